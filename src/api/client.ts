@@ -1,0 +1,57 @@
+import { normalizeBaseUrl } from './baseUrl';
+import { RequestLogEntry, Timeouts, Transport } from './http';
+import { DEFAULT_PAGE_CONCURRENCY } from './paging';
+import { OrganizationsApi, UsersApi } from './resources/discovery';
+import { EventsApi } from './resources/events';
+import { NotebooksApi } from './resources/notebooks';
+import { ProjectsApi } from './resources/projects';
+import type { RetryOptions } from './retry';
+import type { Sleep } from './sleep';
+
+export interface PostHogClientOptions {
+  /** What the user typed; normalised with normalizeBaseUrl (throws InvalidBaseUrlError). */
+  baseUrl: string;
+  /** Personal API key (phx_...). Sent only as the Authorization header, only to baseUrl's origin. */
+  apiKey: string;
+  /** Pages fetched at once by listAll when the total is known (default 4). */
+  pageConcurrency?: number;
+  timeouts?: Partial<Timeouts>;
+  retry?: RetryOptions;
+  /** Called once per attempt, for logging. Entries never contain the key or query strings. */
+  onRequest?: (entry: RequestLogEntry) => void;
+  /** Injectable wait between retries (tests). */
+  sleep?: Sleep;
+  /** Injectable random source in [0, 1) for retry jitter (tests). */
+  random?: () => number;
+}
+
+/** One client per connection (base URL + key), on its own keep-alive connection pool. */
+export class PostHogClient {
+  readonly baseUrl: string;
+  readonly organizations: OrganizationsApi;
+  readonly users: UsersApi;
+  readonly projects: ProjectsApi;
+  readonly notebooks: NotebooksApi;
+  readonly events: EventsApi;
+  private readonly transport: Transport;
+
+  constructor(options: PostHogClientOptions) {
+    this.baseUrl = normalizeBaseUrl(options.baseUrl);
+    this.transport = new Transport({ ...options, baseUrl: this.baseUrl });
+    const context = {
+      transport: this.transport,
+      baseUrl: this.baseUrl,
+      pageConcurrency: Math.max(1, Math.floor(options.pageConcurrency ?? DEFAULT_PAGE_CONCURRENCY)),
+    };
+    this.organizations = new OrganizationsApi(context);
+    this.users = new UsersApi(context);
+    this.projects = new ProjectsApi(context);
+    this.notebooks = new NotebooksApi(context);
+    this.events = new EventsApi(context);
+  }
+
+  /** Closes the connection pool; calls in flight fail with ClientDisposedError. */
+  dispose(): Promise<void> {
+    return this.transport.dispose();
+  }
+}

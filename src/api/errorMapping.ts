@@ -1,0 +1,200 @@
+import {
+  AuthenticationError,
+  ConflictError,
+  MethodNotAllowedError,
+  MissingScopeError,
+  NetworkError,
+  NotFoundError,
+  PermissionDeniedError,
+  PersonalApiKeyNotSupportedError,
+  PostHogError,
+  PostHogErrorInit,
+  RateLimitedError,
+  ServerError,
+  TimeoutError,
+  UnexpectedStatusError,
+  ValidationError,
+} from './errors';
+
+/** What PostHog puts in an error body: {type, code, detail, attr}. Any part may be missing. */
+export interface ErrorBody {
+  type?: string;
+  code?: string;
+  detail?: string;
+  attr?: string | null;
+}
+
+export interface FailedResponse {
+  endpoint: string;
+  status: number;
+  bodyText: string;
+  /** Value of the Retry-After header, if any. */
+  retryAfter?: string;
+  /** Value of the Location header of a redirect, if any. */
+  location?: string;
+  now?: Date;
+}
+
+const MISSING_SCOPE = /API key missing required scope '([^']+)'/i;
+const NO_PERSONAL_KEY = /does not support personal API key access/i;
+const THROTTLE_WAIT = /available in (\d+(?:\.\d+)?) seconds?/i;
+
+/** Reads an error body; tolerates empty, non-JSON and plain DRF field-error bodies. */
+export function parseErrorBody(bodyText: string): ErrorBody {
+  const text = bodyText.trim();
+  if (!text) {
+    return {};
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return { detail: text.startsWith('<') ? undefined : text.slice(0, 500) };
+  }
+  if (Array.isArray(json)) {
+    return { detail: firstText(json) };
+  }
+  if (!json || typeof json !== 'object') {
+    return { detail: String(json) };
+  }
+  const body = json as Record<string, unknown>;
+  if ('detail' in body || 'type' in body || 'code' in body) {
+    return {
+      type: typeof body.type === 'string' ? body.type : undefined,
+      code: typeof body.code === 'string' ? body.code : undefined,
+      detail: firstText(body.detail),
+      attr: typeof body.attr === 'string' ? body.attr : null,
+    };
+  }
+  // DRF without PostHog's handler: {"field": ["message", ...]}
+  const [field, messages] = Object.entries(body)[0] ?? [];
+  return field === undefined ? {} : { detail: firstText(messages), attr: field === 'non_field_errors' ? null : field };
+}
+
+function firstText(value: unknown): string | undefined {
+  if (typeof value === 'string') {
+    return value;
+  }
+  if (Array.isArray(value)) {
+    return firstText(value[0]);
+  }
+  if (value && typeof value === 'object') {
+    return firstText(Object.values(value)[0]);
+  }
+  return value === undefined || value === null ? undefined : String(value);
+}
+
+/**
+ * Seconds to wait before retrying: the Retry-After header (seconds or an HTTP date), else the N of
+ * PostHog's "Expected available in N seconds." detail (PostHog sends no Retry-After header).
+ */
+export function retryAfterSeconds(retryAfter: string | undefined, detail: string | undefined, now = new Date()): number | undefined {
+  const header = retryAfter?.trim();
+  if (header) {
+    if (/^\d+(\.\d+)?$/.test(header)) {
+      return Number(header);
+    }
+    const date = Date.parse(header);
+    if (!Number.isNaN(date)) {
+      return Math.max(0, (date - now.getTime()) / 1000);
+    }
+  }
+  const match = detail ? THROTTLE_WAIT.exec(detail) : null;
+  return match ? Number(match[1]) : undefined;
+}
+
+/** Maps a non-2xx answer to the error class for its case. */
+export function errorFromResponse(response: FailedResponse): PostHogError {
+  const body = parseErrorBody(response.bodyText);
+  const init: PostHogErrorInit = { endpoint: response.endpoint, status: response.status, ...body };
+  const detail = body.detail ?? '';
+  switch (response.status) {
+    case 400:
+      return new ValidationError(init);
+    case 401:
+      return new AuthenticationError(init);
+    case 403: {
+      const scope = MISSING_SCOPE.exec(detail);
+      if (scope) {
+        return new MissingScopeError({ ...init, scope: scope[1] });
+      }
+      if (NO_PERSONAL_KEY.test(detail)) {
+        return new PersonalApiKeyNotSupportedError(init);
+      }
+      return new PermissionDeniedError(init);
+    }
+    case 404:
+      return new NotFoundError(init);
+    case 405:
+      return new MethodNotAllowedError(init);
+    case 409:
+      return new ConflictError(init);
+    case 429:
+      return new RateLimitedError({
+        ...init,
+        retryAfterSeconds: retryAfterSeconds(response.retryAfter, detail, response.now),
+      });
+  }
+  if (response.status >= 500) {
+    return new ServerError(init);
+  }
+  if (response.status >= 300 && response.status < 400) {
+    return redirectRefused(init, response.location);
+  }
+  return new UnexpectedStatusError(init);
+}
+
+/** Redirects are never followed: the Authorization header must not travel to wherever they point. */
+function redirectRefused(init: PostHogErrorInit, location: string | undefined): PostHogError {
+  let target = 'another address';
+  try {
+    target = location ? new URL(location, 'http://same-host.invalid').host.replace('same-host.invalid', 'the same host') : target;
+  } catch {
+    // keep the generic wording
+  }
+  return new UnexpectedStatusError(
+    { ...init, detail: init.detail ?? `redirect to ${target} not followed` },
+    `PostHog answered with a redirect to ${target}, which is not followed to keep your API key safe. Check the URL (for example https:// and the exact host name).`,
+  );
+}
+
+const CONNECT_FAILURES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+export interface TransportFailureContext {
+  endpoint: string;
+  host: string;
+  timeouts: { connectMs: number; headersMs: number; bodyMs: number };
+}
+
+/** Maps an undici / socket failure (never an abort) to NetworkError or TimeoutError. */
+export function errorFromTransportFailure(error: unknown, context: TransportFailureContext): PostHogError {
+  const code = errorCode(error);
+  const init = { endpoint: context.endpoint, host: context.host, cause: error };
+  switch (code) {
+    case 'UND_ERR_CONNECT_TIMEOUT':
+    case 'ETIMEDOUT':
+      return new TimeoutError({ ...init, phase: 'connect', timeoutMs: context.timeouts.connectMs });
+    case 'UND_ERR_HEADERS_TIMEOUT':
+      return new TimeoutError({ ...init, phase: 'headers', timeoutMs: context.timeouts.headersMs });
+    case 'UND_ERR_BODY_TIMEOUT':
+      return new TimeoutError({ ...init, phase: 'body', timeoutMs: context.timeouts.bodyMs });
+  }
+  const reason = code ?? 'UNKNOWN';
+  const beforeRequestSent = CONNECT_FAILURES.has(reason) || isTlsFailure(reason);
+  return new NetworkError({ ...init, reason, beforeRequestSent });
+}
+
+export function isTlsFailure(code: string): boolean {
+  return /CERT|^ERR_TLS|^ERR_SSL|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code);
+}
+
+function errorCode(error: unknown): string | undefined {
+  for (let current = error, depth = 0; current && typeof current === 'object' && depth < 4; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') {
+      return code;
+    }
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}

@@ -1,0 +1,295 @@
+/** Everything the client throws (apart from an AbortSignal's own reason) extends PostHogError. */
+export interface PostHogErrorInit {
+  /** "METHOD /path/" of the request, without query and without the base URL's path prefix. */
+  endpoint?: string;
+  status?: number;
+  code?: string;
+  detail?: string;
+  attr?: string | null;
+  cause?: unknown;
+}
+
+export class PostHogError extends Error {
+  override name = 'PostHogError';
+  readonly endpoint: string;
+  readonly status?: number;
+  readonly code?: string;
+  readonly detail?: string;
+  readonly attr?: string | null;
+  /** A sentence fit to show a user as is. */
+  readonly userMessage: string;
+
+  constructor(message: string, userMessage: string, init: PostHogErrorInit = {}) {
+    super(message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.userMessage = userMessage;
+    this.endpoint = init.endpoint ?? '';
+    this.status = init.status;
+    this.code = init.code;
+    this.detail = init.detail;
+    this.attr = init.attr;
+  }
+
+  /** Logs and telemetry serialise errors; keep that to own fields, which never carry a credential. */
+  toJSON(): Record<string, unknown> {
+    const fields: Record<string, unknown> = { name: this.name, message: this.message };
+    for (const [key, value] of Object.entries(this)) {
+      if (key !== 'cause' && value !== undefined) {
+        fields[key] = value;
+      }
+    }
+    return fields;
+  }
+}
+
+/** Message for logs: endpoint, status and the server's own words. */
+function describe(init: PostHogErrorInit, fallback: string): string {
+  const status = init.status === undefined ? '' : ` ${init.status}`;
+  return `${init.endpoint ?? ''}${status}: ${init.detail || fallback}`.trim();
+}
+
+/** The server's detail as a sentence (ends with a period), or '' when there is none. */
+function sentence(detail: string | undefined): string {
+  const text = (detail ?? '').trim();
+  if (!text) {
+    return '';
+  }
+  return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+
+export class AuthenticationError extends PostHogError {
+  override name = 'AuthenticationError';
+  constructor(init: PostHogErrorInit) {
+    super(
+      describe(init, 'authentication failed'),
+      init.code === 'not_authenticated'
+        ? 'No personal API key was sent to PostHog. Set the API key for this connection.'
+        : `PostHog rejected the personal API key. ${sentence(init.detail)} Check that the key exists and was copied completely.`.trim(),
+      init,
+    );
+  }
+}
+
+export class MissingScopeError extends PostHogError {
+  override name = 'MissingScopeError';
+  /** The scope the key lacks, e.g. "notebook:write". */
+  readonly scope: string;
+
+  constructor(init: PostHogErrorInit & { scope: string }) {
+    super(
+      describe(init, `missing scope ${init.scope}`),
+      `The personal API key lacks the scope '${init.scope}'. Edit the key in PostHog (Settings → Personal API keys) and add it.`,
+      init,
+    );
+    this.scope = init.scope;
+  }
+}
+
+export class PersonalApiKeyNotSupportedError extends PostHogError {
+  override name = 'PersonalApiKeyNotSupportedError';
+  constructor(init: PostHogErrorInit) {
+    super(
+      describe(init, 'personal API keys are not supported here'),
+      'PostHog does not allow personal API keys for this action. Open it in the PostHog web app instead.',
+      init,
+    );
+  }
+}
+
+export class PermissionDeniedError extends PostHogError {
+  override name = 'PermissionDeniedError';
+  constructor(init: PostHogErrorInit) {
+    super(
+      describe(init, 'permission denied'),
+      `PostHog refused the request. ${sentence(init.detail) || 'You do not have permission for this.'}`,
+      init,
+    );
+  }
+}
+
+export class NotFoundError extends PostHogError {
+  override name = 'NotFoundError';
+  constructor(init: PostHogErrorInit) {
+    super(
+      describe(init, 'not found'),
+      'PostHog could not find this item. It may have been deleted, or the key may not have access to it.',
+      init,
+    );
+  }
+}
+
+export class ValidationError extends PostHogError {
+  override name = 'ValidationError';
+  constructor(init: PostHogErrorInit) {
+    const field = init.attr ? `${init.attr.replace(/__/g, '.')}: ` : '';
+    super(
+      describe(init, 'invalid request'),
+      `PostHog did not accept the request. ${field}${sentence(init.detail) || 'The input is invalid.'}`,
+      init,
+    );
+  }
+}
+
+export class MethodNotAllowedError extends PostHogError {
+  override name = 'MethodNotAllowedError';
+  constructor(init: PostHogErrorInit) {
+    const method = (init.endpoint ?? '').split(' ')[0] || 'This request';
+    super(
+      describe(init, 'method not allowed'),
+      init.endpoint?.startsWith('DELETE ') && init.endpoint.includes('/notebooks/')
+        ? 'PostHog does not delete notebooks permanently. Move the notebook to the trash (soft delete) instead.'
+        : `PostHog does not allow ${method} here.`,
+      init,
+    );
+  }
+}
+
+export class ConflictError extends PostHogError {
+  override name = 'ConflictError';
+  constructor(init: PostHogErrorInit) {
+    super(
+      describe(init, 'conflict'),
+      /edited the notebook/i.test(init.detail ?? '')
+        ? 'Someone else edited this notebook in the meantime. Reload it and apply your changes again.'
+        : sentence(init.detail) || 'The request conflicts with the current state on the server.',
+      init,
+    );
+  }
+}
+
+export class RateLimitedError extends PostHogError {
+  override name = 'RateLimitedError';
+  /** Seconds the server asked to wait, when it said. */
+  readonly retryAfterSeconds?: number;
+
+  constructor(init: PostHogErrorInit & { retryAfterSeconds?: number }) {
+    const wait = init.retryAfterSeconds;
+    super(
+      describe(init, 'rate limited'),
+      wait === undefined
+        ? 'PostHog is limiting the request rate. Try again in a minute.'
+        : `PostHog is limiting the request rate. Try again in ${Math.ceil(wait)} second${Math.ceil(wait) === 1 ? '' : 's'}.`,
+      init,
+    );
+    this.retryAfterSeconds = wait;
+  }
+}
+
+export class ServerError extends PostHogError {
+  override name = 'ServerError';
+  constructor(init: PostHogErrorInit) {
+    super(
+      describe(init, 'server error'),
+      `PostHog had a problem answering (HTTP ${init.status ?? '5xx'}). Try again later.`,
+      init,
+    );
+  }
+}
+
+/** Any status the client has no better class for (e.g. 418); also refused redirects. */
+export class UnexpectedStatusError extends PostHogError {
+  override name = 'UnexpectedStatusError';
+  constructor(init: PostHogErrorInit, userMessage?: string) {
+    super(
+      describe(init, 'unexpected status'),
+      userMessage ?? `PostHog answered with an unexpected status (HTTP ${init.status}).`,
+      init,
+    );
+  }
+}
+
+export class NetworkError extends PostHogError {
+  override name = 'NetworkError';
+  /** The system or undici code, e.g. ECONNREFUSED, ECONNRESET, ENOTFOUND, UND_ERR_SOCKET. */
+  readonly reason: string;
+  /** True when the request provably never reached the server (refused, DNS), so any method may be retried. */
+  readonly beforeRequestSent: boolean;
+
+  constructor(init: PostHogErrorInit & { host: string; reason: string; beforeRequestSent: boolean }) {
+    super(
+      describe(init, init.reason),
+      `Could not reach ${init.host}${networkReasonText(init.reason)}. Check the URL and your connection.`,
+      init,
+    );
+    this.reason = init.reason;
+    this.beforeRequestSent = init.beforeRequestSent;
+  }
+}
+
+function networkReasonText(reason: string): string {
+  switch (reason) {
+    case 'ECONNREFUSED':
+      return ' (connection refused)';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return ' (host name not found)';
+    case 'ECONNRESET':
+    case 'UND_ERR_SOCKET':
+      return ' (the connection was closed)';
+    default:
+      return /CERT|TLS|SSL|SELF_SIGNED|UNABLE_TO_VERIFY/.test(reason) ? ' (its TLS certificate was not accepted)' : '';
+  }
+}
+
+export class TimeoutError extends PostHogError {
+  override name = 'TimeoutError';
+  readonly phase: 'connect' | 'headers' | 'body';
+  readonly beforeRequestSent: boolean;
+
+  constructor(init: PostHogErrorInit & { host: string; phase: 'connect' | 'headers' | 'body'; timeoutMs: number }) {
+    super(
+      describe(init, `${init.phase} timeout after ${init.timeoutMs} ms`),
+      `${init.host} did not answer within ${Math.round(init.timeoutMs / 1000)} seconds. Try again later.`,
+      init,
+    );
+    this.phase = init.phase;
+    this.beforeRequestSent = init.phase === 'connect';
+  }
+}
+
+export class ResponseShapeError extends PostHogError {
+  override name = 'ResponseShapeError';
+  /** Dotted path of the first field that did not fit, '' for the whole body. */
+  readonly path: string;
+
+  constructor(init: PostHogErrorInit & { path: string; problem: string }) {
+    const where = init.path ? `${init.path}: ` : '';
+    super(
+      `${init.endpoint ?? ''}: ${where}${init.problem}`,
+      `PostHog answered in an unexpected format (${where}${init.problem}). The server may run a different version.`,
+      init,
+    );
+    this.path = init.path;
+  }
+}
+
+export class InvalidBaseUrlError extends PostHogError {
+  override name = 'InvalidBaseUrlError';
+  constructor(message: string) {
+    super(message, message);
+  }
+}
+
+export class InvalidApiKeyError extends PostHogError {
+  override name = 'InvalidApiKeyError';
+  constructor(message: string) {
+    super(message, message);
+  }
+}
+
+export class UnsafeNextUrlError extends PostHogError {
+  override name = 'UnsafeNextUrlError';
+  constructor(init: PostHogErrorInit & { target: string }) {
+    super(
+      `${init.endpoint ?? ''}: next page link points to ${init.target}, not the configured server`,
+      `PostHog sent a next-page link to another address (${init.target}). It was not followed, to keep your API key safe.`,
+      init,
+    );
+  }
+}
+
+export class ClientDisposedError extends PostHogError {
+  override name = 'ClientDisposedError';
+  constructor(init: PostHogErrorInit) {
+    super(`${init.endpoint ?? ''}: client disposed`, 'The connection to PostHog was closed.', init);
+  }
+}

@@ -1,0 +1,311 @@
+import { Agent, Dispatcher } from 'undici';
+import type { z } from 'zod';
+import { errorFromResponse, errorFromTransportFailure } from './errorMapping';
+import { ClientDisposedError, InvalidApiKeyError, PostHogError, ResponseShapeError } from './errors';
+import { QueryParams, toSearchParams } from './query';
+import { DEFAULT_RETRY, isRetryable, retryDelayMs, RetryOptions } from './retry';
+import { abortReason, realSleep, Sleep, sleepUnlessAborted } from './sleep';
+import { parseShape } from './validate';
+
+export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface Timeouts {
+  /** TCP + TLS connect (default 10 s). */
+  connectMs: number;
+  /** From sending the request to the response headers (default 30 s). */
+  headersMs: number;
+  /** Longest pause between two body chunks (default 60 s). */
+  bodyMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: Timeouts = { connectMs: 10_000, headersMs: 30_000, bodyMs: 60_000 };
+
+/** One attempt of one request, for logging. Never holds the key, the Authorization header or the query. */
+export interface RequestLogEntry {
+  method: string;
+  /** API path without query string and without the base URL's path prefix. */
+  path: string;
+  status?: number;
+  durationMs: number;
+  /** 1 for the first try, 2 for the first retry, ... */
+  attempt: number;
+  /** "ErrorClass: message" when the attempt failed. */
+  error?: string;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+export interface TransportOptions {
+  /** Already normalised (see normalizeBaseUrl). */
+  baseUrl: string;
+  apiKey: string;
+  timeouts?: Partial<Timeouts>;
+  retry?: RetryOptions;
+  onRequest?: (entry: RequestLogEntry) => void;
+  sleep?: Sleep;
+  random?: () => number;
+  /** Upper bound of parallel connections to the host (default 8). */
+  connections?: number;
+}
+
+export interface RequestSpec {
+  method: HttpMethod;
+  /** API path relative to the base URL, with its trailing slash, e.g. "/api/projects/". */
+  path: string;
+  query?: QueryParams | URLSearchParams;
+  /** JSON body. */
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/** What a response handler gets once the status is a success (2xx or 304). */
+export interface SuccessResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Dispatcher.ResponseData['body'];
+  endpoint: string;
+}
+
+const MAX_ERROR_BODY_BYTES = 64 * 1024;
+const USER_AGENT = 'posthog-explorer-vscode';
+
+/**
+ * Sends requests to one PostHog connection: auth header, timeouts, retries, error mapping and shape
+ * checks. Redirects are never followed (undici's dispatcher does not), so the key stays on this origin.
+ */
+export class Transport {
+  readonly origin: string;
+  /** Path prefix of a self-hosted instance (e.g. "/posthog"), '' for none. */
+  readonly basePath: string;
+  readonly host: string;
+  private readonly agent: Agent;
+  private readonly authorization: string;
+  private readonly apiKey: string;
+  private readonly timeouts: Timeouts;
+  private readonly retry: Required<RetryOptions>;
+  private readonly sleep: Sleep;
+  private readonly random: () => number;
+  private readonly onRequest?: (entry: RequestLogEntry) => void;
+  private disposed = false;
+
+  constructor(options: TransportOptions) {
+    const url = new URL(options.baseUrl);
+    this.origin = url.origin;
+    this.basePath = url.pathname.replace(/\/+$/, '');
+    this.host = url.host;
+    this.apiKey = checkApiKey(options.apiKey);
+    this.authorization = `Bearer ${this.apiKey}`;
+    this.timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+    this.retry = { ...DEFAULT_RETRY, ...options.retry };
+    this.sleep = options.sleep ?? realSleep;
+    this.random = options.random ?? Math.random;
+    this.onRequest = options.onRequest;
+    this.agent = new Agent({
+      connections: options.connections ?? 8,
+      keepAliveTimeout: 4_000,
+      keepAliveMaxTimeout: 30_000,
+      connect: { timeout: this.timeouts.connectMs },
+      headersTimeout: this.timeouts.headersMs,
+      bodyTimeout: this.timeouts.bodyMs,
+    });
+  }
+
+  /** Sends a request and validates its JSON answer against the schema. */
+  async json<T extends z.ZodType>(spec: RequestSpec, schema: T, call?: CallOptions): Promise<z.infer<T>> {
+    return this.send(spec, call, (response) => this.parseJsonBody(response, schema));
+  }
+
+  /** Reads a successful response as JSON and validates it; for handlers given to send(). */
+  async parseJsonBody<T extends z.ZodType>(response: SuccessResponse, schema: T): Promise<z.infer<T>> {
+    return parseShape(schema, await readJson(response), response.endpoint);
+  }
+
+  /**
+   * Like json(), for endpoints whose answer comes in more than one shape (spec versus real server):
+   * `pick` chooses the schema from the parsed body, so a mismatch names a field of the likely shape.
+   */
+  async jsonOneOf<T extends z.ZodType>(spec: RequestSpec, pick: (body: unknown) => T, call?: CallOptions): Promise<z.infer<T>> {
+    return this.send(spec, call, async (response) => {
+      const body = await readJson(response);
+      return parseShape(pick(body), body, response.endpoint);
+    });
+  }
+
+  /** Sends a request whose success has no body (e.g. 204). */
+  async noContent(spec: RequestSpec, call?: CallOptions): Promise<void> {
+    await this.send(spec, call, async (response) => {
+      await response.body.dump();
+    });
+  }
+
+  /**
+   * Sends a request and hands the successful response to `handle` (which must consume or return the
+   * body). Failed attempts are retried per the retry policy.
+   */
+  async send<R>(spec: RequestSpec, call: CallOptions | undefined, handle: (response: SuccessResponse) => Promise<R>): Promise<R> {
+    const endpoint = `${spec.method} ${spec.path}`;
+    const signal = call?.signal;
+    for (let attempt = 1; ; attempt++) {
+      if (signal?.aborted) {
+        throw abortReason(signal);
+      }
+      if (this.disposed) {
+        throw new ClientDisposedError({ endpoint });
+      }
+      const started = performance.now();
+      let status: number | undefined;
+      try {
+        const response = await this.dispatch(spec, signal);
+        status = response.statusCode;
+        if (status >= 300 && status !== 304) {
+          throw await this.failure(response, endpoint);
+        }
+        const result = await handle({ status, headers: response.headers, body: response.body, endpoint });
+        this.log({ method: spec.method, path: spec.path, status, durationMs: performance.now() - started, attempt });
+        return result;
+      } catch (caught) {
+        if (signal?.aborted) {
+          throw abortReason(signal);
+        }
+        const error = this.toPostHogError(caught, endpoint);
+        this.log({
+          method: spec.method,
+          path: spec.path,
+          status,
+          durationMs: performance.now() - started,
+          attempt,
+          error: `${error.name}: ${error.message}`,
+        });
+        const delay = isRetryable(spec.method, error) ? retryDelayMs(attempt - 1, error, this.retry, this.random) : undefined;
+        if (delay === undefined) {
+          throw error;
+        }
+        await sleepUnlessAborted(this.sleep, delay, signal);
+      }
+    }
+  }
+
+  /** Closes the connection pool; requests in flight fail with ClientDisposedError. */
+  async dispose(): Promise<void> {
+    if (this.disposed) {
+      return;
+    }
+    this.disposed = true;
+    await this.agent.destroy();
+  }
+
+  /** Replaces every occurrence of the key in text that may reach a log or a user. */
+  redact(text: string): string {
+    return this.apiKey ? text.split(this.apiKey).join('[redacted]') : text;
+  }
+
+  private dispatch(spec: RequestSpec, signal: AbortSignal | undefined): Promise<Dispatcher.ResponseData> {
+    const search = toSearchParams(spec.query).toString();
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'user-agent': USER_AGENT,
+      ...spec.headers,
+      authorization: this.authorization,
+    };
+    let body: string | undefined;
+    if (spec.body !== undefined) {
+      body = JSON.stringify(spec.body);
+      headers['content-type'] = 'application/json';
+    }
+    return this.agent.request({
+      origin: this.origin,
+      path: `${this.basePath}${spec.path}${search ? `?${search}` : ''}`,
+      method: spec.method,
+      headers,
+      body,
+      signal,
+    });
+  }
+
+  private async failure(response: Dispatcher.ResponseData, endpoint: string): Promise<PostHogError> {
+    const bodyText = this.redact(await readLimitedText(response.body, MAX_ERROR_BODY_BYTES));
+    return errorFromResponse({
+      endpoint,
+      status: response.statusCode,
+      bodyText,
+      retryAfter: header(response.headers, 'retry-after'),
+      location: header(response.headers, 'location'),
+    });
+  }
+
+  /** Maps anything a request or a streamed body threw to a PostHogError. */
+  toPostHogError(caught: unknown, endpoint: string): PostHogError {
+    if (caught instanceof PostHogError) {
+      return caught;
+    }
+    if (this.disposed) {
+      return new ClientDisposedError({ endpoint, cause: caught });
+    }
+    return errorFromTransportFailure(caught, { endpoint, host: this.host, timeouts: this.timeouts });
+  }
+
+  private log(entry: RequestLogEntry): void {
+    if (!this.onRequest) {
+      return;
+    }
+    const safe = { ...entry, durationMs: Math.round(entry.durationMs) };
+    if (safe.error) {
+      safe.error = this.redact(safe.error);
+    }
+    try {
+      this.onRequest(safe);
+    } catch {
+      // A failing logger must not fail the request.
+    }
+  }
+}
+
+function checkApiKey(apiKey: string): string {
+  const key = (apiKey ?? '').trim();
+  if (!key) {
+    throw new InvalidApiKeyError('Enter a personal API key (it starts with phx_).');
+  }
+  if (!/^[\x21-\x7e]+$/.test(key)) {
+    throw new InvalidApiKeyError('The personal API key contains spaces or characters that are not allowed.');
+  }
+  return key;
+}
+
+function header(headers: Dispatcher.ResponseData['headers'], name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+async function readJson(response: SuccessResponse): Promise<unknown> {
+  const text = await response.body.text();
+  try {
+    return JSON.parse(text);
+  } catch {
+    const type = header(response.headers, 'content-type') ?? 'no content type';
+    throw new ResponseShapeError({
+      endpoint: response.endpoint,
+      status: response.status,
+      path: '',
+      problem: `expected JSON, received ${text.trim() ? type : 'an empty body'}`,
+    });
+  }
+}
+
+/** Reads at most `limit` bytes of a body as text and discards the rest. */
+async function readLimitedText(body: Dispatcher.ResponseData['body'], limit: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
+    if (size + buffer.length > limit) {
+      chunks.push(buffer.subarray(0, limit - size));
+      body.destroy();
+      break;
+    }
+    chunks.push(buffer);
+    size += buffer.length;
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}

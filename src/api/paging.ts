@@ -1,0 +1,159 @@
+import { UnsafeNextUrlError } from './errors';
+import type { Paginated } from './schemas';
+import { abortReason } from './sleep';
+
+export interface PagingOptions {
+  limit?: number;
+  offset?: number;
+}
+
+export interface ListAllCall {
+  signal?: AbortSignal;
+  /** Called after each page with the number of items loaded so far and the total when known. */
+  onProgress?(loaded: number, total?: number): void;
+}
+
+export const DEFAULT_PAGE_SIZE = 100;
+export const DEFAULT_PAGE_CONCURRENCY = 4;
+
+/** Where a `next` link may be followed: same scheme, host and port as the base URL, no userinfo. */
+export interface NextLocation {
+  /** Path relative to the base URL's path prefix. */
+  path: string;
+  query: URLSearchParams;
+}
+
+/**
+ * Checks a `next` link before anything is sent to it. The Authorization header must never reach
+ * another origin, so anything else throws UnsafeNextUrlError.
+ */
+export function resolveNextUrl(next: string, baseUrl: string, endpoint: string): NextLocation {
+  const base = new URL(baseUrl);
+  let url: URL;
+  try {
+    url = new URL(next);
+  } catch {
+    throw new UnsafeNextUrlError({ endpoint, target: 'an invalid URL' });
+  }
+  if (url.username || url.password || url.origin !== base.origin) {
+    throw new UnsafeNextUrlError({ endpoint, target: `${url.protocol}//${url.host}` });
+  }
+  const prefix = base.pathname.replace(/\/+$/, '');
+  const path = prefix && url.pathname.startsWith(`${prefix}/`) ? url.pathname.slice(prefix.length) : url.pathname;
+  return { path, query: url.searchParams };
+}
+
+/** Fetches one page of a limit/offset list, or the page a (checked) next link names. */
+export interface PageSource<T> {
+  byOffset(offset: number, limit: number, signal?: AbortSignal): Promise<Paginated<T>>;
+  byNextUrl(next: string, signal?: AbortSignal): Promise<Paginated<T>>;
+}
+
+/** Pages one after another by following `next`; stops when the caller breaks out or the signal aborts. */
+export async function* iteratePages<T>(
+  source: PageSource<T>,
+  start: PagingOptions,
+  signal?: AbortSignal,
+): AsyncGenerator<Paginated<T>, void, undefined> {
+  let page = await source.byOffset(start.offset ?? 0, start.limit ?? DEFAULT_PAGE_SIZE, signal);
+  yield page;
+  while (page.next) {
+    if (signal?.aborted) {
+      throw abortReason(signal);
+    }
+    page = await source.byNextUrl(page.next, signal);
+    yield page;
+  }
+}
+
+/**
+ * Loads every item. After the first page, when `count` is known the remaining pages are fetched by
+ * offset, up to `concurrency` at a time, and kept in order; otherwise `next` is followed.
+ */
+export async function collectAll<T>(
+  source: PageSource<T>,
+  options: PagingOptions & { concurrency?: number },
+  call: ListAllCall = {},
+): Promise<T[]> {
+  const start = options.offset ?? 0;
+  const first = await source.byOffset(start, options.limit ?? DEFAULT_PAGE_SIZE, call.signal);
+  const total = first.count;
+  // A server that caps the page size answers fewer rows than asked; step by what it really sends.
+  const pageSize = first.results.length;
+  let loaded = pageSize;
+  call.onProgress?.(loaded, total);
+  if (!first.next || pageSize === 0) {
+    return first.results;
+  }
+  if (total === undefined) {
+    return followNext(source, first, call, loaded);
+  }
+  const offsets: number[] = [];
+  for (let offset = start + pageSize; offset < total; offset += pageSize) {
+    offsets.push(offset);
+  }
+  const pages = await mapConcurrently(offsets, options.concurrency ?? DEFAULT_PAGE_CONCURRENCY, call.signal, async (offset, signal) => {
+    const page = await source.byOffset(offset, pageSize, signal);
+    loaded += page.results.length;
+    call.onProgress?.(loaded, total);
+    return page.results;
+  });
+  return first.results.concat(...pages);
+}
+
+async function followNext<T>(source: PageSource<T>, first: Paginated<T>, call: ListAllCall, loaded: number): Promise<T[]> {
+  const items = [...first.results];
+  for (let next = first.next; next; ) {
+    if (call.signal?.aborted) {
+      throw abortReason(call.signal);
+    }
+    const page = await source.byNextUrl(next, call.signal);
+    items.push(...page.results);
+    loaded += page.results.length;
+    call.onProgress?.(loaded, undefined);
+    next = page.next;
+  }
+  return items;
+}
+
+/**
+ * Runs `work` over the inputs with at most `limit` in flight; results are in input order. The first
+ * failure aborts the others and is thrown.
+ */
+export async function mapConcurrently<I, O>(
+  inputs: readonly I[],
+  limit: number,
+  signal: AbortSignal | undefined,
+  work: (input: I, signal: AbortSignal) => Promise<O>,
+): Promise<O[]> {
+  const controller = new AbortController();
+  const forwardAbort = () => controller.abort(signal?.reason);
+  if (signal?.aborted) {
+    throw abortReason(signal);
+  }
+  signal?.addEventListener('abort', forwardAbort, { once: true });
+  const results = new Array<O>(inputs.length);
+  let nextIndex = 0;
+  let failure: { error: unknown } | undefined;
+  const worker = async () => {
+    while (!failure && nextIndex < inputs.length) {
+      const index = nextIndex++;
+      try {
+        results[index] = await work(inputs[index], controller.signal);
+      } catch (error) {
+        failure ??= { error };
+        controller.abort(error);
+      }
+    }
+  };
+  try {
+    const workers = Array.from({ length: Math.max(1, Math.min(limit, inputs.length)) }, worker);
+    await Promise.all(workers);
+  } finally {
+    signal?.removeEventListener('abort', forwardAbort);
+  }
+  if (failure) {
+    throw signal?.aborted ? abortReason(signal) : failure.error;
+  }
+  return results;
+}

@@ -1,0 +1,43 @@
+import type { z } from 'zod';
+import type { Transport } from '../http';
+import { PageSource, resolveNextUrl } from '../paging';
+import type { QueryParams } from '../query';
+import type { Paginated } from '../schemas';
+
+/** What every resource group needs from its client. */
+export interface ResourceContext {
+  transport: Transport;
+  baseUrl: string;
+  pageConcurrency: number;
+}
+
+/** A path segment from a caller-supplied id, so "../" or "?" cannot change the request target. */
+export function segment(value: string | number): string {
+  return encodeURIComponent(String(value));
+}
+
+/** Page source for a limit/offset list at `path`, keeping the caller's filters on every page. */
+export function listSource<T>(
+  context: ResourceContext,
+  path: string,
+  filters: QueryParams,
+  schema: z.ZodType<Paginated<T>>,
+): PageSource<T> {
+  const { transport } = context;
+  return {
+    byOffset: (offset, limit, signal) =>
+      transport.json({ method: 'GET', path, query: { ...filters, limit, offset } }, schema, { signal }),
+    byNextUrl: (next, signal) => {
+      const location = resolveNextUrl(next, context.baseUrl, `GET ${path}`);
+      return transport.json({ method: 'GET', path: location.path, query: location.query }, schema, { signal });
+    },
+  };
+}
+
+/** Splits `limit`/`offset` from the other filters of a list call. */
+export function splitPaging<F extends { limit?: number; offset?: number }>(
+  filters: F | undefined,
+): { paging: { limit?: number; offset?: number }; rest: Omit<F, 'limit' | 'offset'> } {
+  const { limit, offset, ...rest } = filters ?? ({} as F);
+  return { paging: { limit, offset }, rest };
+}

@@ -1,0 +1,32 @@
+import type { CallOptions } from '../http';
+import { collectAll, DEFAULT_PAGE_SIZE, ListAllCall, PagingOptions } from '../paging';
+import { Me, MeSchema, Organization, OrganizationSchema, paginated, Paginated } from '../schemas';
+import { listSource, ResourceContext } from './context';
+
+const OrganizationPageSchema = paginated(OrganizationSchema);
+
+/** GET /api/organizations/: organizations the key may see. */
+export class OrganizationsApi {
+  constructor(private readonly context: ResourceContext) {}
+
+  list(paging?: PagingOptions, call?: CallOptions): Promise<Paginated<Organization>> {
+    return this.source().byOffset(paging?.offset ?? 0, paging?.limit ?? DEFAULT_PAGE_SIZE, call?.signal);
+  }
+
+  listAll(call?: ListAllCall): Promise<Organization[]> {
+    return collectAll(this.source(), { concurrency: this.context.pageConcurrency }, call);
+  }
+
+  private source() {
+    return listSource(this.context, '/api/organizations/', {}, OrganizationPageSchema);
+  }
+}
+
+/** GET /api/users/@me/: the key's user with current organization, all organizations and project. */
+export class UsersApi {
+  constructor(private readonly context: ResourceContext) {}
+
+  me(call?: CallOptions): Promise<Me> {
+    return this.context.transport.json({ method: 'GET', path: '/api/users/@me/' }, MeSchema, call);
+  }
+}

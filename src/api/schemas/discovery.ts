@@ -1,0 +1,46 @@
+import { z } from 'zod';
+
+export const OrganizationSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  slug: z.string().optional(),
+  membership_level: z.number().int().nullable().optional(),
+  teams: z.array(z.unknown()).nullable().optional(),
+  projects: z
+    .array(z.object({ id: z.number().int(), organization_id: z.string().optional(), name: z.string() }))
+    .nullable()
+    .optional(),
+  created_at: z.string().optional(),
+});
+export type Organization = z.infer<typeof OrganizationSchema>;
+
+export const OrganizationBasicSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  slug: z.string().optional(),
+  membership_level: z.number().int().nullable().optional(),
+});
+export type OrganizationBasic = z.infer<typeof OrganizationBasicSchema>;
+
+export const CurrentTeamSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  uuid: z.string().optional(),
+  organization: z.string().optional(),
+  api_token: z.string().optional(),
+});
+export type CurrentTeam = z.infer<typeof CurrentTeamSchema>;
+
+/** GET /api/users/@me/: the user with the current organization, all organizations and current project. */
+export const MeSchema = z.object({
+  id: z.number().int().optional(),
+  uuid: z.string(),
+  distinct_id: z.string().nullable().optional(),
+  first_name: z.string(),
+  last_name: z.string().nullable().optional(),
+  email: z.string(),
+  organization: OrganizationBasicSchema.nullable().optional(),
+  organizations: z.array(OrganizationBasicSchema).optional(),
+  team: CurrentTeamSchema.nullable().optional(),
+});
+export type Me = z.infer<typeof MeSchema>;

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { json, UserBasicSchema } from './common';
+
+/** Fields create and update accept (spec 2.2). */
+export const NOTEBOOK_WRITABLE_FIELDS = ['title', 'content', 'text_content', 'version', 'deleted'] as const;
+export type NotebookWritableField = (typeof NOTEBOOK_WRITABLE_FIELDS)[number];
+
+const listItemShape = {
+  id: z.string(),
+  short_id: z.string(),
+  /** PostHog's model allows a notebook without title. */
+  title: z.string().nullable(),
+  deleted: z.boolean().optional(),
+  created_at: z.string(),
+  /** null for notebooks whose creator is gone or that the system created. */
+  created_by: UserBasicSchema.nullable(),
+  last_modified_at: z.string(),
+  last_modified_by: UserBasicSchema.nullable(),
+};
+
+export const NotebookListItemSchema = z.object(listItemShape);
+export type NotebookListItem = z.infer<typeof NotebookListItemSchema>;
+
+export const NotebookSchema = z.object({
+  ...listItemShape,
+  /** A ProseMirror / TipTap document, `{type: "doc", content: [...]}`; kept as is. */
+  content: json.optional(),
+  text_content: z.string().nullable().optional(),
+  version: z.number().int(),
+});
+export type Notebook = z.infer<typeof NotebookSchema>;
+
+export interface NotebookWritable {
+  title?: string | null;
+  content?: unknown;
+  text_content?: string | null;
+  version?: number;
+  deleted?: boolean;
+}

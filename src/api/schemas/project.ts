@@ -1,0 +1,123 @@
+import { z } from 'zod';
+import { json } from './common';
+
+/** Fields of the full project that create / update / reset_token accept (spec 2.1, "yes"). */
+export const PROJECT_WRITABLE_FIELDS = [
+  'app_urls',
+  'name',
+  'slack_incoming_webhook',
+  'anonymize_ips',
+  'completed_snippet_onboarding',
+  'test_account_filters',
+  'test_account_filters_default_checked',
+  'path_cleaning_filters',
+  'is_demo',
+  'timezone',
+  'data_attributes',
+  'person_display_name_properties',
+  'correlation_config',
+  'autocapture_opt_out',
+  'autocapture_exceptions_opt_in',
+  'autocapture_exceptions_errors_to_ignore',
+  'capture_console_log_opt_in',
+  'capture_performance_opt_in',
+  'session_recording_opt_in',
+  'session_recording_sample_rate',
+  'session_recording_minimum_duration_milliseconds',
+  'session_recording_linked_flag',
+  'session_recording_network_payload_capture_config',
+  'session_replay_config',
+  'access_control',
+  'week_start_day',
+  'primary_dashboard',
+  'live_events_columns',
+  'recording_domains',
+  'inject_web_apps',
+  'extra_settings',
+  'modifiers',
+  'has_completed_onboarding_for',
+  'surveys_opt_in',
+  'heatmaps_opt_in',
+] as const;
+export type ProjectWritableField = (typeof PROJECT_WRITABLE_FIELDS)[number];
+
+const optionalBoolean = z.boolean().nullable().optional();
+const stringList = z.array(z.string()).nullable().optional();
+
+/**
+ * A full project. Identity fields are required; the rest are optional because PostHog versions differ
+ * in which settings they send, and nullable where PostHog's model allows null.
+ */
+export const ProjectSchema = z.object({
+  id: z.number().int(),
+  uuid: z.string(),
+  organization: z.string(),
+  api_token: z.string(),
+  name: z.string(),
+  app_urls: z.array(z.string().nullable()).nullable().optional(),
+  slack_incoming_webhook: z.string().nullable().optional(),
+  created_at: z.string().optional(),
+  updated_at: z.string().optional(),
+  anonymize_ips: optionalBoolean,
+  completed_snippet_onboarding: optionalBoolean,
+  ingested_event: optionalBoolean,
+  test_account_filters: json.optional(),
+  test_account_filters_default_checked: optionalBoolean,
+  path_cleaning_filters: json.optional(),
+  is_demo: optionalBoolean,
+  timezone: z.string().optional(),
+  data_attributes: json.optional(),
+  person_display_name_properties: stringList,
+  correlation_config: json.optional(),
+  autocapture_opt_out: optionalBoolean,
+  autocapture_exceptions_opt_in: optionalBoolean,
+  autocapture_exceptions_errors_to_ignore: json.optional(),
+  capture_console_log_opt_in: optionalBoolean,
+  capture_performance_opt_in: optionalBoolean,
+  session_recording_opt_in: optionalBoolean,
+  session_recording_sample_rate: z.string().nullable().optional(),
+  session_recording_minimum_duration_milliseconds: z.number().int().nullable().optional(),
+  session_recording_linked_flag: json.optional(),
+  session_recording_network_payload_capture_config: json.optional(),
+  session_replay_config: json.optional(),
+  effective_membership_level: z.number().int().nullable().optional(),
+  access_control: optionalBoolean,
+  week_start_day: z.number().int().nullable().optional(),
+  has_group_types: optionalBoolean,
+  primary_dashboard: z.number().int().nullable().optional(),
+  live_events_columns: stringList,
+  recording_domains: z.array(z.string().nullable()).nullable().optional(),
+  person_on_events_querying_enabled: optionalBoolean,
+  inject_web_apps: optionalBoolean,
+  extra_settings: json.optional(),
+  modifiers: json.optional(),
+  default_modifiers: z.record(z.string(), json).nullable().optional(),
+  has_completed_onboarding_for: json.optional(),
+  surveys_opt_in: optionalBoolean,
+  heatmaps_opt_in: optionalBoolean,
+  live_events_token: z.string().nullable().optional(),
+});
+export type Project = z.infer<typeof ProjectSchema>;
+
+/** A project in a list result (spec 2.1 subset). */
+export const ProjectListItemSchema = z.object({
+  id: z.number().int(),
+  uuid: z.string(),
+  organization: z.string(),
+  api_token: z.string(),
+  name: z.string(),
+  completed_snippet_onboarding: optionalBoolean,
+  has_completed_onboarding_for: json.optional(),
+  ingested_event: optionalBoolean,
+  is_demo: optionalBoolean,
+  timezone: z.string().optional(),
+  access_control: optionalBoolean,
+});
+export type ProjectListItem = z.infer<typeof ProjectListItemSchema>;
+
+/** Body of create / update / reset_token: any subset of the writable fields. */
+export type ProjectWritable = Partial<Pick<Project, ProjectWritableField>>;
+
+/** PostHog's real answer to is_generating_demo_data (the spec says a full project; both are accepted). */
+export const DemoDataStatusSchema = z.object({ is_generating_demo_data: z.boolean() });
+export type DemoDataStatus = z.infer<typeof DemoDataStatusSchema>;
