@@ -136,7 +136,7 @@ export async function mapConcurrently<I, O>(
   let nextIndex = 0;
   let failure: { error: unknown } | undefined;
   const worker = async () => {
-    while (!failure && nextIndex < inputs.length) {
+    while (!failure && !controller.signal.aborted && nextIndex < inputs.length) {
       const index = nextIndex++;
       try {
         results[index] = await work(inputs[index], controller.signal);
@@ -152,8 +152,11 @@ export async function mapConcurrently<I, O>(
   } finally {
     signal?.removeEventListener('abort', forwardAbort);
   }
+  if (signal?.aborted) {
+    throw abortReason(signal);
+  }
   if (failure) {
-    throw signal?.aborted ? abortReason(signal) : failure.error;
+    throw failure.error;
   }
   return results;
 }
