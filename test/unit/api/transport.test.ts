@@ -1,0 +1,268 @@
+import { after, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  ClientDisposedError,
+  MethodNotAllowedError,
+  NetworkError,
+  PostHogClient,
+  PostHogClientOptions,
+  RateLimitedError,
+  RequestLogEntry,
+  ResponseShapeError,
+  ServerError,
+  TimeoutError,
+} from '../../../src/api';
+import * as fixtures from './fixtures';
+import { closedPort, recordingSleep, sendJson, startStub, Stub, StubHandler } from './stubServer';
+
+const KEY = 'phx_transportTestKey123';
+const clients: PostHogClient[] = [];
+const stubs: Stub[] = [];
+
+after(async () => {
+  await Promise.all(clients.map((client) => client.dispose()));
+  await Promise.all(stubs.map((stub) => stub.close()));
+});
+
+async function setup(handler: StubHandler, options: Partial<PostHogClientOptions> = {}) {
+  const stub = await startStub(handler);
+  stubs.push(stub);
+  const log: RequestLogEntry[] = [];
+  const { waits, sleep } = recordingSleep();
+  const client = new PostHogClient({ baseUrl: stub.url, apiKey: KEY, sleep, random: () => 0.5, onRequest: (entry) => log.push(entry), ...options });
+  clients.push(client);
+  return { stub, client, log, waits };
+}
+
+const throttled = { type: 'throttled_error', code: 'throttled', detail: 'Request was throttled. Expected available in 2 seconds.', attr: null };
+
+describe('requests', () => {
+  test('send the key as a Bearer header, JSON headers and trailing-slash paths', async () => {
+    const { stub, client } = await setup((_, response) => sendJson(response, 201, fixtures.project));
+    await client.projects.create('org-1', { name: 'Web', timezone: 'Europe/Berlin' });
+    const [request] = stub.requests;
+    assert.equal(request.method, 'POST');
+    assert.equal(request.url, '/api/organizations/org-1/projects/');
+    assert.equal(request.headers.authorization, `Bearer ${KEY}`);
+    assert.equal(request.headers['content-type'], 'application/json');
+    assert.match(String(request.headers.accept), /application\/json/);
+    assert.deepEqual(JSON.parse(request.body), { name: 'Web', timezone: 'Europe/Berlin' });
+  });
+
+  test('a base URL path prefix is kept in every request', async () => {
+    const stub = await startStub((_, response) => sendJson(response, 200, fixtures.me));
+    stubs.push(stub);
+    const client = new PostHogClient({ baseUrl: `${stub.url}/posthog/`, apiKey: KEY });
+    clients.push(client);
+    assert.equal(client.baseUrl, `${stub.url}/posthog`);
+    await client.users.me();
+    assert.equal(stub.requests[0].url, '/posthog/api/users/@me/');
+  });
+
+  test('ids are encoded as path segments', async () => {
+    const { stub, client } = await setup((_, response) => sendJson(response, 200, fixtures.notebook));
+    await client.notebooks.get(1, '../../x?y');
+    assert.equal(stub.requests[0].url, '/api/projects/1/notebooks/..%2F..%2Fx%3Fy/');
+  });
+
+  test('one log entry per attempt, without query string', async () => {
+    const { client, log } = await setup((_, response) => sendJson(response, 200, fixtures.page([])));
+    await client.notebooks.list(1, { contains: 'recording:true', limit: 5 });
+    assert.equal(log.length, 1);
+    assert.deepEqual({ ...log[0], durationMs: 0 }, { method: 'GET', path: '/api/projects/1/notebooks/', status: 200, durationMs: 0, attempt: 1 });
+  });
+});
+
+describe('retries', () => {
+  test('GET retries 503 with backoff, then succeeds', async () => {
+    const { stub, client, log, waits } = await setup((_, response, index) =>
+      index < 2 ? sendJson(response, 503, { detail: 'unavailable' }) : sendJson(response, 200, fixtures.me),
+    );
+    const me = await client.users.me();
+    assert.equal(me.email, 'ada@example.com');
+    assert.equal(stub.requests.length, 3);
+    assert.deepEqual(waits, [250, 500]);
+    assert.deepEqual(log.map((entry) => [entry.attempt, entry.status]), [[1, 503], [2, 503], [3, 200]]);
+    assert.match(log[0].error ?? '', /ServerError/);
+  });
+
+  test('GET gives up after the configured retries with the last error', async () => {
+    const { stub, client } = await setup((_, response) => sendJson(response, 502, ''), { retry: { retries: 2 } });
+    await assert.rejects(client.users.me(), (error: unknown) => error instanceof ServerError && error.status === 502);
+    assert.equal(stub.requests.length, 3);
+  });
+
+  test('500 is not retried', async () => {
+    const { stub, client } = await setup((_, response) => sendJson(response, 500, { detail: 'boom' }));
+    await assert.rejects(client.users.me(), ServerError);
+    assert.equal(stub.requests.length, 1);
+  });
+
+  test('429 waits the seconds named in the detail, then succeeds', async () => {
+    const { stub, client, waits } = await setup((_, response, index) =>
+      index === 0 ? sendJson(response, 429, throttled) : sendJson(response, 200, fixtures.me),
+    );
+    await client.users.me();
+    assert.equal(stub.requests.length, 2);
+    assert.equal(waits.length, 1);
+    assert.ok(waits[0] >= 2000 && waits[0] <= 2500, String(waits[0]));
+  });
+
+  test('429 honours a Retry-After header', async () => {
+    const { client, waits } = await setup((_, response, index) =>
+      index === 0 ? sendJson(response, 429, { detail: 'slow down' }, { 'retry-after': '4' }) : sendJson(response, 200, fixtures.me),
+    );
+    await client.users.me();
+    assert.ok(waits[0] >= 4000 && waits[0] <= 4500, String(waits[0]));
+  });
+
+  test('429 asking for a long wait is surfaced with retryAfterSeconds', async () => {
+    const { stub, client } = await setup((_, response) =>
+      sendJson(response, 429, { ...throttled, detail: 'Request was throttled. Expected available in 3000 seconds.' }),
+    );
+    await assert.rejects(client.users.me(), (error: unknown) => error instanceof RateLimitedError && error.retryAfterSeconds === 3000);
+    assert.equal(stub.requests.length, 1);
+  });
+
+  test('PATCH is retried on 429 (the server did not act) but not on 502', async () => {
+    const first = await setup((_, response, index) =>
+      index === 0 ? sendJson(response, 429, throttled) : sendJson(response, 200, fixtures.notebook),
+    );
+    await first.client.notebooks.update(1, 'nb000001', { title: 'x' });
+    assert.equal(first.stub.requests.length, 2);
+
+    const second = await setup((_, response) => sendJson(response, 502, ''));
+    await assert.rejects(second.client.notebooks.update(1, 'nb000001', { title: 'x' }), ServerError);
+    assert.equal(second.stub.requests.length, 1);
+  });
+
+  test('POST is never retried, not even on 429', async () => {
+    for (const status of [429, 503]) {
+      const { stub, client } = await setup((_, response) => sendJson(response, status, throttled));
+      await assert.rejects(client.notebooks.create(1, { title: 'x' }));
+      assert.equal(stub.requests.length, 1, `status ${status}`);
+    }
+  });
+
+  test('a dropped connection on GET is retried and then succeeds', async () => {
+    const { stub, client, log } = await setup((_, response, index) => {
+      if (index === 0) {
+        response.socket?.destroy();
+        return;
+      }
+      sendJson(response, 200, fixtures.me);
+    });
+    await client.users.me();
+    assert.equal(stub.requests.length, 2);
+    assert.match(log[0].error ?? '', /NetworkError/);
+  });
+
+  test('a dropped connection on PATCH is not retried (the change may have happened)', async () => {
+    const { stub, client } = await setup((_, response) => void response.socket?.destroy());
+    await assert.rejects(client.projects.update('org', 1, { name: 'x' }), NetworkError);
+    assert.equal(stub.requests.length, 1);
+  });
+
+  test('a refused connection is a NetworkError after the retries', async () => {
+    const port = await closedPort();
+    const { waits, sleep } = recordingSleep();
+    const client = new PostHogClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: KEY, sleep, random: () => 0 });
+    clients.push(client);
+    await assert.rejects(client.users.me(), (error: unknown) => {
+      assert.ok(error instanceof NetworkError);
+      assert.equal(error.reason, 'ECONNREFUSED');
+      assert.match(error.userMessage, /connection refused/);
+      return true;
+    });
+    assert.equal(waits.length, 3);
+  });
+});
+
+describe('timeouts, cancellation and disposal', () => {
+  test('no answer within headersMs is a TimeoutError', async () => {
+    const { client } = await setup(() => undefined, { timeouts: { headersMs: 150 }, retry: { retries: 0 } });
+    await assert.rejects(client.users.me(), (error: unknown) => error instanceof TimeoutError && error.phase === 'headers');
+  });
+
+  test('a GET that times out is retried', async () => {
+    const { stub, client } = await setup((_, response, index) => (index === 0 ? undefined : sendJson(response, 200, fixtures.me)), {
+      timeouts: { headersMs: 150 },
+    });
+    await client.users.me();
+    assert.equal(stub.requests.length, 2);
+  });
+
+  test('aborting a request in flight rejects with the abort reason', async () => {
+    const { client } = await setup(() => undefined);
+    const controller = new AbortController();
+    const call = client.users.me({ signal: controller.signal });
+    setTimeout(() => controller.abort(), 20);
+    await assert.rejects(call, { name: 'AbortError' });
+  });
+
+  test('an aborted signal stops a retry wait at once', async () => {
+    const controller = new AbortController();
+    const { stub, client } = await setup((_, response) => sendJson(response, 503, ''), {
+      sleep: () => {
+        setImmediate(() => controller.abort());
+        return new Promise<void>(() => undefined);
+      },
+    });
+    await assert.rejects(client.users.me({ signal: controller.signal }), { name: 'AbortError' });
+    assert.equal(stub.requests.length, 1);
+  });
+
+  test('an already aborted signal sends nothing', async () => {
+    const { stub, client } = await setup((_, response) => sendJson(response, 200, fixtures.me));
+    await assert.rejects(client.users.me({ signal: AbortSignal.abort() }), { name: 'AbortError' });
+    assert.equal(stub.requests.length, 0);
+  });
+
+  test('after dispose() calls fail with ClientDisposedError', async () => {
+    const { stub, client } = await setup((_, response) => sendJson(response, 200, fixtures.me));
+    await client.users.me();
+    await client.dispose();
+    await assert.rejects(client.users.me(), ClientDisposedError);
+    assert.equal(stub.requests.length, 1);
+  });
+});
+
+describe('response handling', () => {
+  test('a body of the wrong shape names the endpoint and field', async () => {
+    const results = [1, 2, 3, 4, 5].map(fixtures.notebookListItem);
+    (results[3] as { title: unknown }).title = 12;
+    const { client } = await setup((_, response) => sendJson(response, 200, fixtures.page(results)));
+    await assert.rejects(client.notebooks.list(1), (error: unknown) => {
+      assert.ok(error instanceof ResponseShapeError);
+      assert.match(error.message, /^GET \/api\/projects\/1\/notebooks\/: results\.3\.title: expected string/);
+      return true;
+    });
+  });
+
+  test('a 200 that is not JSON (e.g. a proxy login page) is a ResponseShapeError', async () => {
+    const { client } = await setup((_, response) => {
+      response.writeHead(200, { 'content-type': 'text/html' });
+      response.end('<html>login</html>');
+    });
+    await assert.rejects(client.users.me(), (error: unknown) => error instanceof ResponseShapeError && /expected JSON, received text\/html/.test(error.message));
+  });
+
+  test('notebook DELETE answers 405 with an empty body: MethodNotAllowedError', async () => {
+    const { stub, client } = await setup((_, response) => {
+      response.writeHead(405);
+      response.end();
+    });
+    await assert.rejects(client.notebooks.delete(1, 'nb000001'), (error: unknown) => error instanceof MethodNotAllowedError && error.status === 405);
+    assert.equal(stub.requests[0].method, 'DELETE');
+    assert.equal(stub.requests.length, 1);
+  });
+
+  test('a failing onRequest logger does not fail the request', async () => {
+    const { client } = await setup((_, response) => sendJson(response, 200, fixtures.me), {
+      onRequest: () => {
+        throw new Error('logger broke');
+      },
+    });
+    assert.equal((await client.users.me()).first_name, 'Ada');
+  });
+});
