@@ -1,0 +1,26 @@
+import * as vscode from 'vscode';
+
+/**
+ * The vscode.window calls that interactive flows make. Flows take it as a parameter, so that
+ * in-editor tests can answer the prompts while everything else stays real.
+ */
+export type WindowApi = Pick<
+  typeof vscode.window,
+  | 'showQuickPick'
+  | 'showInputBox'
+  | 'showInformationMessage'
+  | 'showWarningMessage'
+  | 'showErrorMessage'
+  | 'withProgress'
+>;
+
+/** An AbortSignal that aborts when VS Code cancels the token. */
+export function abortSignalFor(token: vscode.CancellationToken): AbortSignal {
+  const controller = new AbortController();
+  if (token.isCancellationRequested) {
+    controller.abort();
+  } else {
+    token.onCancellationRequested(() => controller.abort());
+  }
+  return controller.signal;
+}

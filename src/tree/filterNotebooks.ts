@@ -1,0 +1,145 @@
+import * as vscode from 'vscode';
+import type { NotebookListItem } from '../api';
+import type { WindowApi } from '../common/window';
+import { containsProblem, describeFilter, isIsoDate, type NotebookFilter } from './notebookFilter';
+
+type FilterAction = 'contains' | 'createdBy' | 'onlyMine' | 'dateFrom' | 'dateTo' | 'apply' | 'clear';
+
+interface ActionItem extends vscode.QuickPickItem {
+  readonly action: FilterAction;
+}
+
+/**
+ * A quick input that edits a project's notebook filter one field at a time, until the user
+ * applies it. Escape leaves the filter as it was.
+ */
+export async function editNotebookFilter(
+  window: WindowApi,
+  projectName: string,
+  initial: NotebookFilter,
+  loaded: readonly NotebookListItem[],
+): Promise<NotebookFilter | undefined> {
+  let filter: NotebookFilter = { ...initial };
+  for (;;) {
+    const picked = await window.showQuickPick(filterMenu(filter), {
+      title: vscode.l10n.t('Filter Notebooks: {0}', projectName),
+      placeHolder: describeFilter(filter) || vscode.l10n.t('Choose what to filter by, then Apply'),
+      ignoreFocusOut: true,
+    });
+    if (!picked) {
+      return undefined;
+    }
+    switch (picked.action) {
+      case 'apply':
+        return filter;
+      case 'clear':
+        return {};
+      case 'onlyMine':
+        filter = { ...filter, onlyMine: !filter.onlyMine };
+        break;
+      case 'createdBy':
+        filter = await askCreatedBy(window, filter, loaded);
+        break;
+      case 'contains':
+        filter = await askText(window, filter, 'contains', {
+          title: vscode.l10n.t('Notebooks containing'),
+          prompt: vscode.l10n.t(
+            'Pairs of target:match separated by spaces or commas. Targets: recording, insight, query, feature_flag, …; match: true, false, or an id.',
+          ),
+          placeHolder: 'recording:true insight:false',
+          validate: (value) => {
+            const bad = containsProblem(value);
+            return bad ? vscode.l10n.t('"{0}" is not a target:match pair.', bad) : undefined;
+          },
+        });
+        break;
+      case 'dateFrom':
+      case 'dateTo':
+        filter = await askText(window, filter, picked.action, {
+          title: picked.action === 'dateFrom' ? vscode.l10n.t('Modified after') : vscode.l10n.t('Modified before'),
+          prompt: vscode.l10n.t('A date or date-time in ISO 8601, e.g. 2026-11-01 or 2026-11-01T12:00Z. Empty clears it.'),
+          placeHolder: new Date().toISOString().slice(0, 10),
+          validate: (value) =>
+            isIsoDate(value) ? undefined : vscode.l10n.t('"{0}" is not a date like 2026-11-01 or 2026-11-01T12:00Z.', value),
+        });
+        break;
+    }
+  }
+}
+
+function filterMenu(filter: NotebookFilter): ActionItem[] {
+  const any = vscode.l10n.t('any');
+  return [
+    { action: 'contains', label: `$(search) ${vscode.l10n.t('Contains')}`, description: filter.contains || any },
+    {
+      action: 'createdBy',
+      label: `$(person) ${vscode.l10n.t('Created by')}`,
+      description: filter.createdBy === undefined ? any : `#${filter.createdBy}`,
+    },
+    {
+      action: 'onlyMine',
+      label: `$(account) ${vscode.l10n.t('Only mine')}`,
+      description: filter.onlyMine ? vscode.l10n.t('on') : vscode.l10n.t('off'),
+    },
+    { action: 'dateFrom', label: `$(calendar) ${vscode.l10n.t('Modified after')}`, description: filter.dateFrom || any },
+    { action: 'dateTo', label: `$(calendar) ${vscode.l10n.t('Modified before')}`, description: filter.dateTo || any },
+    { action: 'apply', label: `$(check) ${vscode.l10n.t('Apply')}`, alwaysShow: true },
+    { action: 'clear', label: `$(clear-all) ${vscode.l10n.t('Clear All Filters')}`, alwaysShow: true },
+  ];
+}
+
+async function askText(
+  window: WindowApi,
+  filter: NotebookFilter,
+  field: 'contains' | 'dateFrom' | 'dateTo',
+  options: { title: string; prompt: string; placeHolder: string; validate: (value: string) => string | undefined },
+): Promise<NotebookFilter> {
+  const value = await window.showInputBox({
+    title: options.title,
+    prompt: options.prompt,
+    placeHolder: options.placeHolder,
+    value: filter[field] ?? '',
+    ignoreFocusOut: true,
+    validateInput: (input) => (input.trim() ? options.validate(input.trim()) : undefined),
+  });
+  if (value === undefined) {
+    return filter;
+  }
+  return { ...filter, [field]: value.trim() || undefined };
+}
+
+async function askCreatedBy(
+  window: WindowApi,
+  filter: NotebookFilter,
+  loaded: readonly NotebookListItem[],
+): Promise<NotebookFilter> {
+  const creators = new Map<number, string>();
+  for (const notebook of loaded) {
+    const user = notebook.created_by;
+    if (user) {
+      creators.set(user.id, [user.first_name, user.last_name].filter(Boolean).join(' ') || user.email);
+    }
+  }
+  type CreatorItem = vscode.QuickPickItem & { readonly userId?: number; readonly other?: boolean };
+  const items: CreatorItem[] = [
+    { label: vscode.l10n.t('Anyone') },
+    ...[...creators].map(([id, name]) => ({ label: name, description: `#${id}`, userId: id })),
+    { label: vscode.l10n.t('Another user id…'), other: true },
+  ];
+  const picked = await window.showQuickPick(items, {
+    title: vscode.l10n.t('Created by'),
+    placeHolder: vscode.l10n.t('Choose a creator'),
+  });
+  if (!picked) {
+    return filter;
+  }
+  if (!picked.other) {
+    return { ...filter, createdBy: picked.userId };
+  }
+  const id = await window.showInputBox({
+    title: vscode.l10n.t('Created by user id'),
+    prompt: vscode.l10n.t('The numeric id of a PostHog user.'),
+    validateInput: (value) => (/^\d+$/.test(value.trim()) ? undefined : vscode.l10n.t('A user id is a whole number.')),
+  });
+  return id === undefined ? filter : { ...filter, createdBy: Number(id.trim()) };
+}

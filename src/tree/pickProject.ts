@@ -1,0 +1,52 @@
+import * as vscode from 'vscode';
+import type { ProjectListItem } from '../api';
+import type { WindowApi } from '../common/window';
+import type { ConnectionManager, ConnectionSession } from '../connections/connectionManager';
+import type { OrganizationSummary } from './explorerModel';
+
+export interface ProjectChoice {
+  readonly session: ConnectionSession;
+  readonly organization: OrganizationSummary;
+  readonly project: ProjectListItem;
+}
+
+type ProjectItem = vscode.QuickPickItem & { readonly choice?: ProjectChoice };
+
+/** A quick pick of the active connection's projects, grouped by organization, for commands run from the palette. */
+export async function pickProject(
+  connections: ConnectionManager,
+  window: WindowApi,
+  title: string,
+): Promise<ProjectChoice | undefined> {
+  const active = connections.store.active();
+  const session = active && (await connections.session(active.id));
+  if (!session) {
+    void vscode.commands.executeCommand('posthogExplorer.signIn');
+    return undefined;
+  }
+  const items = loadProjectItems(session);
+  const picked = await window.showQuickPick(items, {
+    title,
+    placeHolder: vscode.l10n.t('Choose a project'),
+    matchOnDescription: true,
+  });
+  return picked?.choice;
+}
+
+async function loadProjectItems(session: ConnectionSession): Promise<ProjectItem[]> {
+  const organizations = await session.model.organizations();
+  const groups = await Promise.all(
+    organizations.map(async (organization) => {
+      const projects = await session.model.projects(organization.id);
+      return [
+        { label: organization.name, kind: vscode.QuickPickItemKind.Separator },
+        ...projects.map((project) => ({
+          label: project.name,
+          description: `#${project.id}`,
+          choice: { session, organization, project },
+        })),
+      ];
+    }),
+  );
+  return groups.flat();
+}
