@@ -227,6 +227,56 @@ describe('timeouts, cancellation and disposal', () => {
   });
 });
 
+describe('paging over HTTP', () => {
+  const total = 5000;
+  const pagedNotebooks = (delayMs: number): StubHandler => (request, response) => {
+    const query = new URL(request.url, 'http://x').searchParams;
+    const offset = Number(query.get('offset') ?? 0);
+    const limit = Number(query.get('limit') ?? 100);
+    const results = Array.from({ length: Math.max(0, Math.min(limit, total - offset)) }, (_, index) => fixtures.notebookListItem(offset + index));
+    const next = offset + limit < total ? `http://${request.headers.host}/api/projects/1/notebooks/?limit=${limit}&offset=${offset + limit}` : null;
+    setTimeout(() => sendJson(response, 200, { count: total, next, previous: null, results }), delayMs);
+  };
+
+  test('listAll over 5,000 notebooks fetches pages concurrently (pageConcurrency) and keeps order', async () => {
+    const { stub, client } = await setup(pagedNotebooks(15), { pageConcurrency: 4 });
+    const progress: number[] = [];
+    const all = await client.notebooks.listAll(1, {}, { onProgress: (loaded, count) => progress.push(count === total ? loaded : -1) });
+    assert.equal(all.length, total);
+    assert.deepEqual(all.map((item) => item.short_id), Array.from({ length: total }, (_, index) => fixtures.notebookListItem(index).short_id));
+    assert.equal(stub.requests.length, 50);
+    assert.equal(stub.maxInFlight(), 4, 'four pages were in flight at once');
+    assert.deepEqual(progress.at(-1), total);
+    assert.ok(progress.every((loaded, index) => index === 0 || loaded > progress[index - 1]), 'progress only grows');
+  });
+
+  test('pageConcurrency 1 fetches one page at a time', async () => {
+    const { stub, client } = await setup(pagedNotebooks(1), { pageConcurrency: 1 });
+    assert.equal((await client.notebooks.listAll(1, { limit: 1000 })).length, total);
+    assert.equal(stub.maxInFlight(), 1);
+  });
+
+  test('breaking out of pages() stops the requests', async () => {
+    const { stub, client } = await setup(pagedNotebooks(0));
+    let seen = 0;
+    for await (const page of client.notebooks.pages(1, { limit: 100 })) {
+      seen += page.results.length;
+      if (seen >= 300) {
+        break;
+      }
+    }
+    assert.equal(stub.requests.length, 3);
+  });
+
+  test('aborting listAll stops the remaining pages', async () => {
+    const { stub, client } = await setup(pagedNotebooks(5));
+    const controller = new AbortController();
+    const run = client.notebooks.listAll(1, {}, { signal: controller.signal, onProgress: (loaded) => loaded >= 500 && controller.abort() });
+    await assert.rejects(run, { name: 'AbortError' });
+    assert.ok(stub.requests.length < 50, `${stub.requests.length} requests`);
+  });
+});
+
 describe('response handling', () => {
   test('a body of the wrong shape names the endpoint and field', async () => {
     const results = [1, 2, 3, 4, 5].map(fixtures.notebookListItem);
