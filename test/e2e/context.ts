@@ -1,0 +1,27 @@
+// What the test host hands to the e2e tests: they run in the host's Node process, against the workbench page
+// the host opened (after the in-editor suites, in the same browser).
+import type { Page } from 'playwright-core';
+import type { LocalApi } from '../api-server';
+import type { Workbench } from './workbench';
+
+export interface E2EContext {
+  workbench: Workbench;
+  page: Page;
+  /** The local PostHog API the extension is pointed at (POSTHOG_HOST / POSTHOG_PERSONAL_API_KEY). */
+  api: LocalApi;
+  /** test-results/ in the clone. */
+  resultsDir: string;
+  /** The folder the workbench has open. */
+  workspaceDir: string;
+}
+
+let current: E2EContext | undefined;
+
+export function setE2EContext(context: E2EContext | undefined): void {
+  current = context;
+}
+
+export function e2e(): E2EContext {
+  if (!current) throw new Error('e2e tests run inside the test host: npm run test:editor');
+  return current;
+}

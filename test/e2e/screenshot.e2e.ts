@@ -1,0 +1,20 @@
+import { copyFile, mkdir } from 'node:fs/promises';
+import * as path from 'node:path';
+import { describe, it } from 'mocha';
+import { repoRoot } from '../host/paths';
+import { e2e } from './context';
+
+/** Set UPDATE_SCREENSHOTS=1 to refresh the README's screenshot in media/screenshots/. */
+const README_SCREENSHOT = path.join(repoRoot, 'media', 'screenshots', 'workbench.png');
+
+describe('Workbench', () => {
+  it('shows the PostHog view container with the extension up (screenshot)', async () => {
+    const { workbench, resultsDir } = e2e();
+    await workbench.openViewContainer('PostHog');
+    const file = await workbench.screenshot(path.join(resultsDir, 'workbench.png'));
+    if (process.env.UPDATE_SCREENSHOTS === '1') {
+      await mkdir(path.dirname(README_SCREENSHOT), { recursive: true });
+      await copyFile(file, README_SCREENSHOT);
+    }
+  });
+});
