@@ -81,3 +81,27 @@ export function recordingSleep() {
   const waits: number[] = [];
   return { waits, sleep: async (ms: number) => void waits.push(ms) };
 }
+
+/**
+ * A handler that forwards every request to `target` unchanged, Host header included, so links the
+ * target builds point back at the proxy (used to watch traffic to the local API).
+ */
+export function proxyTo(target: string): StubHandler {
+  const { hostname, port } = new URL(target);
+  return (request, response) =>
+    new Promise<void>((resolve) => {
+      const upstream = http.request(
+        { hostname, port, method: request.method, path: request.url, headers: request.headers },
+        (answer) => {
+          response.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(response);
+          answer.on('end', resolve);
+        },
+      );
+      upstream.on('error', () => {
+        response.socket?.destroy();
+        resolve();
+      });
+      upstream.end(request.body);
+    });
+}
