@@ -1,0 +1,82 @@
+// `npm run api -- --port 8010 [--host 127.0.0.1] [--seed demo|minimal|empty] [--latency ms]
+//   [--allow-personal-key-actions] [--rate-limits] [--events N]`
+// Serves the local PostHog-compatible API until SIGINT/SIGTERM.
+import { startLocalApi, type StartOptions } from './index';
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
+const SEEDS = new Set(['demo', 'minimal', 'empty']);
+
+const USAGE = `Usage: npm run api -- [--port N] [--host 127.0.0.1|::1|localhost] [--seed demo|minimal|empty]
+                     [--latency ms] [--allow-personal-key-actions] [--rate-limits] [--events N]`;
+
+export function parseArgs(argv: string[]): StartOptions {
+  const options: StartOptions = { port: 8010, seed: 'demo' };
+  const value = (i: number, flag: string): string => {
+    const v = argv[i + 1];
+    if (v === undefined || v.startsWith('--')) throw new Error(`${flag} needs a value`);
+    return v;
+  };
+  const integer = (text: string, flag: string): number => {
+    if (!/^\d+$/.test(text)) throw new Error(`${flag} must be a non-negative integer, got "${text}"`);
+    return Number(text);
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i]!;
+    switch (flag) {
+      case '--port': options.port = integer(value(i++, flag), flag); break;
+      case '--host': {
+        const host = value(i++, flag);
+        if (!LOOPBACK.has(host)) throw new Error(`--host must be a loopback address (127.0.0.1, ::1 or localhost), got "${host}"`);
+        options.host = host === 'localhost' ? '127.0.0.1' : host;
+        break;
+      }
+      case '--seed': {
+        const seed = value(i++, flag);
+        if (!SEEDS.has(seed)) throw new Error(`--seed must be demo, minimal or empty, got "${seed}"`);
+        options.seed = seed as StartOptions['seed'];
+        break;
+      }
+      case '--latency': options.latencyMs = integer(value(i++, flag), flag); break;
+      case '--events': options.demoEvents = integer(value(i++, flag), flag); break;
+      case '--allow-personal-key-actions': options.refusePersonalKeyActions = false; break;
+      case '--rate-limits': options.rateLimits = true; break;
+      case '--help': case '-h': console.log(USAGE); process.exit(0); break;
+      default: throw new Error(`Unknown option "${flag}"`);
+    }
+  }
+  return options;
+}
+
+async function main(): Promise<void> {
+  let options: StartOptions;
+  try {
+    options = parseArgs(process.argv.slice(2));
+  } catch (error) {
+    console.error(`${(error as Error).message}\n${USAGE}`);
+    process.exit(2);
+  }
+  const api = await startLocalApi(options);
+  const projects = api.store.visibleProjects();
+  const events = projects.reduce((sum, p) => sum + api.store.eventsOf(p.id).size, 0);
+  console.log(`PostHog local API listening on ${api.url}`);
+  console.log(`Seed: ${options.seed} (${api.store.organizations.length} organizations, ${projects.length} projects, ${events} events)`);
+  console.log('Personal API keys:');
+  console.log(`  all access (*)   ${api.keys.all}`);
+  console.log(`  read only        ${api.keys.readOnly}`);
+  console.log(`  notebooks only   ${api.keys.notebooksOnly}`);
+  console.log(`Try: curl -H "Authorization: Bearer ${api.keys.all}" ${api.url}/api/organizations/`);
+  console.log('Press Ctrl+C to stop.');
+  const stop = (signal: string): void => {
+    console.log(`\nReceived ${signal}, shutting down.`);
+    void api.close().then(() => process.exit(0));
+  };
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
+}
+
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

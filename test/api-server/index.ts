@@ -1,0 +1,81 @@
+// Local, in-memory, PostHog-compatible API server (see CONTEXT.md "Local API programmatic interface").
+import type { AddressInfo } from 'node:net';
+import { createApiServer, trackSockets, type RecordedRequest } from './server';
+import { seedStore, type SeedName } from './seed';
+import { Faults, type FaultRule } from './faults';
+import { RateLimiter } from './throttle';
+import type { Store } from './store';
+
+export type { Store } from './store';
+export type { RecordedRequest } from './server';
+export type { FaultRule } from './faults';
+export type { EventRecord, NewEvent } from './events';
+export type * from './model';
+export { textContentOf } from './content';
+export { SAMPLE_REFS } from './notebook-samples';
+
+export interface StartOptions {
+  port?: number;
+  host?: string;
+  seed?: SeedName;
+  demoEvents?: number;
+  latencyMs?: number;
+  refusePersonalKeyActions?: boolean;
+  rateLimits?: boolean;
+  now?: () => Date;
+}
+
+export interface LocalApi {
+  url: string;
+  keys: { all: string; readOnly: string; notebooksOnly: string };
+  createKey(opts: { scopes: string[]; organizations?: string[]; projects?: number[] }): string;
+  store: Store;
+  requests: RecordedRequest[];
+  clearRequests(): void;
+  injectFault(rule: FaultRule): void;
+  setLatency(ms: number): void;
+  close(): Promise<void>;
+}
+
+export async function startLocalApi(options: StartOptions = {}): Promise<LocalApi> {
+  const host = options.host ?? '127.0.0.1';
+  const { store, keys } = seedStore(options.seed ?? 'minimal', options.now ?? (() => new Date()), options.demoEvents);
+  const state = {
+    store,
+    options: { refusePersonalKeyActions: options.refusePersonalKeyActions ?? true, rateLimits: options.rateLimits ?? false },
+    latencyMs: options.latencyMs ?? 0,
+    faults: new Faults(),
+    limiter: new RateLimiter(),
+    requests: [] as RecordedRequest[],
+  };
+  const server = createApiServer(state);
+  const sockets = trackSockets(server);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  let closed: Promise<void> | undefined;
+  return {
+    url: `http://${urlHost}:${port}`,
+    keys,
+    createKey: (opts) => store.createKey(opts),
+    store,
+    requests: state.requests,
+    clearRequests: () => {
+      state.requests.length = 0;
+    },
+    injectFault: (rule) => state.faults.add(rule),
+    setLatency: (ms) => {
+      state.latencyMs = ms;
+    },
+    close: () => {
+      closed ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const socket of sockets) socket.destroy();
+      });
+      return closed;
+    },
+  };
+}

@@ -1,0 +1,110 @@
+// Records held by the in-memory store. Times are integer microseconds since the epoch.
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type JsonObject = { [key: string]: Json };
+
+export interface User {
+  id: number;
+  uuid: string;
+  distinct_id: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  is_email_verified: boolean;
+  hedgehog_config: JsonObject | null;
+  role_at_organization: string | null;
+  date_joined: number;
+}
+
+export interface Membership {
+  userId: number;
+  /** 1 member, 8 admin, 15 owner (PostHog's OrganizationMembership.Level) */
+  level: number;
+}
+
+export interface Organization {
+  id: string;
+  name: string;
+  slug: string;
+  created_at: number;
+  updated_at: number;
+  members: Membership[];
+}
+
+/** A project, with every writable setting of spec 2.1 kept in `settings`. */
+export interface Project {
+  id: number;
+  uuid: string;
+  organizationId: string;
+  name: string;
+  api_token: string;
+  created_at: number;
+  updated_at: number;
+  ingested_event: boolean;
+  /** DELETE marks a project pending deletion; it then vanishes from every read (see store.ts). */
+  pendingDeletion: boolean;
+  generatingDemoData: boolean;
+  settings: JsonObject;
+  /** Host used in generated event URLs. */
+  siteHost: string;
+}
+
+export interface Notebook {
+  id: string;
+  short_id: string;
+  projectId: number;
+  title: string | null;
+  content: Json;
+  text_content: string | null;
+  version: number;
+  deleted: boolean;
+  created_at: number;
+  createdById: number | null;
+  last_modified_at: number;
+  lastModifiedById: number | null;
+}
+
+export type ActivityChange = {
+  type: string;
+  action: 'changed' | 'created' | 'deleted' | 'merged' | 'split' | 'exported';
+  field: string | null;
+  before: Json;
+  after: Json;
+};
+
+export interface ActivityEntry {
+  id: string;
+  organizationId: string;
+  projectId: number;
+  userId: number | null;
+  scope: 'Team' | 'Notebook' | 'Project';
+  item_id: string;
+  activity: string;
+  detail: {
+    changes: ActivityChange[] | null;
+    name: string | null;
+    short_id: string | null;
+  };
+  created_at: number;
+}
+
+export interface Person {
+  id: number;
+  uuid: string;
+  distinct_ids: string[];
+  properties: JsonObject;
+  is_identified: boolean;
+  created_at: number;
+}
+
+export interface ApiKey {
+  value: string;
+  label: string;
+  userId: number;
+  /** Empty = a legacy key without scopes, which PostHog lets do anything. */
+  scopes: string[];
+  /** Organization ids the key is limited to (empty/undefined = all). */
+  organizations?: string[];
+  /** Project ids the key is limited to (empty/undefined = all). */
+  projects?: number[];
+}

@@ -1,0 +1,89 @@
+// Realistic notebook documents for the seeds and the bulk helper.
+import type { Json } from './model';
+import type { Rng } from './random';
+import {
+  bulletList, codeBlock, doc, eventsQueryNode, featureFlagNode, heading, insightNode, nodeId, paragraph, personNode,
+  recordingNode, replayTimestamp, savedInsightNode, text,
+} from './content';
+
+export interface SampleNotebook {
+  title: string;
+  content: Json;
+}
+
+/** Session ids and insight short ids that seeded notebooks refer to (handy for `contains` tests). */
+export const SAMPLE_REFS = {
+  recording: '0191c2a7-5e2b-7c1d-9f3e-2a6b8c4d1e0f',
+  otherRecording: '0191c2b9-1d4e-7a2b-8c3d-4e5f6a7b8c9d',
+  insight: 'Xk3pQ9aZ',
+  flagId: 42,
+  person: 'maya.okafor17@gmail.com',
+};
+
+export function sampleNotebooks(rng: Rng): SampleNotebook[] {
+  const r = SAMPLE_REFS;
+  return [
+    {
+      title: 'Weekly product review',
+      content: doc(
+        heading(1, 'Weekly product review'),
+        paragraph('Signups are up ', text('12%', ['bold']), ' week over week, mostly from organic search.'),
+        savedInsightNode(r.insight, nodeId(rng)),
+        heading(2, 'Highlights'),
+        bulletList('File sharing links doubled after the new share dialog', 'Upload errors dropped below 0.5%', 'Pricing page bounce rate is still high'),
+        recordingNode(r.recording, nodeId(rng)),
+        replayTimestamp(r.recording, 83_000, ' user hesitates on the plan picker'),
+      ),
+    },
+    {
+      title: 'Onboarding funnel investigation',
+      content: doc(
+        heading(1, 'Onboarding funnel investigation'),
+        paragraph('Where do new users drop off between ', text('signed_up', ['code']), ' and their first upload?'),
+        eventsQueryNode(['event', 'person', 'timestamp'], nodeId(rng), ["event = 'signed_up'"]),
+        heading(2, 'Sessions worth watching'),
+        recordingNode(r.otherRecording, nodeId(rng)),
+        personNode(r.person, nodeId(rng)),
+        paragraph('Next step: compare with the mobile app funnel.'),
+      ),
+    },
+    {
+      title: 'Pricing experiment notes',
+      content: doc(
+        heading(1, 'Pricing experiment notes'),
+        paragraph('The annual-discount variant is behind a feature flag.'),
+        featureFlagNode(r.flagId, nodeId(rng)),
+        bulletList('Control: monthly prices first', 'Test: annual prices first, 20% discount badge'),
+        insightNode(r.insight, nodeId(rng)),
+      ),
+    },
+    {
+      title: 'SQL snippets',
+      content: doc(
+        heading(1, 'SQL snippets'),
+        paragraph('Queries we keep reusing.'),
+        codeBlock('sql', "SELECT properties.$browser, count()\nFROM events\nWHERE event = '$pageview'\nGROUP BY 1"),
+        eventsQueryNode(['properties.$browser', 'count()'], nodeId(rng)),
+      ),
+    },
+    {
+      title: 'Old launch checklist',
+      content: doc(
+        heading(1, 'Old launch checklist'),
+        bulletList('Update the changelog', 'Announce in the community forum', 'Turn on the launch banner'),
+        paragraph(),
+      ),
+    },
+  ];
+}
+
+const TOPICS = ['Retention deep dive', 'Churn signals', 'Upload performance', 'Marketing attribution', 'Mobile vs web', 'Support tickets review'];
+
+/** A small but real document for bulk notebooks; every third one holds a recording. */
+export function makeNotebookContent(rng: Rng, title: string, index: number): Json {
+  const nodes = [heading(1, title), paragraph(`${TOPICS[index % TOPICS.length]}: notes taken while exploring the data.`)];
+  if (index % 3 === 0) nodes.push(recordingNode(rng.uuid(Date.UTC(2024, 8, 1) + index * 1000), nodeId(rng)));
+  if (index % 4 === 1) nodes.push(savedInsightNode(rng.base62(8), nodeId(rng)));
+  nodes.push(bulletList('Check the numbers again next week', 'Share with the team'));
+  return doc(...nodes);
+}

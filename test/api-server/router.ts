@@ -1,0 +1,65 @@
+// Route table: path patterns with :params, per-method actions and the scope each one requires.
+import type { Ctx, Reply } from './http';
+import type { ThrottleBucket } from './throttle';
+
+export type Handler = (ctx: Ctx) => Reply | Promise<Reply>;
+
+export interface Action {
+  /**
+   * Scope the action requires. `null` marks a custom action that declares none: PostHog refuses it to
+   * personal API keys; with refusePersonalKeyActions off, `allowedScope` is required instead.
+   */
+  scope: string | null;
+  allowedScope?: string;
+  handler: Handler;
+  /** Project DELETE still finds a project pending deletion (to answer "already being deleted"). */
+  reachesPendingProject?: boolean;
+}
+
+export interface Route {
+  segments: string[];
+  methods: Partial<Record<string, Action>>;
+  throttle: ThrottleBucket;
+}
+
+export interface Match {
+  route: Route;
+  params: Record<string, string>;
+}
+
+export function route(path: string, methods: Route['methods'], throttle: ThrottleBucket = 'default'): Route {
+  return { segments: path.split('/').filter(Boolean), methods, throttle };
+}
+
+/** Matches with or without a trailing slash; literal segments win over :params (".../activity" before ".../:shortId"). */
+export function matchRoute(routes: readonly Route[], path: string): Match | undefined {
+  const parts = path.split('/').filter(Boolean).map(safeDecode);
+  let best: Match | undefined;
+  let bestLiterals = -1;
+  for (const route of routes) {
+    if (route.segments.length !== parts.length) continue;
+    const params: Record<string, string> = {};
+    let literals = 0;
+    const ok = route.segments.every((segment, i) => {
+      if (segment.startsWith(':')) {
+        params[segment.slice(1)] = parts[i]!;
+        return true;
+      }
+      literals++;
+      return segment === parts[i];
+    });
+    if (ok && literals > bestLiterals) {
+      best = { route, params };
+      bestLiterals = literals;
+    }
+  }
+  return best;
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}

@@ -1,0 +1,137 @@
+// Notebooks: /api/projects/{project}/notebooks/... (products/notebooks/backend/api/notebook.py).
+import type { Json, JsonObject, Notebook } from '../model';
+import { route, type Route } from '../router';
+import { ok, paginate, param, projectOf, queryDict, type Ctx, type Reply } from '../http';
+import { notFound, validation } from '../errors';
+import { requireObject, validateBody } from '../validation';
+import { NOTEBOOK_SCHEMA } from '../defaults';
+import { notebookFull, notebookMinimal } from '../serializers';
+import { parseDateParam } from '../time';
+import { isUuid, normaliseUuid } from '../random';
+import { activityPage } from './activity';
+
+const ORDER_FIELDS = new Set(['created_at', 'last_modified_at', 'title', 'short_id', 'version']);
+
+function list(ctx: Ctx): Reply {
+  let notebooks = ctx.store.notebooksOf(projectOf(ctx).id).filter((n) => !n.deleted);
+  for (const [key, value] of queryDict(ctx.query)) notebooks = applyFilter(ctx, notebooks, key, value);
+  return ok(paginate(ctx, sortNotebooks(notebooks, param(ctx, 'order')), (n) => notebookMinimal(ctx.store, n)));
+}
+
+function applyFilter(ctx: Ctx, notebooks: Notebook[], key: string, value: string): Notebook[] {
+  const userMatches = (id: number | null): boolean => {
+    const user = ctx.store.getUser(id);
+    return !!user && (String(user.id) === value || (isUuid(value) && user.uuid === normaliseUuid(value)));
+  };
+  switch (key) {
+    case 'user': return notebooks.filter((n) => n.createdById === ctx.user.id);
+    case 'created_by': return notebooks.filter((n) => userMatches(n.createdById));
+    case 'last_modified_by': return notebooks.filter((n) => userMatches(n.lastModifiedById));
+    case 'date_from': case 'date_to': {
+      const bound = parseDateParam(value, ctx.store.now().getTime() * 1000);
+      if (bound === undefined) throw validation(`Invalid date: "${value}"`, key);
+      return notebooks.filter((n) => (key === 'date_from' ? n.last_modified_at > bound : n.last_modified_at < bound));
+    }
+    case 'search': {
+      const needle = value.toLowerCase();
+      return notebooks.filter((n) => `${n.title ?? ''}\n${n.text_content ?? ''}`.toLowerCase().includes(needle));
+    }
+    case 'contains': return value.replace(/,/g, ' ').split(' ').reduce(applyContainsPair, notebooks);
+    default: return notebooks;
+  }
+}
+
+/** One `target:match` pair: "recordings:true" (has one), ":false" (has none), ":<id>" (has that one). */
+function applyContainsPair(notebooks: Notebook[], pair: string): Notebook[] {
+  const parts = pair.split(':');
+  const target = depluralize(parts[0]!);
+  if (!target) return notebooks;
+  const raw = parts.length > 1 ? parts[1]! : undefined;
+  const match: string | number | undefined = raw !== undefined && /^\s*[+-]?\d+\s*$/.test(raw) ? Number(raw) : raw;
+  const type = `ph-${target}`;
+  const present = (n: Notebook): boolean =>
+    topNodes(n).some((node) => (target === 'replay-timestamp' ? childNodes(node).some((c) => c['type'] === type) : node['type'] === type));
+  if (match === 'true' || match === undefined) return notebooks.filter(present);
+  if (match === 'false') return notebooks.filter((n) => !present(n));
+  return notebooks.filter((n) => present(n) && topNodes(n).some((node) => nodeHasId(node, target, match)));
+}
+
+function nodeHasId(node: JsonObject, target: string, match: string | number): boolean {
+  if (target === 'replay-timestamp') return childNodes(node).some((c) => attrsOf(c)['sessionRecordingId'] === match);
+  const attrs = attrsOf(node);
+  if (target === 'query') {
+    const query = attrs['query'];
+    return isObject(query) && query['kind'] === 'SavedInsightNode' && query['shortId'] === match;
+  }
+  return attrs['id'] === match;
+}
+
+function depluralize(word: string): string | undefined {
+  if (!word) return undefined;
+  if (word.endsWith('ies')) return word.slice(0, -3) + 'y';
+  return word.endsWith('s') ? word.slice(0, -1) : word;
+}
+
+const isObject = (v: Json | undefined): v is JsonObject => !!v && typeof v === 'object' && !Array.isArray(v);
+const topNodes = (n: Notebook): JsonObject[] => (isObject(n.content) && Array.isArray(n.content['content']) ? n.content['content'].filter(isObject) : []);
+const childNodes = (node: JsonObject): JsonObject[] => (Array.isArray(node['content']) ? node['content'].filter(isObject) : []);
+const attrsOf = (node: JsonObject): JsonObject => (isObject(node['attrs']) ? node['attrs'] : {});
+
+function sortNotebooks(notebooks: Notebook[], order: string | undefined): Notebook[] {
+  const spec = order ?? '-last_modified_at';
+  const field = spec.replace(/^-/, '');
+  if (!ORDER_FIELDS.has(field)) throw validation(`Cannot order notebooks by "${spec}".`, 'order');
+  const sign = spec.startsWith('-') ? -1 : 1;
+  return [...notebooks].sort((a, b) => {
+    const x = (a as unknown as JsonObject)[field] ?? '';
+    const y = (b as unknown as JsonObject)[field] ?? '';
+    return (x < y ? -1 : x > y ? 1 : 0) * sign;
+  });
+}
+
+function findNotebook(ctx: Ctx, includeDeleted: boolean): Notebook {
+  const notebook = ctx.store.getNotebook(projectOf(ctx).id, ctx.params['shortId']!);
+  if (!notebook || (notebook.deleted && !includeDeleted)) throw notFound();
+  return notebook;
+}
+
+function create(ctx: Ctx): Reply {
+  const fields = validateBody(requireObject(ctx.body), NOTEBOOK_SCHEMA);
+  return ok(notebookFull(ctx.store, ctx.store.createNotebook(projectOf(ctx).id, fields, ctx.user.id)), 201);
+}
+
+function retrieve(ctx: Ctx): Reply {
+  const notebook = findNotebook(ctx, false);
+  const ifNoneMatch = ctx.headers['if-none-match'];
+  if (ifNoneMatch !== undefined && String(ifNoneMatch) === String(notebook.version)) return { status: 304 };
+  return ok(notebookFull(ctx.store, notebook));
+}
+
+function update(ctx: Ctx): Reply {
+  const notebook = findNotebook(ctx, true);
+  ctx.store.updateNotebook(notebook, validateBody(requireObject(ctx.body), NOTEBOOK_SCHEMA), ctx.user.id);
+  return ok(notebookFull(ctx.store, notebook));
+}
+
+function notebookActivity(ctx: Ctx): Reply {
+  const notebook = findNotebook(ctx, false);
+  return activityPage(ctx, ctx.store.activityFor('Notebook', notebook.projectId, [notebook.id, notebook.short_id]));
+}
+
+export const notebookRoutes: Route[] = [
+  route('/api/projects/:projectId/notebooks', {
+    GET: { scope: 'notebook:read', handler: list },
+    POST: { scope: 'notebook:write', handler: create },
+  }),
+  route('/api/projects/:projectId/notebooks/activity', {
+    GET: { scope: null, allowedScope: 'activity_log:read', handler: (ctx) => activityPage(ctx, ctx.store.activityFor('Notebook', projectOf(ctx).id)) },
+  }),
+  route('/api/projects/:projectId/notebooks/:shortId', {
+    GET: { scope: 'notebook:read', handler: retrieve },
+    PATCH: { scope: 'notebook:write', handler: update },
+    PUT: { scope: 'notebook:write', handler: update },
+    // Hard delete is forbidden: 405 with an empty body (PostHog's ForbidDestroyModel).
+    DELETE: { scope: 'notebook:write', handler: () => ({ status: 405 }) },
+  }),
+  route('/api/projects/:projectId/notebooks/:shortId/activity', { GET: { scope: 'activity_log:read', handler: notebookActivity } }),
+];

@@ -1,0 +1,103 @@
+// Projects: /api/organizations/{org}/projects/... and the same detail routes under /api/projects/{id}/.
+import type { JsonObject, Project } from '../model';
+import { route, type Route } from '../router';
+import { noContent, ok, organizationOf, paginate, projectOf, type Ctx } from '../http';
+import { conflict, validation } from '../errors';
+import { requireObject, validateBody } from '../validation';
+import { PROJECT_SCHEMA } from '../defaults';
+import { projectFull, projectListItem } from '../serializers';
+import { visibleOrganizations } from '../auth';
+import { activityPage } from './activity';
+
+/** Validates a create/update body; the name is checked first, and for uniqueness (409), as PostHog does. */
+function validProjectFields(ctx: Ctx, orgId: string, existing?: Project): JsonObject {
+  const body = requireObject(ctx.body);
+  const { name } = validateBody(body, { name: PROJECT_SCHEMA['name']! });
+  if (typeof name === 'string' && !(existing && existing.name === name)) {
+    const taken = ctx.store
+      .projectsOf(orgId)
+      .some((p) => p !== existing && p.name.trim().toLowerCase() === name.toLowerCase());
+    if (taken) throw conflict(`There is already a project called "${name}" in this organization. Choose a different name.`);
+  }
+  return validateBody(body, PROJECT_SCHEMA);
+}
+
+function list(ctx: Ctx) {
+  return ok(paginate(ctx, ctx.store.projectsOf(organizationOf(ctx).id), projectListItem));
+}
+
+function create(ctx: Ctx, orgId: string) {
+  ctx.store.checkProjectLimit(orgId);
+  const project = ctx.store.createProject(orgId, validProjectFields(ctx, orgId), ctx.user.id);
+  return ok(projectFull(ctx.store, project, ctx.user.id), 201);
+}
+
+function listAccessible(ctx: Ctx) {
+  const orgIds = new Set(visibleOrganizations(ctx.store, ctx.key).map((o) => o.id));
+  return ok(paginate(ctx, ctx.store.visibleProjects().filter((p) => orgIds.has(p.organizationId)), projectListItem));
+}
+
+function createInCurrentOrganization(ctx: Ctx) {
+  const current = ctx.store.currentProjectOf(ctx.user.id);
+  const orgId = current?.organizationId ?? visibleOrganizations(ctx.store, ctx.key)[0]?.id;
+  if (!orgId) throw validation('You need to belong to an organization.');
+  return create(ctx, orgId);
+}
+
+function retrieve(ctx: Ctx) {
+  return ok(projectFull(ctx.store, projectOf(ctx), ctx.user.id));
+}
+
+function update(ctx: Ctx) {
+  const project = projectOf(ctx);
+  ctx.store.updateProject(project, validProjectFields(ctx, project.organizationId, project), ctx.user.id);
+  return ok(projectFull(ctx.store, project, ctx.user.id));
+}
+
+function destroy(ctx: Ctx) {
+  const project = projectOf(ctx);
+  if (project.pendingDeletion) throw validation('This project is already being deleted.');
+  ctx.store.deleteProject(project, ctx.user.id);
+  return noContent();
+}
+
+function resetToken(ctx: Ctx) {
+  const project = projectOf(ctx);
+  ctx.store.resetProjectToken(project, ctx.user.id);
+  return ok(projectFull(ctx.store, project, ctx.user.id));
+}
+
+const detail = {
+  GET: { scope: 'project:read', handler: retrieve },
+  PATCH: { scope: 'project:write', handler: update },
+  PUT: { scope: 'project:write', handler: update },
+  DELETE: { scope: 'project:write', handler: destroy, reachesPendingProject: true },
+};
+
+/** Custom actions declare no scope: refused to personal API keys unless refusePersonalKeyActions is off. */
+const actions = {
+  activity: {
+    GET: { scope: null, allowedScope: 'project:read', handler: (ctx: Ctx) => activityPage(ctx, ctx.store.activityFor('Team', projectOf(ctx).id, [String(projectOf(ctx).id)])) },
+  },
+  isGeneratingDemoData: {
+    GET: { scope: null, allowedScope: 'project:read', handler: (ctx: Ctx) => ok({ is_generating_demo_data: projectOf(ctx).generatingDemoData }) },
+  },
+  resetToken: { PATCH: { scope: null, allowedScope: 'project:write', handler: resetToken } },
+};
+
+export const projectRoutes: Route[] = [
+  route('/api/organizations/:orgId/projects', {
+    GET: { scope: 'project:read', handler: list },
+    POST: { scope: 'project:write', handler: (ctx) => create(ctx, organizationOf(ctx).id) },
+  }),
+  route('/api/projects', {
+    GET: { scope: 'project:read', handler: listAccessible },
+    POST: { scope: 'project:write', handler: createInCurrentOrganization },
+  }),
+  ...['/api/organizations/:orgId/projects/:projectId', '/api/projects/:projectId'].flatMap((base) => [
+    route(base, detail),
+    route(`${base}/activity`, actions.activity),
+    route(`${base}/is_generating_demo_data`, actions.isGeneratingDemoData),
+    route(`${base}/reset_token`, actions.resetToken),
+  ]),
+];

@@ -1,0 +1,376 @@
+/**
+ * The local API's in-memory data. Tests may read and change it directly.
+ *
+ * Clock and ids
+ *   store.now(): Date                       the server clock (StartOptions.now)
+ *   store.nowMicros(): number               strictly increasing microsecond timestamps for edits
+ *   store.rng                               the seeded PRNG (deterministic per seed)
+ *   store.settings.maxProjectsPerOrganization  plan limit; null = unlimited (creating past it answers 403)
+ *
+ * Records (times are microseconds since the epoch; see model.ts)
+ *   store.users, store.organizations, store.projects (includes projects pending deletion)
+ *   store.keys: Map<phx_ value, ApiKey>     store.createKey({ scopes, organizations?, projects? }) -> value
+ *   store.mainUser                          owner of every seeded key (the "logged-in" user)
+ *   store.activity                          activity log entries (logActivity(...) appends one)
+ *
+ * Look-ups
+ *   getOrganization(id), getProject(id)     (getProject hides projects pending deletion)
+ *   projectsOf(orgId), visibleProjects()    live projects
+ *   notebooksOf(projectId)                  every notebook of a project, deleted ones included
+ *   getNotebook(projectId, shortId)         deleted ones included
+ *   eventsOf(projectId): EventTable         see events.ts (persons, sorted rows, record(row), find(uuid))
+ *   currentProjectOf(userId)
+ *
+ * Changes (each records activity like the real server)
+ *   createProject(orgId, fields, userId?), updateProject(project, fields, userId?), deleteProject(project, userId?),
+ *   resetProjectToken(project, userId?)
+ *   createNotebook(projectId, fields, userId?), updateNotebook(notebook, fields, userId?) (PATCH semantics,
+ *   409 on a stale version), editNotebookRemotely(projectId, shortId, { title?, content?, deleted? }, userId?)
+ *   (another user's edit: bumps the version when content changes)
+ *   purgeDeletedProjects()                  finishes background deletion: removes pending projects entirely
+ *
+ * Bulk helpers for tests
+ *   addProjects(orgId, n): Project[]          "Bulk project 1..n"
+ *   addNotebooks(projectId, n): Notebook[]    small real documents, last_modified spread over the past days
+ *   addEvents(projectId, n, { withinHours? = 24 }): void   generated events in the last `withinHours`
+ *   addEvent(projectId, { event, distinct_id?, properties?, timestamp?, uuid?, elements_chain? }): EventRecord
+ */
+import type { ActivityChange, ActivityEntry, ApiKey, Json, JsonObject, Notebook, Organization, Project, User } from './model';
+import { EventTable, type EventRecord, type NewEvent } from './events';
+import { Rng, randomBase62 } from './random';
+import { conflict, permissionDenied } from './errors';
+import { defaultProjectSettings } from './defaults';
+import { MICROS_PER_DAY, MICROS_PER_HOUR } from './time';
+import { makeNotebookContent } from './notebook-samples';
+import { textContentOf } from './content';
+
+export interface StoreSettings {
+  maxProjectsPerOrganization: number | null;
+}
+
+export class Store {
+  readonly users: User[] = [];
+  readonly organizations: Organization[] = [];
+  readonly projects: Project[] = [];
+  readonly keys = new Map<string, ApiKey>();
+  readonly activity: ActivityEntry[] = [];
+  readonly settings: StoreSettings = { maxProjectsPerOrganization: null };
+  readonly rng: Rng;
+  private readonly notebooks = new Map<number, Notebook[]>();
+  private readonly events = new Map<number, EventTable>();
+  private readonly currentProject = new Map<number, number>();
+  private lastMicros = 0;
+  private nextProjectId = 1;
+  private nextPersonId = 1;
+
+  constructor(private readonly clock: () => Date, seedName: string) {
+    this.rng = new Rng(`posthog-local-api:${seedName}`);
+  }
+
+  now(): Date {
+    return this.clock();
+  }
+
+  nowMicros(): number {
+    this.lastMicros = Math.max(this.clock().getTime() * 1000, this.lastMicros + 1);
+    return this.lastMicros;
+  }
+
+  get mainUser(): User {
+    return this.users[0]!;
+  }
+
+  // ---- users, organizations, keys ------------------------------------------------------------
+
+  addUser(first: string, last: string, email: string, extra: Partial<User> = {}): User {
+    const id = this.users.length + 1;
+    const joined = this.clock().getTime() * 1000 - (400 - id * 7) * MICROS_PER_DAY;
+    const user: User = {
+      id, uuid: this.rng.uuid(joined / 1000), distinct_id: this.rng.base62(43), first_name: first, last_name: last, email,
+      is_email_verified: true, hedgehog_config: { use_as_profile: false, color: null, accessories: [], skin: 'default' },
+      role_at_organization: 'engineering', date_joined: joined, ...extra,
+    };
+    this.users.push(user);
+    return user;
+  }
+
+  addOrganization(name: string, members: { userId: number; level: number }[], createdDaysAgo = 300): Organization {
+    const created = this.clock().getTime() * 1000 - createdDaysAgo * MICROS_PER_DAY;
+    const org: Organization = {
+      id: this.rng.uuid(created / 1000), name, slug: slugify(name), created_at: created, updated_at: created, members,
+    };
+    this.organizations.push(org);
+    return org;
+  }
+
+  getOrganization(id: string): Organization | undefined {
+    return this.organizations.find((o) => o.id === id.toLowerCase());
+  }
+
+  membershipLevel(org: Organization, userId: number): number | null {
+    return org.members.find((m) => m.userId === userId)?.level ?? null;
+  }
+
+  getUser(id: number | null): User | null {
+    return id === null ? null : (this.users.find((u) => u.id === id) ?? null);
+  }
+
+  addKey(key: ApiKey): string {
+    this.keys.set(key.value, key);
+    return key.value;
+  }
+
+  createKey(opts: { scopes: string[]; organizations?: string[]; projects?: number[] }): string {
+    return this.addKey({ value: `phx_${randomBase62(43)}`, label: 'test key', userId: this.mainUser.id, ...opts });
+  }
+
+  // ---- projects --------------------------------------------------------------------------------
+
+  getProject(id: number, includePendingDeletion = false): Project | undefined {
+    return this.projects.find((p) => p.id === id && (includePendingDeletion || !p.pendingDeletion));
+  }
+
+  projectsOf(orgId: string): Project[] {
+    return this.projects.filter((p) => p.organizationId === orgId && !p.pendingDeletion);
+  }
+
+  visibleProjects(): Project[] {
+    return this.projects.filter((p) => !p.pendingDeletion);
+  }
+
+  currentProjectOf(userId: number): Project | null {
+    const id = this.currentProject.get(userId);
+    const project = id === undefined ? undefined : this.getProject(id);
+    if (project) return project;
+    const orgIds = new Set(this.organizations.filter((o) => this.membershipLevel(o, userId) !== null).map((o) => o.id));
+    return this.visibleProjects().find((p) => orgIds.has(p.organizationId)) ?? null;
+  }
+
+  setCurrentProject(userId: number, projectId: number): void {
+    this.currentProject.set(userId, projectId);
+  }
+
+  defaultProjectName(orgId: string): string {
+    const taken = new Set(this.projectsOf(orgId).map((p) => p.name.trim().toLowerCase()));
+    if (!taken.has('default project')) return 'Default project';
+    for (let n = 2; ; n++) if (!taken.has(`default project ${n}`)) return `Default project ${n}`;
+  }
+
+  /** 403 when the organization is at its plan's project limit (settings.maxProjectsPerOrganization). */
+  checkProjectLimit(orgId: string): void {
+    const limit = this.settings.maxProjectsPerOrganization;
+    if (limit !== null && this.projectsOf(orgId).length >= limit) {
+      throw permissionDenied('You have reached the maximum limit of allowed projects for your current plan.');
+    }
+  }
+
+  /** Creates a project; `fields` are validated writable fields (see defaults.ts). */
+  createProject(orgId: string, fields: JsonObject = {}, userId: number | null = this.mainUser.id, createdAt?: number): Project {
+    this.checkProjectLimit(orgId);
+    const created = createdAt ?? this.nowMicros();
+    const { name, ...settings } = fields;
+    const projectName = typeof name === 'string' ? name : this.defaultProjectName(orgId);
+    const project: Project = {
+      id: this.nextProjectId++, uuid: this.rng.uuid(created / 1000), organizationId: orgId, name: projectName,
+      api_token: `phc_${this.rng.base62(43)}`, created_at: created, updated_at: created, ingested_event: false,
+      pendingDeletion: false, generatingDemoData: false, settings: { ...defaultProjectSettings(), ...settings },
+      siteHost: `${slugify(projectName).replace(/-/g, '') || 'app'}.example.com`,
+    };
+    this.projects.push(project);
+    this.notebooks.set(project.id, []);
+    if (userId !== null) this.setCurrentProject(userId, project.id);
+    this.logActivity(project, userId, 'Team', String(project.id), 'created', { name: project.name }, created);
+    return project;
+  }
+
+  updateProject(project: Project, fields: JsonObject, userId: number | null = this.mainUser.id): void {
+    const changes: ActivityChange[] = [];
+    for (const [field, value] of Object.entries(fields)) {
+      let next = value;
+      if (field === 'modifiers' && isObject(value) && isObject(project.settings['modifiers'] ?? null)) {
+        next = { ...(project.settings['modifiers'] as JsonObject), ...value };
+      }
+      const before = field === 'name' ? project.name : (project.settings[field] ?? null);
+      if (JSON.stringify(before) === JSON.stringify(next)) continue;
+      changes.push(change('Team', field, before, next));
+      if (field === 'name') project.name = next as string;
+      else project.settings[field] = next;
+    }
+    project.updated_at = this.nowMicros();
+    if (changes.length) this.logActivity(project, userId, 'Team', String(project.id), 'updated', { name: project.name, changes });
+  }
+
+  deleteProject(project: Project, userId: number | null = this.mainUser.id): void {
+    project.pendingDeletion = true;
+    this.logActivity(project, userId, 'Team', String(project.id), 'deleted', { name: project.name });
+  }
+
+  purgeDeletedProjects(): void {
+    for (let i = this.projects.length - 1; i >= 0; i--) {
+      const project = this.projects[i]!;
+      if (!project.pendingDeletion) continue;
+      this.projects.splice(i, 1);
+      this.notebooks.delete(project.id);
+      this.events.delete(project.id);
+    }
+  }
+
+  resetProjectToken(project: Project, userId: number | null = this.mainUser.id): void {
+    const before = project.api_token;
+    project.api_token = `phc_${this.rng.base62(43)}`;
+    project.updated_at = this.nowMicros();
+    this.logActivity(project, userId, 'Team', String(project.id), 'updated', {
+      name: project.name, changes: [change('Team', 'api_token', before, project.api_token)],
+    });
+  }
+
+  addProjects(orgId: string, n: number): Project[] {
+    const start = this.projectsOf(orgId).length;
+    return Array.from({ length: n }, (_, i) => this.createProject(orgId, { name: `Bulk project ${start + i + 1}` }, null));
+  }
+
+  // ---- notebooks -------------------------------------------------------------------------------
+
+  notebooksOf(projectId: number): Notebook[] {
+    return this.notebooks.get(projectId) ?? [];
+  }
+
+  getNotebook(projectId: number, shortId: string): Notebook | undefined {
+    return this.notebooksOf(projectId).find((n) => n.short_id === shortId);
+  }
+
+  /** Creates a notebook from validated fields (title, content, text_content, version, deleted). */
+  createNotebook(projectId: number, fields: JsonObject, userId: number | null = this.mainUser.id, at?: number): Notebook {
+    const created = at ?? this.nowMicros();
+    const notebook: Notebook = {
+      id: this.rng.uuid(created / 1000), short_id: this.rng.base62(8), projectId,
+      title: (fields['title'] as string | null | undefined) ?? null, content: fields['content'] ?? null,
+      text_content: (fields['text_content'] as string | null | undefined) ?? null,
+      version: (fields['version'] as number | undefined) ?? 0, deleted: (fields['deleted'] as boolean | undefined) ?? false,
+      created_at: created, createdById: userId, last_modified_at: created, lastModifiedById: userId,
+    };
+    this.notebooks.get(projectId)?.push(notebook);
+    const project = this.projects.find((p) => p.id === projectId)!;
+    this.logActivity(project, userId, 'Notebook', notebook.short_id, 'created', { name: notebook.title, short_id: notebook.short_id }, created);
+    return notebook;
+  }
+
+  /**
+   * PostHog's notebook update: any field refreshes last_modified_*; a truthy `content` must come with the
+   * current `version` (else 409) and bumps it; `version` alone is stored as sent.
+   */
+  updateNotebook(notebook: Notebook, fields: JsonObject, userId: number | null = this.mainUser.id): void {
+    const before = { title: notebook.title, content: notebook.content, deleted: notebook.deleted };
+    const values = { ...fields };
+    if (Object.keys(values).length > 0) {
+      notebook.last_modified_at = this.nowMicros();
+      notebook.lastModifiedById = userId;
+      if (isTruthy(values['content'] ?? null)) {
+        if (values['version'] !== notebook.version) throw conflict('Someone else edited the Notebook');
+        values['version'] = notebook.version + 1;
+      }
+    }
+    for (const [field, value] of Object.entries(values)) (notebook as unknown as JsonObject)[field] = value;
+    const changes = (['title', 'content', 'deleted'] as const)
+      .filter((f) => JSON.stringify(before[f]) !== JSON.stringify(notebook[f]))
+      .map((f) => change('Notebook', f, before[f], notebook[f]));
+    const deletedChange = changes.find((c) => c.field === 'deleted');
+    const activity = deletedChange ? (deletedChange.after === false ? 'restored' : 'deleted') : 'updated';
+    const project = this.projects.find((p) => p.id === notebook.projectId)!;
+    this.logActivity(project, userId, 'Notebook', notebook.short_id, activity, { name: notebook.title, short_id: notebook.short_id, changes });
+  }
+
+  /** Simulates another user's edit in the browser (sends the current version, so it always wins). */
+  editNotebookRemotely(projectId: number, shortId: string, edit: { title?: string; content?: Json; deleted?: boolean }, userId?: number): Notebook {
+    const notebook = this.getNotebook(projectId, shortId);
+    if (!notebook) throw new Error(`No notebook ${shortId} in project ${projectId}`);
+    const fields: JsonObject = { ...edit };
+    if (edit.content !== undefined) {
+      fields['version'] = notebook.version;
+      fields['text_content'] = textContentOf(edit.content);
+    }
+    this.updateNotebook(notebook, fields, userId ?? (this.users[1] ?? this.mainUser).id);
+    return notebook;
+  }
+
+  addNotebooks(projectId: number, n: number): Notebook[] {
+    const now = this.clock().getTime() * 1000;
+    const authors = this.users.slice(0, 4);
+    return Array.from({ length: n }, (_, i) => {
+      const content = makeNotebookContent(this.rng, `Bulk notebook ${i + 1}`, i);
+      const at = now - Math.floor(this.rng.next() * 30 * MICROS_PER_DAY) - i;
+      return this.createNotebook(projectId, { title: `Bulk notebook ${i + 1}`, content, text_content: textContentOf(content) }, authors[i % authors.length]!.id, at);
+    });
+  }
+
+  // ---- events ----------------------------------------------------------------------------------
+
+  eventsOf(projectId: number): EventTable {
+    let table = this.events.get(projectId);
+    if (!table) {
+      const project = this.projects.find((p) => p.id === projectId);
+      if (!project) throw new Error(`No project ${projectId}`);
+      table = new EventTable({ host: project.siteHost, token: project.api_token }, () => this.nextPersonId++);
+      this.events.set(projectId, table);
+    }
+    return table;
+  }
+
+  addEvents(projectId: number, n: number, opts: { withinHours?: number } = {}): void {
+    const now = this.clock().getTime() * 1000;
+    const table = this.eventsOf(projectId);
+    table.generate(n, this.rng, now - (opts.withinHours ?? 24) * MICROS_PER_HOUR, now - 1_000_000);
+    this.markIngested(projectId);
+  }
+
+  addEvent(projectId: number, event: NewEvent): EventRecord {
+    const record = this.eventsOf(projectId).addExplicit(event, this.clock().getTime() * 1000, this.rng);
+    this.markIngested(projectId);
+    return record;
+  }
+
+  private markIngested(projectId: number): void {
+    const project = this.projects.find((p) => p.id === projectId);
+    if (project) project.ingested_event = true;
+  }
+
+  // ---- activity --------------------------------------------------------------------------------
+
+  activityFor(scope: ActivityEntry['scope'], projectId: number, itemIds?: string[]): ActivityEntry[] {
+    return this.activity
+      .filter((a) => a.scope === scope && a.projectId === projectId && (!itemIds || itemIds.includes(a.item_id)))
+      .sort((a, b) => b.created_at - a.created_at);
+  }
+
+  /** Appends an activity entry (the seeds use it to write history). */
+  logActivity(project: Project, userId: number | null, scope: ActivityEntry['scope'], itemId: string, activity: string,
+    detail: { name: string | null; short_id?: string; changes?: ActivityChange[] }, at?: number): void {
+    const created = at ?? this.nowMicros();
+    this.activity.push({
+      id: this.rng.uuid(created / 1000), organizationId: project.organizationId, projectId: project.id, userId, scope,
+      item_id: itemId, activity, detail: { changes: detail.changes ?? null, name: detail.name, short_id: detail.short_id ?? null },
+      created_at: created,
+    });
+  }
+}
+
+function change(type: string, field: string, before: Json, after: Json): ActivityChange {
+  const action = before === null || before === undefined ? 'created' : after === null ? 'deleted' : 'changed';
+  return { type, action, field, before: before ?? null, after: after ?? null };
+}
+
+/** Python truthiness of a JSON value. */
+function isTruthy(value: Json): boolean {
+  if (value === null || value === false || value === 0 || value === '') return false;
+  if (Array.isArray(value)) return value.length > 0;
+  if (typeof value === 'object') return Object.keys(value).length > 0;
+  return true;
+}
+
+function isObject(value: Json): value is JsonObject {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+export function slugify(name: string): string {
+  return name.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+}
