@@ -1,5 +1,5 @@
 // `npm run api -- --port 8010 [--host 127.0.0.1] [--seed demo|minimal|empty] [--latency ms]
-//   [--allow-personal-key-actions] [--rate-limits] [--events N]`
+//   [--allow-personal-key-actions] [--rate-limits] [--events N] [--control]`
 // Serves the local PostHog-compatible API until SIGINT/SIGTERM.
 import { startLocalApi, type StartOptions } from './index';
 
@@ -7,7 +7,7 @@ const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 const SEEDS = new Set(['demo', 'minimal', 'empty']);
 
 const USAGE = `Usage: npm run api -- [--port N] [--host 127.0.0.1|::1|localhost] [--seed demo|minimal|empty]
-                     [--latency ms] [--allow-personal-key-actions] [--rate-limits] [--events N]`;
+                     [--latency ms] [--allow-personal-key-actions] [--rate-limits] [--events N] [--control]`;
 
 export function parseArgs(argv: string[]): StartOptions {
   const options: StartOptions = { port: 8010, seed: 'demo' };
@@ -40,6 +40,7 @@ export function parseArgs(argv: string[]): StartOptions {
       case '--events': options.demoEvents = integer(value(i++, flag), flag); break;
       case '--allow-personal-key-actions': options.refusePersonalKeyActions = false; break;
       case '--rate-limits': options.rateLimits = true; break;
+      case '--control': options.control = true; break;
       case '--help': case '-h': console.log(USAGE); process.exit(0); break;
       default: throw new Error(`Unknown option "${flag}"`);
     }
@@ -65,6 +66,7 @@ async function main(): Promise<void> {
   console.log(`  read only        ${api.keys.readOnly}`);
   console.log(`  notebooks only   ${api.keys.notebooksOnly}`);
   console.log(`Try: curl -H "Authorization: Bearer ${api.keys.all}" ${api.url}/api/organizations/`);
+  if (options.control) console.log(`Test control surface: ${api.url}/_control/state`);
   console.log('Press Ctrl+C to stop.');
   const stop = (signal: string): void => {
     console.log(`\nReceived ${signal}, shutting down.`);

@@ -23,6 +23,8 @@ export interface StartOptions {
   refusePersonalKeyActions?: boolean;
   rateLimits?: boolean;
   now?: () => Date;
+  /** Serve the unauthenticated test-control surface under /_control/ (see control.ts). Default false. */
+  control?: boolean;
 }
 
 export interface LocalApi {
@@ -47,6 +49,7 @@ export async function startLocalApi(options: StartOptions = {}): Promise<LocalAp
     faults: new Faults(),
     limiter: new RateLimiter(),
     requests: [] as RecordedRequest[],
+    control: options.control ? { keys } : undefined,
   };
   const server = createApiServer(state);
   const sockets = trackSockets(server);

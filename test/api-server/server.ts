@@ -1,4 +1,4 @@
-// The HTTP pipeline, in Django REST framework's order: record -> latency/faults -> route (404) ->
+// The HTTP pipeline (plus the opt-in /_control/ test surface described in control.ts), in Django REST framework's order: record -> latency/faults -> route (404) ->
 // authenticate (401) -> method (405) -> resolve organization/project (404) -> scopes (403) ->
 // throttle (429) -> handler (400/404/409/...).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -14,6 +14,8 @@ import { discoveryRoutes } from './routes/discovery';
 import { projectRoutes } from './routes/projects';
 import { notebookRoutes } from './routes/notebooks';
 import { eventRoutes } from './routes/events';
+import { handleControl } from './control';
+import type { SeededKeys } from './seed';
 
 export interface RecordedRequest {
   method: string;
@@ -36,6 +38,8 @@ export interface ServerState {
   faults: Faults;
   limiter: RateLimiter;
   requests: RecordedRequest[];
+  /** Set when the test-control surface (/_control/, see control.ts) is on. */
+  control?: { keys: SeededKeys };
 }
 
 export function createApiServer(state: ServerState): Server {
@@ -51,6 +55,15 @@ async function handle(state: ServerState, req: IncomingMessage, res: ServerRespo
   const url = new URL(req.url ?? '/', 'http://local');
   const method = (req.method ?? 'GET').toUpperCase();
   const raw = await readBody(req);
+  if (state.control && url.pathname.startsWith('/_control/')) {
+    let body: unknown;
+    try {
+      body = raw.length ? JSON.parse(raw.toString('utf8')) : undefined;
+    } catch {
+      return send(res, { status: 400, body: { detail: 'Body is not valid JSON.' } });
+    }
+    return send(res, handleControl({ state, keys: state.control.keys }, method, url.pathname, body));
+  }
   const record: RecordedRequest = { method, path: url.pathname, query: queryRecord(url.searchParams), status: 0, headers: headerRecord(req) };
   state.requests.push(record);
   if (state.latencyMs > 0) await sleep(state.latencyMs);

@@ -1,0 +1,119 @@
+/**
+ * Test-control surface for processes that reach the local API only over HTTP (in-editor tests).
+ * Off by default: startLocalApi({ control: true }) / CLI --control. No PostHog auth; not recorded in
+ * `requests`; faults and latency do not apply. Everything answers JSON.
+ *
+ *   GET  /_control/requests                    recorded requests (same shape as api.requests)
+ *   POST /_control/requests/clear              clearRequests()
+ *   POST /_control/faults                      body: a fault rule, `path` as a regex source (+ optional `flags`)
+ *   POST /_control/latency                     body {ms}
+ *   POST /_control/keys                        body {scopes, organizations?, projects?} -> {key}
+ *   POST /_control/notebooks/bulk              body {projectId, count} -> {short_ids}
+ *   POST /_control/projects/bulk               body {organizationId, count} -> {ids}
+ *   POST /_control/events/bulk                 body {projectId, count, withinHours?} -> {count}
+ *   POST /_control/notebooks/:projectId/:shortId/remote-edit
+ *        body {title?, content?, deleted?} (all optional: without content a paragraph is appended) -> the notebook
+ *   GET  /_control/state                       keys, organizations, projects, notebooks per project
+ */
+import type { Json, JsonObject } from './model';
+import type { Reply } from './http';
+import type { ServerState } from './server';
+import type { FaultRule } from './faults';
+import type { SeededKeys } from './seed';
+import { notebookFull } from './serializers';
+import { paragraph } from './content';
+
+export interface ControlContext {
+  state: ServerState;
+  keys: SeededKeys;
+}
+
+const okJson = (body: unknown, status = 200): Reply => ({ status, body });
+const bad = (detail: string): Reply => okJson({ detail }, 400);
+
+export function handleControl(control: ControlContext, method: string, path: string, body: unknown): Reply {
+  const { state } = control;
+  const store = state.store;
+  const parts = path.split('/').filter(Boolean).slice(1);
+  const input = (body && typeof body === 'object' && !Array.isArray(body) ? body : {}) as JsonObject;
+  const route = `${method} ${parts.join('/')}`;
+  switch (route) {
+    case 'GET requests': return okJson(state.requests);
+    case 'POST requests/clear': state.requests.length = 0; return okJson({ ok: true });
+    case 'POST latency': state.latencyMs = Number(input['ms'] ?? 0); return okJson({ ok: true });
+    case 'POST faults': return addFault(control, input);
+    case 'POST keys': {
+      if (!Array.isArray(input['scopes'])) return bad('scopes must be a list');
+      const key = store.createKey({
+        scopes: input['scopes'] as string[],
+        organizations: input['organizations'] as string[] | undefined,
+        projects: input['projects'] as number[] | undefined,
+      });
+      return okJson({ key }, 201);
+    }
+    case 'POST notebooks/bulk': {
+      const notebooks = store.addNotebooks(Number(input['projectId']), Number(input['count'] ?? 1));
+      return okJson({ short_ids: notebooks.map((n) => n.short_id) }, 201);
+    }
+    case 'POST projects/bulk': {
+      const projects = store.addProjects(String(input['organizationId']), Number(input['count'] ?? 1));
+      return okJson({ ids: projects.map((p) => p.id) }, 201);
+    }
+    case 'POST events/bulk': {
+      const count = Number(input['count'] ?? 1);
+      store.addEvents(Number(input['projectId']), count, { withinHours: Number(input['withinHours'] ?? 24) });
+      return okJson({ count }, 201);
+    }
+    case 'GET state': return okJson(stateSummary(control));
+  }
+  if (method === 'POST' && parts.length === 4 && parts[0] === 'notebooks' && parts[3] === 'remote-edit') {
+    return remoteEdit(control, Number(parts[1]), parts[2]!, input);
+  }
+  return okJson({ detail: `No control route ${method} ${path}` }, 404);
+}
+
+function addFault(control: ControlContext, input: JsonObject): Reply {
+  const rule: FaultRule = { ...(input as unknown as FaultRule) };
+  if (typeof input['path'] === 'string') {
+    try {
+      rule.path = new RegExp(input['path'], typeof input['flags'] === 'string' ? input['flags'] : '');
+    } catch {
+      return bad('path must be a valid regular expression source');
+    }
+  } else delete rule.path;
+  control.state.faults.add(rule);
+  return okJson({ ok: true }, 201);
+}
+
+function remoteEdit(control: ControlContext, projectId: number, shortId: string, input: JsonObject): Reply {
+  const store = control.state.store;
+  const notebook = store.getNotebook(projectId, shortId);
+  if (!notebook) return okJson({ detail: 'Not found.' }, 404);
+  const edit: { title?: string; content?: Json; deleted?: boolean } = {};
+  if (typeof input['title'] === 'string') edit.title = input['title'];
+  if (typeof input['deleted'] === 'boolean') edit.deleted = input['deleted'];
+  if (input['content'] !== undefined) edit.content = input['content'];
+  else if (edit.title === undefined && edit.deleted === undefined) edit.content = appendParagraph(notebook.content, `Edited remotely (version ${notebook.version + 1}).`);
+  store.editNotebookRemotely(projectId, shortId, edit);
+  return okJson(notebookFull(store, notebook));
+}
+
+function appendParagraph(content: Json, text: string): Json {
+  const doc = content && typeof content === 'object' && !Array.isArray(content) ? content : { type: 'doc', content: [] };
+  const nodes = Array.isArray(doc['content']) ? doc['content'] : [];
+  return { ...doc, type: 'doc', content: [...nodes, paragraph(text)] };
+}
+
+function stateSummary(control: ControlContext): JsonObject {
+  const store = control.state.store;
+  const notebooks: JsonObject = {};
+  for (const project of store.visibleProjects()) {
+    notebooks[String(project.id)] = store.notebooksOf(project.id).map((n) => ({ short_id: n.short_id, title: n.title, version: n.version, deleted: n.deleted }));
+  }
+  return {
+    keys: { ...control.keys },
+    organizations: store.organizations.map((o) => ({ id: o.id, name: o.name })),
+    projects: store.visibleProjects().map((p) => ({ id: p.id, name: p.name, organizationId: p.organizationId })),
+    notebooks,
+  };
+}
