@@ -262,13 +262,13 @@ export class Store {
   updateNotebook(notebook: Notebook, fields: JsonObject, userId: number | null = this.mainUser.id): void {
     const before = { title: notebook.title, content: notebook.content, deleted: notebook.deleted };
     const values = { ...fields };
+    if (isTruthy(values['content'] ?? null)) {
+      if (values['version'] !== notebook.version) throw conflict('Someone else edited the Notebook');
+      values['version'] = notebook.version + 1;
+    }
     if (Object.keys(values).length > 0) {
       notebook.last_modified_at = this.nowMicros();
       notebook.lastModifiedById = userId;
-      if (isTruthy(values['content'] ?? null)) {
-        if (values['version'] !== notebook.version) throw conflict('Someone else edited the Notebook');
-        values['version'] = notebook.version + 1;
-      }
     }
     for (const [field, value] of Object.entries(values)) (notebook as unknown as JsonObject)[field] = value;
     const changes = (['title', 'content', 'deleted'] as const)

@@ -1,0 +1,180 @@
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startLocalApi, type LocalApi } from '../../api-server';
+import { errorBody, get, mainProject } from './helpers';
+
+const q = (value: unknown): string => encodeURIComponent(typeof value === 'string' ? value : JSON.stringify(value));
+
+describe('local API: events', () => {
+  let api: LocalApi;
+  let projectId: number;
+  let base: string;
+  const fetchJson = async (url: string) =>
+    (await fetch(url, { headers: { Authorization: `Bearer ${api.keys.all}` } })).json() as Promise<{ next: string | null; results: { id: string; timestamp: string }[] }>;
+
+  before(async () => {
+    api = await startLocalApi({ seed: 'minimal' });
+    ({ projectId } = mainProject(api));
+    base = `/api/projects/${projectId}/events`;
+    api.store.addEvent(projectId, {
+      event: 'exported_report', distinct_id: 'maya@example.com', timestamp: new Date(Date.now() - 3 * 86_400_000),
+      properties: { format: 'pdf', pages: 12, $browser: 'Firefox' },
+    });
+  });
+  after(() => api.close());
+
+  test('lists 100 events newest first with properties, person and elements as JSON values', async () => {
+    const page = (await get(api, `${base}/`)).json;
+    assert.equal(page.results.length, 100);
+    assert.deepEqual(Object.keys(page).sort(), ['next', 'results']);
+    const stamps = page.results.map((e: { timestamp: string }) => e.timestamp);
+    assert.deepEqual(stamps, [...stamps].sort().reverse());
+    const event = page.results[0];
+    assert.match(event.timestamp, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}\+00:00$/);
+    assert.equal(typeof event.properties, 'object');
+    assert.ok(Array.isArray(event.elements));
+    const identified = page.results.find((e: { person: { is_identified: boolean } | null }) => e.person?.is_identified);
+    assert.ok(identified.person.distinct_ids.length === 1 && 'email' in identified.person.properties);
+    const click = page.results.find((e: { event: string }) => e.event === '$autocapture');
+    assert.ok(click.elements.length > 0 && click.elements[0].tag_name);
+    assert.ok(click.elements_chain.length > 0);
+  });
+
+  test('next keeps every parameter, sets before, and walks all events without repeats', async () => {
+    const first = (await get(api, `${base}/?limit=150&event=%24pageview&distinct_id=`)).json;
+    assert.equal(first.results.length, 0, 'an empty distinct_id matches nothing');
+    const page = (await get(api, `${base}/?limit=150&orderBy=${q(['-timestamp'])}`)).json;
+    const next = new URL(page.next);
+    assert.equal(next.searchParams.get('limit'), '150');
+    assert.equal(next.searchParams.get('orderBy'), '["-timestamp"]');
+    assert.equal(next.searchParams.get('before'), page.results[149].timestamp);
+    const ids = new Set<string>(page.results.map((e: { id: string }) => e.id));
+    let url: string | null = page.next;
+    while (url) {
+      const more = await fetchJson(url);
+      more.results.forEach((e) => ids.add(e.id));
+      url = more.next;
+    }
+    assert.equal(ids.size, 501, 'the 500 seeded events plus the old one found once the window is widened');
+  });
+
+  test('without after the list looks back 24 hours first, widening only when that finds too few', async () => {
+    const recent = (await get(api, `${base}/?event=exported_report`)).json;
+    assert.equal(recent.results.length, 1, 'too few rows in a day: the old event is found');
+    const windowed = (await get(api, `${base}/?after=-1d&event=exported_report`)).json;
+    assert.equal(windowed.results.length, 0);
+    const before = new Date(Date.now() - 2 * 86_400_000).toISOString();
+    const old = (await get(api, `${base}/?before=${q(before)}`)).json;
+    assert.deepEqual(old.results.map((e: { event: string }) => e.event), ['exported_report']);
+    assert.equal(old.next, null);
+  });
+
+  test('filters by event, distinct_id and person_id', async () => {
+    const pageviews = (await get(api, `${base}/?event=%24pageview&limit=500`)).json.results;
+    assert.ok(pageviews.length > 50 && pageviews.every((e: { event: string }) => e.event === '$pageview'));
+    const person = api.store.eventsOf(projectId).persons.find((p) => p.distinct_ids.length === 2)!;
+    const byPerson = (await get(api, `${base}/?person_id=${person.id}&limit=500`)).json.results;
+    assert.ok(byPerson.length > 0 && byPerson.every((e: { distinct_id: string }) => person.distinct_ids.includes(e.distinct_id)));
+    assert.deepEqual((await get(api, `${base}/?person_id=${person.uuid}&limit=500`)).json.results, byPerson);
+    const distinct = byPerson[0].distinct_id;
+    const byDistinct = (await get(api, `${base}/?distinct_id=${q(distinct)}&limit=500`)).json.results;
+    assert.ok(byDistinct.every((e: { distinct_id: string }) => e.distinct_id === distinct));
+  });
+
+  test('properties filter: exact, is_not, icontains, gt, is_set and OR groups', async () => {
+    const list = async (filter: unknown) => (await get(api, `${base}/?limit=1000&properties=${q(filter)}`)).json.results as { event: string; properties: Record<string, unknown> }[];
+    const chrome = await list([{ key: '$browser', value: 'Chrome' }]);
+    assert.ok(chrome.length > 0 && chrome.every((e) => e.properties['$browser'] === 'Chrome'));
+    const notChrome = await list([{ key: '$browser', value: 'Chrome', operator: 'is_not', type: 'event' }]);
+    assert.equal(chrome.length + notChrome.length, 501);
+    const icontains = await list([{ key: '$current_url', value: 'PRICING', operator: 'icontains' }]);
+    assert.ok(icontains.length > 0 && icontains.every((e) => String(e.properties['$current_url']).includes('/pricing')));
+    const big = await list([{ key: 'pages', value: 10, operator: 'gt' }]);
+    assert.deepEqual(big.map((e) => e.event), ['exported_report']);
+    const withFormat = await list([{ key: 'format', operator: 'is_set' }]);
+    assert.equal(withFormat.length, 1);
+    const either = await list({ type: 'OR', values: [{ key: '$browser', value: 'Safari' }, { key: '$browser', value: 'Firefox' }] });
+    assert.ok(either.length > 0 && either.every((e) => ['Safari', 'Firefox'].includes(e.properties['$browser'] as string)));
+    const bad = await get(api, `${base}/?properties=${q('[{')}`);
+    assert.deepEqual(bad.json, errorBody('validation_error', 'invalid', 'Properties are unparsable!', 'properties'));
+  });
+
+  test('offsets above 50,000 are refused', async () => {
+    const answer = await get(api, `${base}/?offset=50001`);
+    assert.equal(answer.status, 400);
+    assert.equal(answer.json.type, 'validation_error');
+    assert.equal(answer.json.attr, 'offset');
+    assert.equal((await get(api, `${base}/?offset=50000`)).status, 200);
+  });
+
+  test('format=csv answers text/csv with dotted, sorted headers and no next link', async () => {
+    const answer = await get(api, `${base}/?format=csv&limit=20`);
+    assert.equal(answer.status, 200);
+    assert.equal(answer.headers.get('content-type'), 'text/csv; charset=utf-8');
+    const lines = answer.text.trimEnd().split('\r\n');
+    assert.equal(lines.length, 21);
+    const headers = lines[0]!.split(',');
+    assert.deepEqual(headers, [...headers].sort());
+    assert.ok(headers.includes('properties.$browser') && headers.includes('event') && headers.includes('timestamp'));
+    assert.ok(!answer.text.includes('"next"'));
+  });
+
+  test('retrieve by UUID; malformed id is 400 Invalid UUID; unknown id is 404', async () => {
+    const listed = (await get(api, `${base}/?limit=3`)).json.results[2];
+    const one = (await get(api, `${base}/${listed.id}/`)).json;
+    assert.equal(one.id, listed.id);
+    assert.deepEqual(one.properties, listed.properties);
+    assert.equal(one.person, null, 'person only with include_person');
+    const withPerson = (await get(api, `${base}/${listed.id.replace(/-/g, '').toUpperCase()}/?include_person=1`)).json;
+    assert.equal(withPerson.id, listed.id);
+    const malformed = await get(api, `${base}/not-a-uuid/`);
+    assert.equal(malformed.status, 400);
+    assert.deepEqual(malformed.json, { detail: 'Invalid UUID', code: 'invalid', type: 'validation_error' });
+    const unknown = await get(api, `${base}/01890000-0000-7000-8000-000000000000/`);
+    assert.equal(unknown.status, 404);
+    assert.equal(unknown.json.code, 'not_found');
+  });
+
+  test('values: key is required; value filters by substring; event_name narrows; at most 10', async () => {
+    const missing = await get(api, `${base}/values/`);
+    assert.equal(missing.status, 400);
+    assert.equal(missing.json.detail, 'You must provide a key');
+    const browsers = (await get(api, `${base}/values/?key=%24browser`)).json;
+    assert.ok(browsers.length > 1 && browsers.length <= 10);
+    assert.ok(browsers.every((v: { name: unknown }) => typeof v.name === 'string'));
+    const safari = (await get(api, `${base}/values/?key=%24browser&value=safari`)).json;
+    assert.ok(safari.length > 0 && safari.every((v: { name: string }) => v.name.toLowerCase().includes('safari')));
+    assert.deepEqual((await get(api, `${base}/values/?key=format&event_name=exported_report`)).json, [{ name: 'pdf' }]);
+    assert.deepEqual((await get(api, `${base}/values/?key=format&event_name=%24pageview`)).json, []);
+    const paths = (await get(api, `${base}/values/?key=%24pathname`)).json;
+    assert.equal(paths.length, 10);
+  });
+
+  test('select/where answer columns, types and rows; aggregates group by the other columns', async () => {
+    const rows = (await get(api, `${base}/?select=${q(['event', 'properties.$browser', 'timestamp'])}&where=${q(["event = '$pageview'", "properties.$browser = 'Chrome'"])}&limit=5`)).json;
+    assert.deepEqual(rows.columns, ['event', 'properties.$browser', 'timestamp']);
+    assert.equal(rows.types[2], "DateTime64(6, 'UTC')");
+    assert.equal(rows.results.length, 5);
+    assert.ok(rows.results.every((r: unknown[]) => r[0] === '$pageview' && r[1] === 'Chrome'));
+    assert.equal(rows.has_more, true);
+    const counts = (await get(api, `${base}/?select=${q(['event', 'count()'])}&where=${q(["timestamp > now() - interval 2 day"])}`)).json;
+    const total = counts.results.reduce((sum: number, r: [string, number]) => sum + r[1], 0);
+    assert.equal(total, 500);
+    assert.deepEqual(counts.types, ['String', 'UInt64']);
+    const sortedCounts = counts.results.map((r: [string, number]) => r[1]);
+    assert.deepEqual(sortedCounts, [...sortedCounts].sort((a: number, b: number) => b - a));
+  });
+
+  test('select/where refuse what they cannot evaluate', async () => {
+    const unknownField = await get(api, `${base}/?select=${q(['nonsense_column'])}`);
+    assert.deepEqual(unknownField.json, errorBody('validation_error', 'invalid', 'Unable to resolve field: nonsense_column'));
+    const unknownFunction = await get(api, `${base}/?select=${q(['event'])}&where=${q(['sleep(3)'])}`);
+    assert.equal(unknownFunction.status, 400);
+    assert.match(unknownFunction.json.detail, /Unsupported function call "sleep\(\.\.\.\)"/);
+    const whereOnly = await get(api, `${base}/?where=${q(["event = 'x'"])}`);
+    assert.equal(whereOnly.status, 400);
+    assert.equal(whereOnly.json.detail, "Cannot use 'where' without 'select'");
+    const syntax = await get(api, `${base}/?select=${q(['event ='])}`);
+    assert.equal(syntax.status, 400);
+  });
+});
