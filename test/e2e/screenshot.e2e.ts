@@ -11,6 +11,13 @@ describe('Workbench', () => {
   it('shows the PostHog view container with the extension up (screenshot)', async () => {
     const { workbench, resultsDir } = e2e();
     await workbench.openViewContainer('PostHog');
+    await workbench.waitForSidebarIdle();
+    // Show a level of the tree (e.g. an organization's projects) when the view has one.
+    const firstRow = workbench.view().locator('.monaco-list-row').first();
+    if ((await firstRow.count()) > 0 && (await firstRow.getAttribute('aria-expanded')) === 'false') {
+      await firstRow.locator('.monaco-tl-twistie').click();
+      await workbench.waitForSidebarIdle();
+    }
     const file = await workbench.screenshot(path.join(resultsDir, 'workbench.png'));
     if (process.env.UPDATE_SCREENSHOTS === '1') {
       await mkdir(path.dirname(README_SCREENSHOT), { recursive: true });

@@ -74,22 +74,23 @@ export class Workbench {
   }
 
   /**
-   * Runs a command by its title as shown in the palette, e.g. "PostHog: Show Logs". The palette closes when
-   * focus moves (e.g. a panel revealing itself), so a closed palette is opened again until the timeout.
+   * Runs a command by its title as shown in the palette, e.g. "PostHog: Show Logs". Right after the workbench
+   * loads, extensions' commands join the palette late, and the palette closes when focus moves (e.g. a panel
+   * revealing itself); so the title is typed again, and the palette reopened, until the timeout.
    */
   async runCommand(title: string): Promise<void> {
     const deadline = Date.now() + this.timeout;
+    const row = this.quickInputRow(title).first();
     for (;;) {
       try {
-        const input = await this.openCommandPalette();
-        await input.fill(`>${title}`, { timeout: 3_000 });
-        const row = this.quickInputRow(title).first();
-        await row.waitFor({ timeout: 5_000 });
-        await row.click({ timeout: 3_000 });
+        const input = (await this.quickInputBox.isVisible()) ? this.quickInputBox : await this.openCommandPalette();
+        await input.fill('>', { timeout: 2_000 });
+        await input.fill(`>${title}`, { timeout: 2_000 });
+        await row.waitFor({ timeout: 1_500 });
+        await row.click({ timeout: 2_000 });
         return;
       } catch (error) {
         if (Date.now() > deadline) throw new Error(`Could not run command "${title}": ${String(error)}`);
-        await this.page.keyboard.press('Escape');
       }
     }
   }
@@ -213,6 +214,11 @@ export class Workbench {
       .locator('.composite.title .title-label h2')
       .filter({ hasText: new RegExp(`^\\s*${escapeRegExp(title)}`, 'i') })
       .waitFor({ timeout: this.timeout });
+  }
+
+  /** Waits until the sidebar shows no progress bar (views still loading show one). */
+  async waitForSidebarIdle(): Promise<void> {
+    await this.poll(async () => (await this.sidebar.locator('.monaco-progress-container.active').count()) === 0, 'the sidebar is idle');
   }
 
   /** The sidebar pane of the view with this name, or the whole sidebar when no name is given. */

@@ -34,6 +34,12 @@ export interface LongRunning {
   exited: Promise<number | null>;
 }
 
+/** Process groups started here and not yet stopped: killed when this process exits, however it exits. */
+const liveGroups = new Set<number>();
+process.on('exit', () => {
+  for (const pid of liveGroups) signalGroup(pid, 'SIGKILL');
+});
+
 /** Starts a process in its own process group, copying its output to `logFile` (and to `echo` if given). */
 export function startLongRunning(
   command: string,
@@ -43,6 +49,8 @@ export function startLongRunning(
   const log: WriteStream = createWriteStream(options.logFile, { flags: 'a' });
   const spawnOptions: SpawnOptions = { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true };
   const child = spawn(command, args, spawnOptions);
+  const group = child.pid;
+  if (group) liveGroups.add(group);
   let output = '';
   const watchers = new Set<() => void>();
   const onData = (chunk: Buffer) => {
@@ -98,7 +106,10 @@ export function startLongRunning(
         await exited;
       }
       // Children of the group (e.g. VS Code's extension host) may outlive the leader briefly.
-      if (child.pid) signalGroup(child.pid, 'SIGKILL');
+      if (group) {
+        signalGroup(group, 'SIGKILL');
+        liveGroups.delete(group);
+      }
       await new Promise<void>((resolve) => log.end(resolve));
     },
   };

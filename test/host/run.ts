@@ -224,6 +224,12 @@ async function main(): Promise<number> {
     setTimeout(() => {
       timedOut = true;
       reject(new Error(`The real-editor run timed out after ${OVERALL_TIMEOUT_MS / 1000} s`));
+      // Should a step not return even so, give cleanup a minute, then exit (processes.ts kills the servers).
+      setTimeout(() => {
+        results.fail('test host', new Error('Cleanup after the timeout did not finish within 60 s'));
+        console.log(`${results.count('passed')} passed, ${results.count('failed')} failed`);
+        process.exit(1);
+      }, 60_000).unref();
     }, OVERALL_TIMEOUT_MS).unref();
   });
   deadline.catch(() => undefined);
@@ -250,6 +256,13 @@ async function main(): Promise<number> {
   console.log(`\nReal-editor tier took ${Math.round((Date.now() - started) / 1000)} s`);
   console.log(`${results.count('passed')} passed, ${results.count('failed')} failed`);
   return results.count('failed') > 0 ? 1 : 0;
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    console.log(`\nInterrupted (${signal})`);
+    process.exit(130);
+  });
 }
 
 main().then(
