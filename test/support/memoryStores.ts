@@ -1,4 +1,4 @@
-import type { SecretStore, StateStore } from '../../../src/connections/connectionStore';
+import type { SecretStore, StateStore } from '../../src/connections/connectionStore';
 
 /** In-memory stand-ins for vscode.Memento and vscode.SecretStorage. */
 export class MemoryState implements StateStore {

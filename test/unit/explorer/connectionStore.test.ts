@@ -7,7 +7,7 @@ import {
   type EnvironmentConnection,
 } from '../../../src/connections/connectionStore';
 import { environmentConnection } from '../../../src/connections/environment';
-import { MemorySecrets, MemoryState } from './memoryStores';
+import { MemorySecrets, MemoryState } from '../../support/memoryStores';
 
 function createStore(environment?: EnvironmentConnection) {
   const state = new MemoryState();

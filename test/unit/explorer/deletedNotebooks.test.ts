@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DeletedNotebooks } from '../../../src/notebooks/deletedNotebooks';
-import { MemoryState } from './memoryStores';
+import { MemoryState } from '../../support/memoryStores';
 
 test('remembers deleted notebooks per connection and project, newest first, once each', async () => {
   const deleted = new DeletedNotebooks(new MemoryState());

@@ -1,0 +1,57 @@
+/**
+ * The in-editor suites run in VS Code's extension host, a process apart from the test host that
+ * started the local API, so they reach it over HTTP: its PostHog routes and its /_control/ routes.
+ */
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  query: Record<string, string | string[]>;
+  status: number;
+  headers: Record<string, string | undefined>;
+}
+
+export interface Fault {
+  method?: string;
+  /** A regular expression's source, matched against the path. */
+  path?: string;
+  times?: number;
+  status?: 429 | 500 | 502 | 503 | 504;
+  drop?: boolean;
+  throttleSeconds?: number;
+}
+
+export function apiUrl(): string {
+  const url = process.env.POSTHOG_HOST;
+  if (!url) {
+    throw new Error('POSTHOG_HOST is not set: in-editor suites run inside the test host (npm run test:editor)');
+  }
+  return url;
+}
+
+/** The key the test host handed to the extension: every scope. */
+export function allScopesKey(): string {
+  return process.env.POSTHOG_PERSONAL_API_KEY ?? '';
+}
+
+async function control<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${apiUrl()}/_control/${path}`, {
+    method,
+    headers: body === undefined ? undefined : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok) {
+    throw new Error(`/_control/${path} answered ${response.status}: ${await response.text()}`);
+  }
+  const text = await response.text();
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+export const localApi = {
+  requests: () => control<RecordedRequest[]>('GET', 'requests'),
+  clearRequests: () => control<void>('POST', 'requests/clear'),
+  injectFault: (fault: Fault) => control<void>('POST', 'faults', fault),
+  createKey: async (scopes: string[]) => (await control<{ key: string }>('POST', 'keys', { scopes })).key,
+  addNotebooks: (projectId: number, count: number) => control<void>('POST', 'notebooks/bulk', { projectId, count }),
+  addProjects: (organizationId: string, count: number) => control<void>('POST', 'projects/bulk', { organizationId, count }),
+  remoteEdit: (projectId: number, shortId: string) => control<void>('POST', `notebooks/${projectId}/${shortId}/remote-edit`),
+};

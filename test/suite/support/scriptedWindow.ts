@@ -1,0 +1,92 @@
+import * as vscode from 'vscode';
+import type { WindowApi } from '../../../src/common/window';
+
+/** One prompt a flow showed, and what the script answered. */
+export interface Prompt {
+  readonly kind: 'quickPick' | 'inputBox';
+  readonly title?: string;
+  readonly placeHolder?: string;
+  readonly labels: string[];
+  /** For input boxes: what validateInput said of the scripted answer. */
+  readonly validation?: string;
+}
+
+type QuickPickAnswer = (labels: string[]) => string | undefined;
+type Answer = { quickPick: QuickPickAnswer } | { inputBox: string | undefined };
+
+/**
+ * Stands in for vscode.window's prompts in in-editor tests: it answers quick picks and input boxes
+ * from a script, runs each input box's validation on the answer (as VS Code would before accepting
+ * it), and records every message shown. Everything else the flows do stays real.
+ */
+export class ScriptedWindow {
+  readonly prompts: Prompt[] = [];
+  readonly messages: { severity: 'info' | 'warning' | 'error'; text: string }[] = [];
+  private readonly answers: Answer[] = [];
+  private readonly messageChoices: (string | undefined)[] = [];
+
+  /** Picks the first item whose label contains the text; undefined escapes. */
+  pick(text: string | undefined): this {
+    this.answers.push({
+      quickPick: (labels) => (text === undefined ? undefined : labels.find((label) => label.includes(text))),
+    });
+    return this;
+  }
+
+  type(value: string | undefined): this {
+    this.answers.push({ inputBox: value });
+    return this;
+  }
+
+  /** The button the next message with buttons gets (none by default). */
+  choose(button: string | undefined): this {
+    this.messageChoices.push(button);
+    return this;
+  }
+
+  get api(): WindowApi {
+    const api = {
+      showQuickPick: async (items: unknown, options?: vscode.QuickPickOptions) => {
+        const resolved = (await items) as (string | vscode.QuickPickItem)[];
+        const labels = resolved.map((item) => (typeof item === 'string' ? item : item.label));
+        this.prompts.push({ kind: 'quickPick', title: options?.title, placeHolder: options?.placeHolder, labels });
+        const answer = this.next('quickPick');
+        const label = 'quickPick' in answer ? answer.quickPick(labels) : undefined;
+        return label === undefined ? undefined : resolved[labels.indexOf(label)];
+      },
+      showInputBox: async (options?: vscode.InputBoxOptions) => {
+        const answer = this.next('inputBox');
+        const value = 'inputBox' in answer ? answer.inputBox : undefined;
+        const problem = value === undefined ? undefined : await options?.validateInput?.(value);
+        const validation = typeof problem === 'string' ? problem : problem?.message;
+        const blocking = typeof problem === 'string' || problem?.severity === vscode.InputBoxValidationSeverity.Error;
+        this.prompts.push({ kind: 'inputBox', title: options?.title, placeHolder: options?.placeHolder, labels: [], validation });
+        // VS Code keeps the box open on an error: the flow sees Escape.
+        return blocking ? undefined : value;
+      },
+      showInformationMessage: (text: string, ...items: unknown[]) => this.message('info', text, items),
+      showWarningMessage: (text: string, ...items: unknown[]) => this.message('warning', text, items),
+      showErrorMessage: (text: string, ...items: unknown[]) => this.message('error', text, items),
+      withProgress: (_options: vscode.ProgressOptions, task: (progress: unknown, token: vscode.CancellationToken) => unknown) =>
+        Promise.resolve(task({ report: () => undefined }, new vscode.CancellationTokenSource().token)),
+    };
+    return api as unknown as WindowApi;
+  }
+
+  private next(kind: 'quickPick' | 'inputBox'): Answer {
+    const answer = this.answers.shift();
+    if (!answer) {
+      throw new Error(`The flow showed a ${kind} the script did not expect`);
+    }
+    if (!(kind in answer)) {
+      throw new Error(`The flow showed a ${kind} where the script expected ${Object.keys(answer)[0]}`);
+    }
+    return answer;
+  }
+
+  private async message(severity: 'info' | 'warning' | 'error', text: string, items: unknown[]) {
+    this.messages.push({ severity, text });
+    const buttons = items.filter((item) => typeof item === 'string') as string[];
+    return buttons.length > 0 ? this.messageChoices.shift() : undefined;
+  }
+}
