@@ -18,7 +18,8 @@ export function generatedEvent(table: EventTable, row: number, kind: number, per
   const distinctId = ids.length > 1 && rng.chance(0.85) ? ids[ids.length - 1]! : ids[0]!;
   const bucket = Math.floor(ts / SESSION_MICROS);
   const sessionId = uuidFromParts((bucket * SESSION_MICROS) / 1000, mix(personIndex, bucket), mix(bucket, personIndex, 1), mix(personIndex, 2, bucket));
-  const path = rng.pick(PATHS).replace('{id}', rng.hex(10));
+  const template = rng.pick(PATHS);
+  const path = template.includes('{id}') ? template.replace('{id}', rng.hex(10)) : template;
   const browser = BROWSERS[profile.browser]!;
   const system = SYSTEMS[profile.system]!;
   const country = COUNTRIES[profile.country]!;
