@@ -19,7 +19,13 @@ function validProjectFields(ctx: Ctx, orgId: string, existing?: Project): JsonOb
       .some((p) => p !== existing && p.name.trim().toLowerCase() === name.toLowerCase());
     if (taken) throw conflict(`There is already a project called "${name}" in this organization. Choose a different name.`);
   }
-  return validateBody(body, PROJECT_SCHEMA);
+  const fields = validateBody(body, PROJECT_SCHEMA);
+  // PostHog drops empty entries from these lists (validate_app_urls / validate_recording_domains).
+  for (const list of ['app_urls', 'recording_domains']) {
+    const value = fields[list];
+    if (Array.isArray(value)) fields[list] = value.filter((item) => !!item);
+  }
+  return fields;
 }
 
 function list(ctx: Ctx) {

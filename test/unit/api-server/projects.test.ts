@@ -87,9 +87,10 @@ describe('local API: projects', () => {
       assert.equal(answer.status, 400, JSON.stringify(body));
       assert.deepEqual(answer.json, errorBody('validation_error', code, detail, attr));
     }
-    const nullable = await call(api, 'PATCH', `${base}/${projectId}/`, { body: { week_start_day: null, anonymize_ips: 'true' } });
+    const nullable = await call(api, 'PATCH', `${base}/${projectId}/`, { body: { week_start_day: null, anonymize_ips: 'true', app_urls: ['https://a.io', null, ''] } });
     assert.equal(nullable.json.week_start_day, null);
     assert.equal(nullable.json.anonymize_ips, true);
+    assert.deepEqual(nullable.json.app_urls, ['https://a.io'], 'empty entries are dropped');
   });
 
   test('DELETE answers 204, the project disappears, a second DELETE is 400', async () => {
