@@ -9,13 +9,45 @@ import { Rng, mix, uuidFromParts } from './random';
 const SESSION_MICROS = 30 * 60 * 1_000_000;
 const FILE_TYPES = ['image/png', 'image/jpeg', 'application/pdf', 'video/mp4', 'text/plain', 'application/zip'];
 
+/** Marks a property that cannot be read without building the whole event. */
+export const SLOW = Symbol('slow');
+
+/** The distinct id a generated event uses: mostly the person's identified id once they have one. */
+export function generatedDistinctId(ids: readonly string[], gen: number): string {
+  return ids.length > 1 && new Rng(gen).chance(0.85) ? ids[ids.length - 1]! : ids[0]!;
+}
+
+/** Properties that follow from the person's profile alone, read without building the event (fast filters). */
+export function quickProperty(table: EventTable, personIndex: number, gen: number, key: string): JsonObject[string] | undefined | typeof SLOW {
+  const profile = table.profiles[personIndex]!;
+  switch (key) {
+    case '$browser': return BROWSERS[profile.browser]!.name;
+    case '$browser_version': { const versions = BROWSERS[profile.browser]!.versions; return versions[gen % versions.length]!; }
+    case '$os': return SYSTEMS[profile.system]!.os;
+    case '$os_version': return SYSTEMS[profile.system]!.version;
+    case '$device_type': return SYSTEMS[profile.system]!.device;
+    case '$screen_width': return SYSTEMS[profile.system]!.width;
+    case '$screen_height': return SYSTEMS[profile.system]!.height;
+    case '$geoip_country_code': return COUNTRIES[profile.country]!.code;
+    case '$geoip_country_name': return COUNTRIES[profile.country]!.name;
+    case '$geoip_city_name': return COUNTRIES[profile.country]!.city;
+    case '$referrer': return REFERRERS[profile.referrer]!;
+    case '$referring_domain': return referringDomain(REFERRERS[profile.referrer]!);
+    case '$host': return table.site.host;
+    case '$lib': return 'web';
+    case 'token': return table.site.token;
+    case '$is_identified': return table.persons[personIndex]!.is_identified;
+    default: return SLOW;
+  }
+}
+
 export function generatedEvent(table: EventTable, row: number, kind: number, personIndex: number, gen: number, ts: number): EventRecord {
   const rng = new Rng(gen);
   const person = table.persons[personIndex]!;
   const profile = table.profiles[personIndex]!;
   const name = EVENT_KINDS[kind]!.name;
   const ids = person.distinct_ids;
-  const distinctId = ids.length > 1 && rng.chance(0.85) ? ids[ids.length - 1]! : ids[0]!;
+  const distinctId = ids.length > 1 && rng.chance(0.85) ? ids[ids.length - 1]! : ids[0]!; // == generatedDistinctId
   const bucket = Math.floor(ts / SESSION_MICROS);
   const sessionId = uuidFromParts((bucket * SESSION_MICROS) / 1000, mix(personIndex, bucket), mix(bucket, personIndex, 1), mix(personIndex, 2, bucket));
   const template = rng.pick(PATHS);

@@ -1,7 +1,9 @@
 // Reading events the way PostHog's legacy events endpoint does: newest first, a default one-day
 // window (retried without it when it yields too few rows), strict after/before bounds.
+import type { Json } from './model';
 import type { EventRecord, EventTable } from './events';
-import type { PropertyTest } from './property-filter';
+import type { PropertySource, PropertyTest } from './property-filter';
+import { SLOW } from './event-props';
 
 export interface EventQuery {
   event?: string;
@@ -19,6 +21,7 @@ export interface EventQuery {
 /** Events matching `query` in order, skipping `offset`, stopping after `take` (Infinity for all). */
 export function scanEvents(table: EventTable, query: EventQuery, offset: number, take: number): EventRecord[] {
   const rows = table.sorted();
+  const source = new RowSource(table);
   const out: EventRecord[] = [];
   let skipped = 0;
   const n = rows.length;
@@ -35,23 +38,49 @@ export function scanEvents(table: EventTable, query: EventQuery, offset: number,
     }
     if (query.event !== undefined && table.nameOf(row) !== query.event) continue;
     if (query.personDistinctIds && !matchesPerson(table, row, query.personDistinctIds)) continue;
-    const needsRecord = query.distinctId !== undefined || query.properties || query.extra;
-    const record = needsRecord ? table.record(row) : undefined;
-    if (record && query.distinctId !== undefined && record.distinct_id !== query.distinctId) continue;
-    if (record && query.properties && !query.properties(record)) continue;
-    if (record && query.extra && !query.extra(record)) continue;
+    if (query.distinctId !== undefined && table.distinctIdOf(row) !== query.distinctId) continue;
+    source.reset(row);
+    if (query.properties && !query.properties(source)) continue;
+    if (query.extra && !query.extra(source.record())) continue;
     if (skipped < offset) {
       skipped++;
       continue;
     }
-    out.push(record ?? table.record(row));
+    out.push(source.record());
   }
   return out;
 }
 
+/** Reads one row's properties, building the full event only when a property needs it. */
+class RowSource implements PropertySource {
+  private row = 0;
+  private built: EventRecord | undefined;
+
+  constructor(private readonly table: EventTable) {}
+
+  reset(row: number): void {
+    this.row = row;
+    this.built = undefined;
+  }
+
+  record(): EventRecord {
+    return (this.built ??= this.table.record(this.row));
+  }
+
+  eventProperty(key: string): Json | undefined {
+    const quick = this.table.quickProperty(this.row, key);
+    return quick === SLOW ? this.record().properties[key] : quick;
+  }
+
+  personProperty(key: string): Json | undefined {
+    const index = this.table.personIndexOfRow(this.row);
+    return index < 0 ? undefined : this.table.persons[index]!.properties[key];
+  }
+}
+
 function matchesPerson(table: EventTable, row: number, distinctIds: Set<string>): boolean {
   const personIndex = table.personIndexOfRow(row);
-  if (personIndex < 0) return distinctIds.has(table.record(row).distinct_id);
+  if (personIndex < 0) return distinctIds.has(table.distinctIdOf(row));
   return table.persons[personIndex]!.distinct_ids.some((id) => distinctIds.has(id));
 }
 

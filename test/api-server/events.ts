@@ -3,7 +3,7 @@
 // Events added explicitly (store.addEvent) keep their own record.
 import type { JsonObject, Person } from './model';
 import { BROWSERS, COUNTRIES, REFERRERS, SYSTEMS, FIRST_NAMES, LAST_NAMES, PLANS, EVENT_KINDS, kindFor } from './event-catalog';
-import { generatedEvent } from './event-props';
+import { generatedDistinctId, generatedEvent, quickProperty, SLOW } from './event-props';
 import { Rng, uuidTimeMs, isUuid, normaliseUuid } from './random';
 import { parseIsoMicros } from './time';
 
@@ -183,6 +183,18 @@ export class EventTable {
     const explicit = this.explicit.get(row);
     if (explicit) return explicit;
     return generatedEvent(this, row, this.kind[row]!, this.person[row]!, this.gen[row]!, this.ts[row]!);
+  }
+
+  distinctIdOf(row: number): string {
+    const explicit = this.explicit.get(row);
+    return explicit ? explicit.distinct_id : generatedDistinctId(this.persons[this.person[row]!]!.distinct_ids, this.gen[row]!);
+  }
+
+  /** An event property read cheaply when possible; SLOW when the whole event must be built. */
+  quickProperty(row: number, key: string): JsonObject[string] | undefined | typeof SLOW {
+    const explicit = this.explicit.get(row);
+    if (explicit) return explicit.properties[key];
+    return quickProperty(this, this.person[row]!, this.gen[row]!, key);
   }
 
   /** Finds an event by UUID (any case, with or without dashes). */

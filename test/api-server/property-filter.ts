@@ -5,7 +5,20 @@ import type { Json, JsonObject } from './model';
 import type { EventRecord } from './events';
 import { validation } from './errors';
 
-export type PropertyTest = (event: EventRecord) => boolean;
+/** Where a filter reads values from: an event row (read lazily, see events-query.ts) or a built record. */
+export interface PropertySource {
+  eventProperty(key: string): Json | undefined;
+  personProperty(key: string): Json | undefined;
+}
+
+export type PropertyTest = (source: PropertySource) => boolean;
+
+export function recordSource(event: EventRecord): PropertySource {
+  return {
+    eventProperty: (key) => event.properties[key],
+    personProperty: (key) => (event.person ? event.person.properties[key] : undefined),
+  };
+}
 
 const OPERATORS = new Set(['exact', 'is_not', 'icontains', 'not_icontains', 'regex', 'not_regex', 'gt', 'gte', 'lt', 'lte', 'is_set', 'is_not_set']);
 
@@ -26,13 +39,13 @@ function compile(node: unknown, attr: string): PropertyTest {
   const type = typeof object['type'] === 'string' ? (object['type'] as string) : 'event';
   if ((type === 'AND' || type === 'OR') && Array.isArray(object['values'])) {
     const parts = (object['values'] as Json[]).map((n, i) => compile(n, `${attr}__values__${i}`));
-    return type === 'AND' ? all(parts) : (event) => parts.length === 0 || parts.some((p) => p(event));
+    return type === 'AND' ? all(parts) : (source) => parts.length === 0 || parts.some((p) => p(source));
   }
   if (!('key' in object)) return legacyDict(object, attr);
   return leaf(object, type, attr);
 }
 
-const all = (parts: PropertyTest[]): PropertyTest => (event) => parts.every((p) => p(event));
+const all = (parts: PropertyTest[]): PropertyTest => (source) => parts.every((p) => p(source));
 
 /** Old dict form: {"$browser": "Chrome", "$os__icontains": "mac"}. */
 function legacyDict(object: JsonObject, attr: string): PropertyTest {
@@ -51,10 +64,8 @@ function leaf(filter: JsonObject, type: string, attr: string): PropertyTest {
   if (type !== 'event' && type !== 'person') {
     throw validation(`Property filters of type "${type}" are not supported by the local API.`, `${attr}__type`, 'invalid_choice');
   }
-  const read = (e: EventRecord): Json | undefined =>
-    type === 'person' ? (e.person ? e.person.properties[key] : undefined) : e.properties[key];
   const compare = comparator(operator, filter['value'] ?? null, attr);
-  return (event) => compare(read(event));
+  return type === 'person' ? (source) => compare(source.personProperty(key)) : (source) => compare(source.eventProperty(key));
 }
 
 function comparator(operator: string, expected: Json, attr: string): (actual: Json | undefined) => boolean {
