@@ -33,8 +33,8 @@ export function activate(context: vscode.ExtensionContext): void {
     tree,
     vscode.window.createTreeView(EXPLORER_VIEW_ID, { treeDataProvider: tree, showCollapseAll: true }),
     new ConnectionStatusBar(connections, busy),
-    new ConnectionCommands(connections, vscode.window),
-    new ExplorerCommands(tree, connections, deleted, vscode.window),
+    new ConnectionCommands(connections, vscode.window).register(),
+    new ExplorerCommands(tree, connections, deleted, vscode.window).register(),
     connections.onDidChange(updateContext),
     vscode.commands.registerCommand('posthogExplorer.showLogs', () => log.show()),
   );

@@ -18,9 +18,14 @@ export class ConnectionCommands extends Disposable {
     private readonly window: WindowApi,
   ) {
     super();
+  }
+
+  /** Registers the commands; separate from construction so that tests can call the methods alone. */
+  register(): this {
     this._register(vscode.commands.registerCommand('posthogExplorer.signIn', (target?: ConnectionTarget) => this.signIn(target)));
     this._register(vscode.commands.registerCommand('posthogExplorer.signOut', (target?: ConnectionTarget) => this.signOut(target)));
     this._register(vscode.commands.registerCommand('posthogExplorer.switchConnection', () => this.switchConnection()));
+    return this;
   }
 
   async signIn(target?: ConnectionTarget): Promise<Connection | undefined> {

@@ -21,6 +21,10 @@ export class ExplorerCommands extends Disposable {
     private readonly window: WindowApi,
   ) {
     super();
+  }
+
+  /** Registers the commands; separate from construction so that tests can call the methods alone. */
+  register(): this {
     const register = (id: string, run: (...args: never[]) => unknown) =>
       this._register(vscode.commands.registerCommand(id, run));
     register('posthogExplorer.refresh', (node?: ExplorerNode) => this.tree.refresh(node));
@@ -30,6 +34,7 @@ export class ExplorerCommands extends Disposable {
     register('posthogExplorer.hideDeletedNotebooks', () => this.tree.setShowDeleted(false));
     register('posthogExplorer.restoreNotebook', (node?: ExplorerNode) => this.restoreNotebook(node));
     register('posthogExplorer.addOrganization', (target?: ConnectionTarget) => this.addOrganization(target));
+    return this;
   }
 
   async filterNotebooks(node?: ExplorerNode): Promise<void> {
