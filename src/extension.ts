@@ -6,6 +6,7 @@ import { ConnectionManager } from './connections/connectionManager';
 import { ConnectionStore } from './connections/connectionStore';
 import { environmentConnection } from './connections/environment';
 import { ConnectionStatusBar } from './connections/statusBar';
+import { POSTHOG_SCHEME, PostHogFileSystem } from './documents/fileSystem';
 import { DeletedNotebooks } from './notebooks/deletedNotebooks';
 import { ExplorerCommands } from './tree/explorerCommands';
 import { EXPLORER_VIEW_ID, ExplorerTreeProvider } from './tree/explorerTreeProvider';
@@ -22,6 +23,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const busy = new BusyTracker();
   const deleted = new DeletedNotebooks(context.globalState);
   const tree = new ExplorerTreeProvider(connections, deleted, busy);
+  const documents = new PostHogFileSystem(connections);
   const updateContext = () =>
     vscode.commands.executeCommand('setContext', 'posthogExplorer.hasConnections', store.list().length > 0);
 
@@ -35,6 +37,8 @@ export function activate(context: vscode.ExtensionContext): void {
     new ConnectionStatusBar(connections, busy),
     new ConnectionCommands(connections, vscode.window).register(),
     new ExplorerCommands(tree, connections, deleted, vscode.window).register(),
+    documents,
+    vscode.workspace.registerFileSystemProvider(POSTHOG_SCHEME, documents, { isCaseSensitive: true }),
     connections.onDidChange(updateContext),
     vscode.commands.registerCommand('posthogExplorer.showLogs', () => log.show()),
   );
