@@ -9,13 +9,18 @@ const README_SCREENSHOT = path.join(repoRoot, 'media', 'screenshots', 'workbench
 
 describe('Workbench', () => {
   it('shows the PostHog view container with the extension up (screenshot)', async () => {
-    const { workbench, resultsDir } = e2e();
+    const { workbench, page, resultsDir } = e2e();
+    const panel = page.locator('.part.panel');
+    if (await panel.isVisible()) await workbench.runCommand('View: Hide Panel');
     await workbench.openViewContainer('PostHog');
     await workbench.waitForSidebarIdle();
     // Show a level of the tree (e.g. an organization's projects) when the view has one.
-    const firstRow = workbench.view().locator('.monaco-list-row').first();
-    if ((await firstRow.count()) > 0 && (await firstRow.getAttribute('aria-expanded')) === 'false') {
+    const rows = workbench.view().locator('.monaco-list-row');
+    const firstRow = rows.first();
+    const shown = await rows.count();
+    if (shown > 0 && (await firstRow.getAttribute('aria-expanded')) === 'false') {
       await firstRow.locator('.monaco-tl-twistie').click();
+      await workbench.poll(async () => (await rows.count()) > shown, 'the first tree item shows its children').catch(() => undefined);
       await workbench.waitForSidebarIdle();
     }
     const file = await workbench.screenshot(path.join(resultsDir, 'workbench.png'));

@@ -237,7 +237,14 @@ export class Workbench {
       .first();
   }
 
-  /** Labels of the tree items currently rendered in a view. */
+  /** Waits until a view shows the tree item with this label, and returns its row. */
+  async waitForTreeItem(label: string, viewName?: string): Promise<Locator> {
+    const row = this.treeItem(label, viewName);
+    await row.waitFor({ timeout: this.timeout });
+    return row;
+  }
+
+  /** Labels of the tree items a view renders right now (it may still be loading: see waitForTreeItem). */
   async treeItemLabels(viewName?: string): Promise<string[]> {
     const labels = await this.view(viewName).locator('.monaco-list-row .label-name').allInnerTexts();
     return labels.map((label) => label.trim());
@@ -270,10 +277,24 @@ export class Workbench {
   async chooseTreeItemMenu(label: string, menuItem: string, viewName?: string): Promise<void> {
     const row = this.treeItem(label, viewName);
     await row.click({ button: 'right' });
-    await this.page.locator('.monaco-menu .action-item').filter({ hasText: exactText(menuItem) }).first().click();
+    const item = this.page.locator('.monaco-menu .action-item').filter({ hasText: exactText(menuItem) }).first();
+    // VS Code's menus ignore a click that follows the opening right-click too closely: focus the entry, press Enter.
+    await item.hover({ timeout: this.timeout });
+    await this.page.keyboard.press('Enter');
   }
 
   // ---- Editors ---------------------------------------------------------------------------------------------
+
+  /** Opens a workspace file with Quick Open (Ctrl+P), e.g. "notes/today.md", and waits for its editor. */
+  async openFile(relativePath: string): Promise<void> {
+    const name = path.basename(relativePath);
+    await this.page.keyboard.press('Control+P');
+    await this.quickInputBox.waitFor({ timeout: this.timeout });
+    await this.quickInputBox.fill(relativePath);
+    await this.quickInputRow(name).first().waitFor({ timeout: this.timeout });
+    await this.quickInputBox.press('Enter');
+    await this.poll(async () => (await this.activeEditorTitle()) === name, `the editor of ${relativePath} is active`);
+  }
 
   private get activeEditor(): Locator {
     return this.page.locator('.editor-group-container.active .monaco-editor').first();
@@ -286,10 +307,13 @@ export class Workbench {
     await this.page.keyboard.type(text);
   }
 
-  /** Saves the active editor with Ctrl+S and waits until its tab is no longer dirty. */
+  /** Saves the active editor with Ctrl+S and waits until its tab is no longer dirty (the file is written). */
   async saveActiveEditor(): Promise<void> {
+    const dirtyTab = this.page.locator('.editor-group-container.active .tab.active.dirty');
+    // Typing marks the tab dirty a moment later; saving before that would save nothing.
+    await dirtyTab.waitFor({ timeout: 2_000 }).catch(() => undefined);
     await this.page.keyboard.press('Control+S');
-    await this.page.locator('.editor-group-container.active .tab.active.dirty').waitFor({ state: 'detached', timeout: this.timeout });
+    await dirtyTab.waitFor({ state: 'detached', timeout: this.timeout });
   }
 
   async activeEditorTitle(): Promise<string> {

@@ -10,7 +10,7 @@ import { repoRoot } from '../host/paths';
 import { API_KEYS_ENV } from '../host/protocol';
 
 async function main(): Promise<void> {
-  const api = await startLocalApi({ seed: 'minimal' });
+  const api = await startLocalApi({ seed: 'minimal', control: true });
   const workspace = await mkdtemp(path.join(os.tmpdir(), 'posthog-explorer-electron-'));
   try {
     await runTests({

@@ -164,7 +164,7 @@ async function runEditorTier(results: Results, session: Session, deadline: Promi
   let browser: Browser | undefined;
   const cleanups: (() => Promise<unknown>)[] = [];
   try {
-    const api = await startLocalApi({ seed: 'minimal' });
+    const api = await startLocalApi({ seed: 'minimal', control: true });
     cleanups.push(() => api.close());
     const editorRun = new EditorRun(results);
     const reports = await ReportServer.start((message) => editorRun.onMessage(message));

@@ -6,8 +6,12 @@ import * as path from 'node:path';
 import { installerScript, serverMainPath, vscodeServerDir } from './paths';
 import { runToCompletion, startLongRunning, type LongRunning } from './processes';
 
-/** User settings that keep first-run chrome (trust prompt, welcome page, tips) out of the way. */
+/**
+ * User settings that keep first-run chrome (trust prompt, welcome page, tips) out of the way, and make the
+ * web workbench save like desktop VS Code (the web defaults to auto save, which hides dirty editors).
+ */
 const USER_SETTINGS = {
+  'files.autoSave': 'off',
   'security.workspace.trust.enabled': false,
   'workbench.startupEditor': 'none',
   'workbench.tips.enabled': false,
