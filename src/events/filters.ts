@@ -1,0 +1,144 @@
+// Turns the filter form into the event list's query parameters (spec 4.3). vscode-free.
+import type { EventFilters } from '../api';
+import { type FilterState, type PropertyRow, VALUELESS_OPERATORS } from './protocol';
+
+/** A filter the user must fix; the message is fit to show. */
+export class FilterError extends Error {}
+
+const MILLIS_PER_MINUTE = 60_000;
+const MILLIS_PER_HOUR = 60 * MILLIS_PER_MINUTE;
+const MILLIS_PER_DAY = 24 * MILLIS_PER_HOUR;
+const RELATIVE = /^-(\d{1,6})\s*(min|minute|minutes|h|hour|hours|d|day|days|w|week|weeks|m|month|months|y|year|years)$/i;
+
+/**
+ * An absolute time as an ISO string, from either an absolute input (ISO 8601, a date) or a relative
+ * one counted back from `now` the way PostHog counts: minutes and hours exactly; days, weeks,
+ * months and years back to the start of that (UTC) day.
+ */
+export function resolveTime(input: string, now: Date): string | undefined {
+  const trimmed = input.trim();
+  if (!trimmed) {
+    return undefined;
+  }
+  const relative = RELATIVE.exec(trimmed);
+  if (relative) {
+    return relativeTime(Number(relative[1]), relative[2]!.toLowerCase(), now).toISOString();
+  }
+  if (!/^\d{4}-\d{2}-\d{2}/.test(trimmed)) {
+    throw new FilterError(`"${trimmed}" is not a time: use an ISO date such as 2024-05-01T12:00:00Z, or -24h, -7d, -2w, -1m, -1y.`);
+  }
+  const millis = Date.parse(trimmed);
+  if (Number.isNaN(millis)) {
+    throw new FilterError(`"${trimmed}" is not a valid date.`);
+  }
+  return new Date(millis).toISOString();
+}
+
+function relativeTime(amount: number, unit: string, now: Date): Date {
+  if (unit.startsWith('min')) {
+    return new Date(now.getTime() - amount * MILLIS_PER_MINUTE);
+  }
+  if (unit.startsWith('h')) {
+    return new Date(now.getTime() - amount * MILLIS_PER_HOUR);
+  }
+  if (unit.startsWith('d')) {
+    return startOfDay(new Date(now.getTime() - amount * MILLIS_PER_DAY));
+  }
+  if (unit.startsWith('w')) {
+    return startOfDay(new Date(now.getTime() - amount * 7 * MILLIS_PER_DAY));
+  }
+  const date = new Date(now.getTime());
+  if (unit.startsWith('m')) {
+    date.setUTCMonth(date.getUTCMonth() - amount);
+  } else {
+    date.setUTCFullYear(date.getUTCFullYear() - amount);
+  }
+  return startOfDay(date);
+}
+
+function startOfDay(date: Date): Date {
+  return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()));
+}
+
+/** The `properties` parameter: the builder's rows, then what the raw JSON adds (all must match). */
+export function propertyFilters(rows: readonly PropertyRow[], rawJson: string): unknown[] | undefined {
+  const filters: unknown[] = rows
+    .filter((row) => row.key.trim())
+    .map((row) => {
+      const filter: Record<string, unknown> = { key: row.key.trim(), operator: row.operator, type: row.type };
+      if (!VALUELESS_OPERATORS.includes(row.operator)) {
+        filter['value'] = row.value;
+      }
+      return filter;
+    });
+  const raw = rawJson.trim();
+  if (raw) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw);
+    } catch {
+      throw new FilterError('The properties JSON does not parse: it must be a list of filters or an AND/OR group.');
+    }
+    if (Array.isArray(parsed)) {
+      filters.push(...parsed);
+    } else if (parsed && typeof parsed === 'object') {
+      filters.push(parsed);
+    } else {
+      throw new FilterError('The properties JSON must be a list of filters or an AND/OR group.');
+    }
+  }
+  return filters.length ? filters : undefined;
+}
+
+/** One HogQL expression per line; blank lines ignored. */
+export function expressionList(text: string): string[] | undefined {
+  const lines = text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
+  return lines.length ? lines : undefined;
+}
+
+export function columnKeys(text: string): string[] {
+  return [...new Set(text.split(',').map((key) => key.trim()).filter(Boolean))].slice(0, 12);
+}
+
+export interface EventQuery {
+  /** The list's query parameters (limit is the page size). */
+  filters: EventFilters;
+  /** `select` given: the experimental listing, rows of the selected expressions. */
+  selecting: boolean;
+  /** Property keys shown as extra columns (plain listing only). */
+  columns: string[];
+}
+
+export function buildQuery(state: FilterState, now: Date): EventQuery {
+  const filters: EventFilters = {};
+  const set = <K extends keyof EventFilters>(name: K, value: EventFilters[K] | undefined) => {
+    if (value !== undefined && value !== '') {
+      filters[name] = value;
+    }
+  };
+  set('event', state.event.trim() || undefined);
+  set('distinct_id', state.distinctId.trim() || undefined);
+  set('person_id', state.personId.trim() || undefined);
+  set('after', resolveTime(state.after, now));
+  set('before', resolveTime(state.before, now));
+  set('properties', propertyFilters(state.properties, state.propertiesJson));
+  const select = expressionList(state.select);
+  const where = expressionList(state.where);
+  if (where && !select) {
+    throw new FilterError('"where" needs "select": add the expressions to return.');
+  }
+  set('select', select);
+  set('where', where);
+  const limit = state.limit.trim();
+  if (limit) {
+    const value = Number(limit);
+    if (!Number.isInteger(value) || value < 1 || value > 10_000) {
+      throw new FilterError('The page size must be a whole number from 1 to 10,000.');
+    }
+    filters.limit = value;
+  }
+  return { filters, selecting: select !== undefined, columns: columnKeys(state.columns) };
+}

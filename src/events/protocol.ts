@@ -1,0 +1,160 @@
+// Messages between the events webview and the extension. Both sides import this file (the webview
+// through its esbuild bundle) and validate every message they receive: the webview shows data from
+// the public internet, and the extension must not act on anything malformed.
+// zod/mini: the same checks in a fraction of the webview bundle (zod's classic API adds ~450 KB).
+import * as z from 'zod/mini';
+
+export const PROPERTY_OPERATORS = [
+  'exact',
+  'is_not',
+  'icontains',
+  'not_icontains',
+  'regex',
+  'not_regex',
+  'gt',
+  'gte',
+  'lt',
+  'lte',
+  'is_set',
+  'is_not_set',
+] as const;
+export type PropertyOperator = (typeof PROPERTY_OPERATORS)[number];
+
+/** Operators that take no value. */
+export const VALUELESS_OPERATORS: readonly PropertyOperator[] = ['is_set', 'is_not_set'];
+
+const text = (max: number) => z.string().check(z.maxLength(max));
+const count = () => z.int().check(z.minimum(0));
+
+export const PropertyRowSchema = z.object({
+  key: text(400),
+  operator: z.enum(PROPERTY_OPERATORS),
+  value: text(2_000),
+  type: z.enum(['event', 'person']),
+});
+export type PropertyRow = z.infer<typeof PropertyRowSchema>;
+
+/** The filter form as the user typed it; the extension turns it into query parameters. */
+export const FilterStateSchema = z.object({
+  event: z._default(text(400), ''),
+  distinctId: z._default(text(400), ''),
+  personId: z._default(text(400), ''),
+  /** Absolute (ISO 8601, a date) or relative (-24h, -7d, -2w, -1m, -1y, -30min). */
+  after: z._default(text(100), ''),
+  before: z._default(text(100), ''),
+  properties: z._default(z.array(PropertyRowSchema).check(z.maxLength(50)), []),
+  /** More property filters as raw JSON: a list, or an {type: AND|OR, values} group. */
+  propertiesJson: z._default(text(20_000), ''),
+  /** HogQL expressions, one per line. */
+  select: z._default(text(20_000), ''),
+  where: z._default(text(20_000), ''),
+  /** Page size ('' = the server's default). */
+  limit: z._default(text(10), ''),
+  /** Property keys shown as columns, comma-separated. */
+  columns: z._default(text(2_000), '$current_url, $browser'),
+});
+export type FilterState = z.infer<typeof FilterStateSchema>;
+
+export function defaultFilters(): FilterState {
+  return FilterStateSchema.parse({});
+}
+
+/** What the webview keeps with vscode.setState, and what the panel serializer gets back after a reload. */
+export const PanelStateSchema = z.object({
+  connectionId: text(200),
+  projectId: z.int(),
+  projectName: text(500),
+  filters: FilterStateSchema,
+  scrollTop: z._default(z.number().check(z.minimum(0)), 0),
+});
+export type PanelState = z.infer<typeof PanelStateSchema>;
+
+// ---- webview → extension ------------------------------------------------------------------------------
+
+export const WebviewMessageSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ready'), filters: z.optional(FilterStateSchema), scrollTop: z.optional(z.number().check(z.minimum(0))) }),
+  z.object({ type: z.literal('query'), filters: FilterStateSchema }),
+  /** The user has scrolled to row `upTo`: load pages until that row (and some beyond) is there. */
+  z.object({ type: z.literal('need'), generation: count(), upTo: count().check(z.maximum(10_000_000)) }),
+  z.object({
+    type: z.literal('suggest'),
+    requestId: count(),
+    field: z.enum(['event', 'propertyValue']),
+    key: z.optional(text(400)),
+    text: text(400),
+  }),
+  z.object({ type: z.literal('open'), id: text(200) }),
+  z.object({ type: z.literal('export'), format: z.enum(['csv', 'json']), filters: FilterStateSchema }),
+  z.object({ type: z.literal('copy'), text: text(5_000_000) }),
+  z.object({ type: z.literal('cancel') }),
+]);
+export type WebviewMessage = z.infer<typeof WebviewMessageSchema>;
+
+// ---- extension → webview ------------------------------------------------------------------------------
+
+/** A row of the table: cells as text, in the order of `columns`; the event id apart. */
+export const RowSchema = z.object({ id: z.nullable(z.string()), cells: z.array(z.string()) });
+export type Row = z.infer<typeof RowSchema>;
+
+export const EventDetailSchema = z.object({
+  id: z.string(),
+  event: z.string(),
+  timestamp: z.string(),
+  distinctId: z.string(),
+  /** Pretty-printed JSON. */
+  properties: z.string(),
+  person: z.string(),
+  elements: z.string(),
+  elementsChain: z.string(),
+  /** The whole event, pretty-printed. */
+  raw: z.string(),
+});
+export type EventDetail = z.infer<typeof EventDetailSchema>;
+
+export const ExtensionMessageSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('init'),
+    project: z.object({ id: z.number(), name: z.string() }),
+    connectionId: z.string(),
+    filters: FilterStateSchema,
+    scrollTop: z.number().check(z.minimum(0)),
+  }),
+  /** A new query began: forget the rows; `columns` are the table's headers. */
+  z.object({ type: z.literal('reset'), generation: count(), columns: z.array(z.string()), openable: z.boolean() }),
+  /** Rows appended at `start` (pages arrive in order, each once). */
+  z.object({
+    type: z.literal('rows'),
+    generation: count(),
+    start: count(),
+    rows: z.array(RowSchema),
+    done: z.boolean(),
+  }),
+  z.object({
+    type: z.literal('status'),
+    generation: count(),
+    loading: z.boolean(),
+    error: z.optional(z.string()),
+  }),
+  z.object({ type: z.literal('suggestions'), requestId: count(), values: z.array(z.string()) }),
+  z.object({ type: z.literal('detail'), id: z.string(), detail: z.optional(EventDetailSchema), error: z.optional(z.string()) }),
+]);
+export type ExtensionMessage = z.infer<typeof ExtensionMessageSchema>;
+
+export type ParseResult<T> = { ok: true; message: T } | { ok: false; problem: string };
+
+function parseWith<T>(schema: z.ZodMiniType<T>, data: unknown): ParseResult<T> {
+  const parsed = schema.safeParse(data);
+  if (parsed.success) {
+    return { ok: true, message: parsed.data };
+  }
+  const issue = parsed.error.issues[0];
+  return { ok: false, problem: issue ? `${issue.path.join('.') || 'message'}: ${issue.message}` : 'invalid message' };
+}
+
+export function parseWebviewMessage(data: unknown): ParseResult<WebviewMessage> {
+  return parseWith(WebviewMessageSchema, data);
+}
+
+export function parseExtensionMessage(data: unknown): ParseResult<ExtensionMessage> {
+  return parseWith(ExtensionMessageSchema, data);
+}

@@ -1,0 +1,165 @@
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, test } from 'node:test';
+import { type LocalApi, startLocalApi } from '../../api-server';
+import { PostHogClient } from '../../../src/api';
+import { buildQuery } from '../../../src/events/filters';
+import { EventPager, type PagerSink } from '../../../src/events/pager';
+import { defaultFilters, type FilterState, type Row } from '../../../src/events/protocol';
+
+let api: LocalApi;
+let client: PostHogClient;
+let projectId: number;
+let emptyProjectId: number;
+
+class RecordingSink implements PagerSink {
+  readonly pages: { start: number; rows: Row[]; done: boolean }[] = [];
+  readonly statuses: { loading: boolean; error?: string }[] = [];
+  rows(start: number, rows: Row[], done: boolean): void {
+    this.pages.push({ start, rows, done });
+  }
+  status(loading: boolean, error?: string): void {
+    this.statuses.push({ loading, error });
+  }
+  get all(): Row[] {
+    return this.pages.flatMap((page) => page.rows);
+  }
+}
+
+function pager(filters: Partial<FilterState>, sink: PagerSink, options: { prefetchRows?: number; maxRows?: number } = {}, project = projectId) {
+  const query = buildQuery({ ...defaultFilters(), ...filters }, api.store.now());
+  return new EventPager(client.events, project, query, sink, options);
+}
+
+const eventRequests = (project = projectId) =>
+  api.requests.filter((request) => request.path === `/api/projects/${project}/events/` && request.method === 'GET');
+
+before(async () => {
+  api = await startLocalApi({ seed: 'empty' });
+  const org = api.store.addOrganization('Pager Org', [{ userId: api.store.mainUser.id, level: 15 }]);
+  projectId = api.store.createProject(org.id, { name: 'Pager' }).id;
+  emptyProjectId = api.store.createProject(org.id, { name: 'Empty' }).id;
+  api.store.addEvents(projectId, 5_000, { withinHours: 20 });
+  client = new PostHogClient({ baseUrl: api.url, apiKey: api.keys.all });
+});
+after(async () => {
+  await client.dispose();
+  await api.close();
+});
+beforeEach(() => api.clearRequests());
+
+describe('event pager', () => {
+  test('loads the first rows and a prefetch margin, not the whole list', async () => {
+    const sink = new RecordingSink();
+    const events = pager({ limit: '100' }, sink, { prefetchRows: 250 });
+    await events.need(0);
+    // row 0 + 250 ahead → 251 rows → 3 pages of 100
+    assert.equal(events.loaded, 300);
+    assert.equal(eventRequests().length, 3);
+    assert.deepEqual(sink.pages.map((page) => page.start), [0, 100, 200]);
+    assert.ok(sink.pages.every((page) => !page.done));
+    assert.deepEqual(sink.statuses, [{ loading: true, error: undefined }, { loading: false, error: undefined }]);
+  });
+
+  test('follows next: each later page asks for events before the last row it has', async () => {
+    const sink = new RecordingSink();
+    const events = pager({ limit: '100' }, sink, { prefetchRows: 0 });
+    await events.need(250);
+    const requests = eventRequests();
+    assert.equal(requests.length, 3);
+    assert.equal(requests[0]!.query['before'], undefined);
+    for (let page = 1; page < requests.length; page++) {
+      const before = String(requests[page]!.query['before']);
+      const lastRowOfPreviousPage = sink.all[page * 100 - 1]!.cells[0]!;
+      assert.equal(Date.parse(before), Date.parse(lastRowOfPreviousPage), `page ${page} continues after the previous one`);
+    }
+    const ids = sink.all.map((row) => row.id);
+    assert.equal(new Set(ids).size, ids.length, 'no event twice');
+    const times = sink.all.map((row) => Date.parse(row.cells[0]!));
+    assert.deepEqual(times, [...times].sort((a, b) => b - a), 'newest first');
+  });
+
+  test('scrolling further loads further, up to the end of the list, then says done', async () => {
+    const sink = new RecordingSink();
+    const events = pager({ limit: '500', after: '-24h' }, sink, { prefetchRows: 200 });
+    await events.need(0);
+    assert.equal(events.loaded, 500);
+    await events.need(4_800);
+    assert.equal(events.loaded, 5_000);
+    assert.equal(events.done, true);
+    assert.equal(sink.pages.at(-1)!.done, true);
+    await events.need(10_000);
+    assert.equal(eventRequests().length, 10, 'nothing more is asked once done');
+  });
+
+  test('concurrent needs share one loading loop and raise its target', async () => {
+    const sink = new RecordingSink();
+    const events = pager({ limit: '100' }, sink, { prefetchRows: 0 });
+    await Promise.all([events.need(0), events.need(150), events.need(399)]);
+    assert.equal(events.loaded, 400);
+    assert.deepEqual(sink.pages.map((page) => page.start), [0, 100, 200, 300]);
+  });
+
+  test('cancel aborts the request in flight and nothing more reaches the sink', async () => {
+    api.setLatency(300);
+    try {
+      const sink = new RecordingSink();
+      const events = pager({ limit: '100' }, sink);
+      const loading = events.need(0);
+      setTimeout(() => events.cancel(), 50);
+      await loading;
+      assert.equal(events.cancelled, true);
+      assert.equal(sink.pages.length, 0);
+      assert.deepEqual(sink.statuses, [{ loading: true, error: undefined }]);
+    } finally {
+      api.setLatency(0);
+    }
+  });
+
+  test('filters reach the server: event, relative after, properties', async () => {
+    const sink = new RecordingSink();
+    const events = pager(
+      { event: '$pageview', after: '-2h', properties: [{ key: '$browser', operator: 'exact', value: 'Chrome', type: 'event' }], limit: '50' },
+      sink,
+      { prefetchRows: 0 },
+    );
+    await events.need(0);
+    const [request] = eventRequests();
+    assert.equal(request!.query['event'], '$pageview');
+    assert.match(String(request!.query['after']), /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    assert.deepEqual(JSON.parse(String(request!.query['properties'])), [{ key: '$browser', operator: 'exact', type: 'event', value: 'Chrome' }]);
+    assert.ok(sink.all.length > 0);
+    const twoHoursAgo = api.store.now().getTime() - 2 * 3_600_000;
+    for (const row of sink.all) {
+      assert.equal(row.cells[1], '$pageview');
+      assert.ok(Date.parse(row.cells[0]!) >= twoHoursAgo - 1);
+      assert.equal(row.cells[5], 'Chrome', 'the $browser column');
+    }
+  });
+
+  test('a server refusal ends the list with its message', async () => {
+    const sink = new RecordingSink();
+    const events = pager({ propertiesJson: '[{"key":"a","value":"b","operator":"between"}]' }, sink);
+    await events.need(0);
+    assert.equal(events.done, true);
+    assert.match(sink.statuses.at(-1)!.error ?? '', /between/);
+  });
+
+  test('an empty project is done at once', async () => {
+    const sink = new RecordingSink();
+    const events = pager({}, sink, {}, emptyProjectId);
+    await events.need(0);
+    assert.deepEqual(sink.pages, [{ start: 0, rows: [], done: true }]);
+  });
+
+  test('select: rows of the chosen expressions, paged by offset, openable with a uuid column', async () => {
+    const sink = new RecordingSink();
+    const events = pager({ select: 'uuid\nevent\nproperties.$browser', where: "event = '$pageview'", limit: '40', after: '-24h' }, sink, { prefetchRows: 50 });
+    assert.deepEqual(events.columns, ['uuid', 'event', 'properties.$browser']);
+    assert.equal(events.openable, true);
+    await events.need(0);
+    assert.equal(events.loaded, 80);
+    const requests = eventRequests();
+    assert.deepEqual(requests.map((request) => request.query['offset']), [undefined, '40']);
+    assert.ok(sink.all.every((row) => row.cells[1] === '$pageview' && row.id === row.cells[0]));
+  });
+});
