@@ -8,6 +8,7 @@ import { environmentConnection } from './connections/environment';
 import { ConnectionStatusBar } from './connections/statusBar';
 import { POSTHOG_SCHEME, PostHogFileSystem } from './documents/fileSystem';
 import { DeletedNotebooks } from './notebooks/deletedNotebooks';
+import { registerProjects } from './projects/projectsFeature';
 import { ExplorerCommands } from './tree/explorerCommands';
 import { EXPLORER_VIEW_ID, ExplorerTreeProvider } from './tree/explorerTreeProvider';
 
@@ -24,6 +25,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const deleted = new DeletedNotebooks(context.globalState);
   const tree = new ExplorerTreeProvider(connections, deleted, busy);
   const documents = new PostHogFileSystem(connections);
+  const explorerView = vscode.window.createTreeView(EXPLORER_VIEW_ID, { treeDataProvider: tree, showCollapseAll: true });
   const updateContext = () =>
     vscode.commands.executeCommand('setContext', 'posthogExplorer.hasConnections', store.list().length > 0);
 
@@ -33,12 +35,13 @@ export function activate(context: vscode.ExtensionContext): void {
     connections,
     busy,
     tree,
-    vscode.window.createTreeView(EXPLORER_VIEW_ID, { treeDataProvider: tree, showCollapseAll: true }),
+    explorerView,
     new ConnectionStatusBar(connections, busy),
     new ConnectionCommands(connections, vscode.window).register(),
     new ExplorerCommands(tree, connections, deleted, vscode.window).register(),
     documents,
     vscode.workspace.registerFileSystemProvider(POSTHOG_SCHEME, documents, { isCaseSensitive: true }),
+    ...registerProjects(connections, tree, explorerView, documents),
     connections.onDidChange(updateContext),
     vscode.commands.registerCommand('posthogExplorer.showLogs', () => log.show()),
   );
