@@ -200,6 +200,7 @@ describe('Explorer tree', () => {
 
   it('refuses a filter value it cannot send, and says what is wrong', async () => {
     const project = await harness.child('Hedgebox Inc.', 'Hedgebox');
+    harness.window.prompts.length = 0;
     harness.window.pick('Modified after').type('yesterday').pick(undefined);
     await harness.explorerCommands.filterNotebooks(project);
     const datePrompt = harness.window.prompts.find((prompt) => prompt.kind === 'inputBox');
