@@ -23,6 +23,14 @@ const builds = [
     target: 'node20',
     external: ['vscode'],
   },
+  {
+    ...common,
+    entryPoints: ['src/webview/events/main.ts'],
+    outfile: 'dist/webview/events.js',
+    platform: 'browser',
+    format: 'iife',
+    target: 'chrome120',
+  },
 ];
 
 if (watch) {

@@ -1,0 +1,272 @@
+import * as vscode from 'vscode';
+import { isAbortError } from '../api';
+import { Disposable } from '../common/disposable';
+import type { WindowApi } from '../common/window';
+import type { ConnectionSession } from '../connections/connectionManager';
+import { errorText } from '../tree/explorerCommands';
+import { exportEvents, type SaveDialog } from './exportEvents';
+import { buildQuery, FilterError } from './filters';
+import { eventsPageHtml } from './html';
+import { EventPager } from './pager';
+import {
+  defaultFilters,
+  type ExtensionMessage,
+  type FilterState,
+  parseWebviewMessage,
+  type WebviewMessage,
+} from './protocol';
+import { eventDetail } from './rows';
+
+export const EVENTS_VIEW_TYPE = 'posthogExplorer.events';
+
+/** PostHog's own event names: events/values with key=custom_event lists only the others. */
+const BUILT_IN_EVENTS = [
+  '$pageview',
+  '$pageleave',
+  '$autocapture',
+  '$identify',
+  '$screen',
+  '$set',
+  '$groupidentify',
+  '$feature_flag_called',
+  '$rageclick',
+  '$exception',
+  '$web_vitals',
+  '$opt_in',
+];
+
+export interface PanelProject {
+  readonly id: number;
+  readonly name: string;
+}
+
+export interface EventsPanelDeps {
+  readonly extensionUri: vscode.Uri;
+  readonly window: WindowApi;
+  readonly saveDialog: SaveDialog;
+  readonly now?: () => Date;
+}
+
+export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
+  return {
+    enableScripts: true,
+    localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')],
+  };
+}
+
+/**
+ * One project's events panel. The webview only shows what it is sent; this side makes every request
+ * (the key never enters the webview) and validates every message it receives.
+ */
+export class EventsPanel extends Disposable {
+  private generation = 0;
+  private pager: EventPager | undefined;
+  private filters: FilterState;
+  private suggestion: AbortController | undefined;
+  private readonly posted = this._register(new vscode.EventEmitter<ExtensionMessage>());
+  /** What the panel sent to its webview (tests watch it). */
+  readonly onDidPost = this.posted.event;
+  private readonly received = this._register(new vscode.EventEmitter<WebviewMessage>());
+  readonly onDidReceive = this.received.event;
+  private readonly closed = this._register(new vscode.EventEmitter<void>());
+  readonly onDidDispose = this.closed.event;
+
+  constructor(
+    readonly panel: vscode.WebviewPanel,
+    readonly session: ConnectionSession,
+    readonly project: PanelProject,
+    private readonly deps: EventsPanelDeps,
+    restored?: { filters?: FilterState; scrollTop?: number },
+  ) {
+    super();
+    this.filters = restored?.filters ?? defaultFilters();
+    this.scrollTop = restored?.scrollTop ?? 0;
+    panel.webview.options = webviewOptions(deps.extensionUri);
+    panel.iconPath = vscode.Uri.joinPath(deps.extensionUri, 'media', 'posthog.svg');
+    panel.webview.html = this.html();
+    this._register(panel.webview.onDidReceiveMessage((data: unknown) => this.receive(data)));
+    this._register(
+      panel.onDidDispose(() => {
+        this.closed.fire();
+        this.dispose();
+      }),
+    );
+    this._register({ dispose: () => panel.dispose() });
+  }
+
+  private scrollTop: number;
+
+  get key(): string {
+    return panelKey(this.session.connection.id, this.project.id);
+  }
+
+  /** Handles a message as if the webview had sent it; malformed messages are dropped (and logged). */
+  async receive(data: unknown): Promise<void> {
+    const parsed = parseWebviewMessage(data);
+    if (!parsed.ok) {
+      console.warn(`PostHog events panel: ignored a malformed message (${parsed.problem})`);
+      return;
+    }
+    this.received.fire(parsed.message);
+    await this.handle(parsed.message);
+  }
+
+  private async handle(message: WebviewMessage): Promise<void> {
+    switch (message.type) {
+      case 'ready':
+        this.filters = message.filters ?? this.filters;
+        this.scrollTop = message.scrollTop ?? this.scrollTop;
+        this.post({
+          type: 'init',
+          project: { id: this.project.id, name: this.project.name },
+          connectionId: this.session.connection.id,
+          filters: this.filters,
+          scrollTop: this.scrollTop,
+        });
+        return this.query(this.filters);
+      case 'query':
+        return this.query(message.filters);
+      case 'need':
+        if (message.generation === this.generation) {
+          await this.pager?.need(message.upTo);
+        }
+        return;
+      case 'suggest':
+        return this.suggest(message.requestId, message.field, message.text, message.key);
+      case 'open':
+        return this.open(message.id);
+      case 'export':
+        return this.export(message.format, message.filters);
+      case 'copy':
+        await vscode.env.clipboard.writeText(message.text);
+        vscode.window.setStatusBarMessage(vscode.l10n.t('Copied to the clipboard'), 2_000);
+        return;
+      case 'cancel':
+        this.pager?.cancel();
+        this.post({ type: 'status', generation: this.generation, loading: false });
+        return;
+    }
+  }
+
+  /** Starts a new listing with these filters; the previous one stops where it is. */
+  async query(filters: FilterState): Promise<void> {
+    this.filters = filters;
+    this.pager?.cancel();
+    this.pager = undefined;
+    const generation = ++this.generation;
+    let query;
+    try {
+      query = buildQuery(filters, this.now());
+    } catch (error) {
+      this.post({ type: 'reset', generation, columns: [], openable: false });
+      this.post({ type: 'status', generation, loading: false, error: error instanceof FilterError ? error.message : String(error) });
+      return;
+    }
+    const pager = new EventPager(this.session.client.events, this.project.id, query, {
+      rows: (start, rows, done) => this.post({ type: 'rows', generation, start, rows, done }),
+      status: (loading, error) => this.post({ type: 'status', generation, loading, error }),
+    });
+    this.pager = pager;
+    this.post({ type: 'reset', generation, columns: pager.columns, openable: pager.openable });
+    await pager.need(0);
+  }
+
+  private async suggest(requestId: number, field: 'event' | 'propertyValue', text: string, key?: string): Promise<void> {
+    this.suggestion?.abort();
+    const controller = new AbortController();
+    this.suggestion = controller;
+    const needle = text.trim();
+    try {
+      let values: string[];
+      if (field === 'event') {
+        const custom = await this.values('custom_event', needle, controller.signal);
+        const builtIn = BUILT_IN_EVENTS.filter((name) => name.toLowerCase().includes(needle.toLowerCase()));
+        values = [...new Set([...builtIn, ...custom])];
+      } else {
+        if (!key?.trim()) {
+          return;
+        }
+        values = await this.values(key.trim(), needle, controller.signal, this.filters.event.trim() || undefined);
+      }
+      this.post({ type: 'suggestions', requestId, values: values.slice(0, 20) });
+    } catch (error) {
+      if (!isAbortError(error)) {
+        this.post({ type: 'suggestions', requestId, values: [] });
+      }
+    }
+  }
+
+  private async values(key: string, value: string, signal: AbortSignal, eventName?: string): Promise<string[]> {
+    const answer = await this.session.client.events.values(
+      this.project.id,
+      { key, ...(value ? { value } : {}), ...(eventName ? { event_name: eventName } : {}) },
+      { signal },
+    );
+    // PostHog answers [{name}]; the spec says one event: nothing to suggest from that.
+    if (!Array.isArray(answer)) {
+      return [];
+    }
+    return answer
+      .map((entry) => entry.name)
+      .filter((name) => name !== undefined && name !== null)
+      .map((name) => (typeof name === 'string' ? name : JSON.stringify(name)));
+  }
+
+  private async open(id: string): Promise<void> {
+    try {
+      const event = await this.session.client.events.get(this.project.id, id);
+      this.post({ type: 'detail', id, detail: eventDetail(event) });
+    } catch (error) {
+      this.post({ type: 'detail', id, error: errorText(error) });
+    }
+  }
+
+  private async export(format: 'csv' | 'json', filters: FilterState): Promise<void> {
+    let query;
+    try {
+      query = buildQuery(filters, this.now());
+    } catch (error) {
+      void this.deps.window.showErrorMessage(errorText(error));
+      return;
+    }
+    await exportEvents(
+      this.session.client.events,
+      { projectId: this.project.id, projectName: this.project.name, filters: query.filters, format },
+      this.deps.window,
+      this.deps.saveDialog,
+    );
+  }
+
+  private post(message: ExtensionMessage): void {
+    if (this.isDisposed) {
+      return;
+    }
+    this.posted.fire(message);
+    void this.panel.webview.postMessage(message);
+  }
+
+  private now(): Date {
+    return this.deps.now?.() ?? new Date();
+  }
+
+  private html(): string {
+    const webview = this.panel.webview;
+    const asset = (...path: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(this.deps.extensionUri, ...path)).toString();
+    return eventsPageHtml({
+      cspSource: webview.cspSource,
+      scriptUri: asset('dist', 'webview', 'events.js'),
+      styleUri: asset('media', 'events.css'),
+      title: vscode.l10n.t('Events of {0}', this.project.name),
+    });
+  }
+
+  override dispose(): void {
+    this.pager?.cancel();
+    this.suggestion?.abort();
+    super.dispose();
+  }
+}
+
+export function panelKey(connectionId: string, projectId: number): string {
+  return `${connectionId}/${projectId}`;
+}

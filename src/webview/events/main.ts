@@ -1,0 +1,408 @@
+/// <reference lib="dom" />
+// The events webview: a filter form, a virtual results table and an event's detail. It makes no
+// request of its own: it asks the extension, and checks every message it gets back.
+import '@vscode-elements/elements/dist/vscode-button/index.js';
+import '@vscode-elements/elements/dist/vscode-collapsible/index.js';
+import '@vscode-elements/elements/dist/vscode-label/index.js';
+import '@vscode-elements/elements/dist/vscode-option/index.js';
+import '@vscode-elements/elements/dist/vscode-progress-ring/index.js';
+import '@vscode-elements/elements/dist/vscode-single-select/index.js';
+import '@vscode-elements/elements/dist/vscode-textarea/index.js';
+import '@vscode-elements/elements/dist/vscode-textfield/index.js';
+import {
+  defaultFilters,
+  type EventDetail,
+  type ExtensionMessage,
+  type FilterState,
+  PanelStateSchema,
+  parseExtensionMessage,
+  PROPERTY_OPERATORS,
+  type PropertyRow,
+  type WebviewMessage,
+} from '../../events/protocol';
+import { button, control, debounce, el, type ValueElement } from './dom';
+import { VirtualTable } from './table';
+
+interface VsCodeApi {
+  postMessage(message: unknown): void;
+  getState(): unknown;
+  setState(state: unknown): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+
+const vscode = acquireVsCodeApi();
+const send = (message: WebviewMessage) => vscode.postMessage(message);
+
+let generation = -1;
+let projectInfo: { connectionId: string; id: number; name: string } | undefined;
+let pendingScrollTop = 0;
+let suggestionRequest = 0;
+let pendingSuggestion: { requestId: number; list: HTMLDataListElement } | undefined;
+
+// ---- layout ---------------------------------------------------------------------------------------------
+
+const app = document.getElementById('app')!;
+const heading = el('h1', {}, 'Events');
+const status = el('p', { class: 'status', role: 'status', 'aria-live': 'polite' });
+const alertBox = el('p', { class: 'error', role: 'alert' });
+const ring = el('vscode-progress-ring', { class: 'ring', hidden: true, 'aria-hidden': 'true' });
+
+const form = el('form', { class: 'filters', 'aria-label': 'Event filters' });
+const fields = {
+  event: suggestInput('event', 'Event', 'e.g. $pageview'),
+  distinctId: textField('distinctId', 'Distinct ID', ''),
+  personId: textField('personId', 'Person ID', ''),
+  after: textField('after', 'After', '-24h, -7d or 2024-05-01'),
+  before: textField('before', 'Before', 'e.g. -1h'),
+  limit: textField('limit', 'Page size', '100'),
+};
+const propertyRows = el('div', { class: 'property-rows', role: 'group', 'aria-label': 'Property filters' });
+const addProperty = button('Add property filter', { secondary: true });
+const advanced = el('vscode-collapsible', { title: 'More filters: raw properties JSON, select, where, columns' });
+const propertiesJson = textArea('propertiesJson', 'Properties JSON (a list of {key, value, operator, type}, or an AND/OR group)');
+const select = textArea('select', 'Select (HogQL expressions, one per line)');
+const where = textArea('where', 'Where (HogQL expressions that must pass, one per line; needs select)');
+const columns = textField('columns', 'Property columns (comma-separated keys)', '$current_url, $browser');
+const apply = button('Apply');
+const reset = button('Reset', { secondary: true });
+const stop = button('Stop loading', { secondary: true });
+const exportCsv = button('Export CSV…', { secondary: true });
+const exportJson = button('Export JSON…', { secondary: true });
+
+const table = new VirtualTable({
+  needMore: (lastVisible) => {
+    if (generation >= 0) send({ type: 'need', generation, upTo: lastVisible });
+  },
+  open: (index, id) => openDetail(index, id),
+  scrolled: debounce((scrollTop: number) => saveState({ scrollTop }), 200),
+});
+
+const detail = el('section', { class: 'detail', 'aria-labelledby': 'detail-heading', hidden: true });
+const detailHeading = el('h2', { id: 'detail-heading', tabindex: -1 }, 'Event');
+const detailBody = el('div', { class: 'detail-body' });
+const closeDetail = button('Close', { secondary: true });
+detail.append(el('div', { class: 'detail-title' }, ''), detailBody);
+detail.firstElementChild!.append(detailHeading, closeDetail);
+
+function layout(): void {
+  const grid = el('div', { class: 'field-grid' });
+  grid.append(...Object.values(fields).map((field) => field.wrapper));
+  const advancedBody = el('div', { class: 'advanced' });
+  advancedBody.append(propertiesJson.wrapper, select.wrapper, where.wrapper, columns.wrapper);
+  advanced.append(advancedBody);
+  const actions = el('div', { class: 'actions' });
+  actions.append(apply, reset, stop, exportCsv, exportJson);
+  const propertyGroup = el('fieldset', { class: 'properties' });
+  propertyGroup.append(el('legend', {}, 'Property filters'), propertyRows, addProperty);
+  form.append(grid, propertyGroup, advanced, actions);
+  const results = el('section', { class: 'results', 'aria-label': 'Results' });
+  const statusLine = el('div', { class: 'status-line' });
+  statusLine.append(ring, status);
+  results.append(statusLine, alertBox, table.element);
+  const header = el('header');
+  header.append(heading);
+  app.append(header, form, results, detail);
+  app.removeAttribute('aria-busy');
+}
+
+// ---- form -----------------------------------------------------------------------------------------------
+
+interface Field {
+  wrapper: HTMLElement;
+  input: ValueElement;
+}
+
+let fieldIds = 0;
+
+function labelled(labelText: string, input: HTMLElement): HTMLElement {
+  const id = input.id || `field-${++fieldIds}`;
+  input.id = id;
+  const wrapper = el('div', { class: 'field' });
+  wrapper.append(el('vscode-label', { for: id }, labelText), input);
+  return wrapper;
+}
+
+function textField(name: string, labelText: string, placeholder: string): Field {
+  const input = control('vscode-textfield', { name, placeholder, label: labelText });
+  return { wrapper: labelled(labelText, input), input };
+}
+
+function textArea(name: string, labelText: string): Field {
+  const input = control('vscode-textarea', { name, rows: 3, label: labelText, resize: 'vertical', monospace: true });
+  return { wrapper: labelled(labelText, input), input };
+}
+
+/** A native input with a datalist: the browser shows the suggestions accessibly. */
+function suggestInput(name: string, labelText: string, placeholder: string, onType?: (input: HTMLInputElement) => void): Field {
+  const list = el('datalist', { id: `suggest-${name}-${++fieldIds}` });
+  const input = el('input', { class: 'native-input', name, placeholder, list: list.id, autocomplete: 'off', spellcheck: 'false' });
+  const ask = debounce(() => (onType ? onType(input) : suggest('event', input.value, list)), 250);
+  input.addEventListener('input', ask);
+  input.addEventListener('focus', ask, { once: true });
+  const wrapper = labelled(labelText, input);
+  wrapper.append(list);
+  return { wrapper, input: input as unknown as ValueElement };
+}
+
+function suggest(field: 'event' | 'propertyValue', text: string, list: HTMLDataListElement, key?: string): void {
+  const requestId = ++suggestionRequest;
+  pendingSuggestion = { requestId, list };
+  send({ type: 'suggest', requestId, field, text, ...(key === undefined ? {} : { key }) });
+}
+
+function showSuggestions(requestId: number, values: string[]): void {
+  if (pendingSuggestion?.requestId !== requestId) {
+    return;
+  }
+  pendingSuggestion.list.replaceChildren(...values.map((value) => el('option', { value })));
+  status.textContent = values.length ? `${values.length} suggestions` : status.textContent;
+}
+
+interface PropertyRowElements {
+  element: HTMLElement;
+  read(): PropertyRow;
+}
+const propertyRowElements: PropertyRowElements[] = [];
+
+function addPropertyRow(row: PropertyRow = { key: '', operator: 'exact', value: '', type: 'event' }): void {
+  const element = el('div', { class: 'property-row', role: 'group', 'aria-label': `Property filter ${propertyRowElements.length + 1}` });
+  const key = textField('key', 'Key', 'e.g. $browser');
+  key.input.value = row.key;
+  const operator = control('vscode-single-select', { label: 'Operator' });
+  operator.append(...PROPERTY_OPERATORS.map((name) => el('vscode-option', { value: name }, name)));
+  const type = control('vscode-single-select', { label: 'Type' });
+  type.append(el('vscode-option', { value: 'event' }, 'event'), el('vscode-option', { value: 'person' }, 'person'));
+  const value = suggestInput('value', 'Value', '', (input) => {
+    const list = input.list;
+    if (list) suggest('propertyValue', input.value, list, key.input.value);
+  });
+  (value.input as unknown as HTMLInputElement).value = row.value;
+  const remove = button('Remove', { secondary: true, 'aria-label': 'Remove this property filter' });
+  const entry: PropertyRowElements = {
+    element,
+    read: () => ({
+      key: key.input.value,
+      operator: (PROPERTY_OPERATORS as readonly string[]).includes(operator.value) ? (operator.value as PropertyRow['operator']) : 'exact',
+      value: (value.input as unknown as HTMLInputElement).value,
+      type: type.value === 'person' ? 'person' : 'event',
+    }),
+  };
+  remove.addEventListener('click', () => {
+    propertyRowElements.splice(propertyRowElements.indexOf(entry), 1);
+    element.remove();
+    addProperty.focus();
+  });
+  element.append(key.wrapper, labelled('Operator', operator), value.wrapper, labelled('Type', type), remove);
+  propertyRows.append(element);
+  propertyRowElements.push(entry);
+  // The selects take their value once their options are upgraded.
+  requestAnimationFrame(() => {
+    operator.value = row.operator;
+    type.value = row.type;
+  });
+}
+
+function readForm(): FilterState {
+  const native = (field: Field) => (field.input as unknown as HTMLInputElement).value;
+  return {
+    event: native(fields.event),
+    distinctId: fields.distinctId.input.value ?? '',
+    personId: fields.personId.input.value ?? '',
+    after: fields.after.input.value ?? '',
+    before: fields.before.input.value ?? '',
+    limit: fields.limit.input.value ?? '',
+    properties: propertyRowElements.map((row) => row.read()),
+    propertiesJson: propertiesJson.input.value ?? '',
+    select: select.input.value ?? '',
+    where: where.input.value ?? '',
+    columns: columns.input.value ?? '',
+  };
+}
+
+function fillForm(filters: FilterState): void {
+  (fields.event.input as unknown as HTMLInputElement).value = filters.event;
+  fields.distinctId.input.value = filters.distinctId;
+  fields.personId.input.value = filters.personId;
+  fields.after.input.value = filters.after;
+  fields.before.input.value = filters.before;
+  fields.limit.input.value = filters.limit;
+  propertiesJson.input.value = filters.propertiesJson;
+  select.input.value = filters.select;
+  where.input.value = filters.where;
+  columns.input.value = filters.columns;
+  propertyRows.replaceChildren();
+  propertyRowElements.length = 0;
+  filters.properties.forEach((row) => addPropertyRow(row));
+}
+
+function runQuery(): void {
+  const filters = readForm();
+  saveState({ filters, scrollTop: 0 });
+  send({ type: 'query', filters });
+}
+
+// ---- detail ---------------------------------------------------------------------------------------------
+
+function openDetail(index: number, id: string): void {
+  detail.hidden = false;
+  detailHeading.textContent = `Event ${table.cellText(index, 1)}`;
+  detailBody.replaceChildren(el('p', {}, 'Loading…'));
+  detail.dataset['id'] = id;
+  detail.dataset['person'] = table.cellText(index, 3);
+  send({ type: 'open', id });
+  detailHeading.focus();
+}
+
+function showDetail(id: string, value: EventDetail | undefined, error: string | undefined): void {
+  if (detail.dataset['id'] !== id) {
+    return;
+  }
+  if (!value) {
+    detailBody.replaceChildren(el('p', { class: 'error', role: 'alert' }, error ?? 'The event could not be loaded.'));
+    return;
+  }
+  const facts = el('dl', { class: 'facts' });
+  const fact = (name: string, text: string) => facts.append(el('dt', {}, name), el('dd', {}, text));
+  fact('ID', value.id);
+  fact('Event', value.event);
+  fact('Time', value.timestamp);
+  fact('Distinct ID', value.distinctId);
+  fact('Person', detail.dataset['person'] ?? '');
+  const copies = el('div', { class: 'actions' });
+  const copy = (label: string, text: string) => {
+    const copyButton = button(label, { secondary: true });
+    copyButton.addEventListener('click', () => send({ type: 'copy', text }));
+    copies.append(copyButton);
+  };
+  copy('Copy ID', value.id);
+  copy('Copy properties', value.properties);
+  copy('Copy event JSON', value.raw);
+  const block = (title: string, text: string) => {
+    if (!text || text === 'null') return [];
+    const headingId = `detail-${title.toLowerCase().replace(/\W+/g, '-')}`;
+    return [el('h3', { id: headingId }, title), el('pre', { class: 'json', tabindex: 0, 'aria-labelledby': headingId }, text)];
+  };
+  detailBody.replaceChildren(
+    facts,
+    copies,
+    ...block('Properties', value.properties),
+    ...block('Person', value.person),
+    ...block('Elements', value.elements),
+    ...block('Elements chain', value.elementsChain),
+  );
+}
+
+function hideDetail(): void {
+  detail.hidden = true;
+  delete detail.dataset['id'];
+  table.focus();
+}
+
+// ---- state and messages ---------------------------------------------------------------------------------
+
+function saveState(change: { filters?: FilterState; scrollTop?: number }): void {
+  if (!projectInfo) {
+    return;
+  }
+  const previous = PanelStateSchema.safeParse(vscode.getState());
+  vscode.setState({
+    connectionId: projectInfo.connectionId,
+    projectId: projectInfo.id,
+    projectName: projectInfo.name,
+    filters: change.filters ?? (previous.success ? previous.data.filters : readForm()),
+    scrollTop: change.scrollTop ?? (previous.success ? previous.data.scrollTop : 0),
+  });
+}
+
+function onMessage(message: ExtensionMessage): void {
+  switch (message.type) {
+    case 'init':
+      projectInfo = { connectionId: message.connectionId, id: message.project.id, name: message.project.name };
+      heading.textContent = `Events: ${message.project.name}`;
+      document.title = heading.textContent;
+      fillForm(message.filters);
+      pendingScrollTop = message.scrollTop;
+      saveState({ filters: message.filters, scrollTop: message.scrollTop });
+      return;
+    case 'reset':
+      generation = message.generation;
+      table.reset(message.columns, message.openable);
+      alertBox.textContent = '';
+      return;
+    case 'rows':
+      if (message.generation !== generation) return;
+      table.append(message.start, message.rows, message.done);
+      restoreScroll();
+      status.textContent = message.done
+        ? `${table.loaded.toLocaleString()} events, all loaded`
+        : `${table.loaded.toLocaleString()} events loaded; more load as you scroll`;
+      return;
+    case 'status':
+      if (message.generation !== generation) return;
+      table.setLoading(message.loading);
+      ring.hidden = !message.loading;
+      stop.toggleAttribute('disabled', !message.loading);
+      if (message.loading && table.loaded === 0) status.textContent = 'Loading events…';
+      if (message.error) alertBox.textContent = message.error;
+      if (!message.loading && !message.error && table.loaded === 0 && table.isDone) status.textContent = 'No events match these filters.';
+      return;
+    case 'suggestions':
+      showSuggestions(message.requestId, message.values);
+      return;
+    case 'detail':
+      showDetail(message.id, message.detail, message.error);
+      return;
+  }
+}
+
+/** After a reload: load down to the row the user was at, then scroll back there. */
+function restoreScroll(): void {
+  if (pendingScrollTop <= 0) {
+    return;
+  }
+  const needed = table.rowsFor(pendingScrollTop);
+  if (table.loaded >= needed || table.isDone) {
+    table.scrollTo(pendingScrollTop);
+    pendingScrollTop = 0;
+  } else {
+    send({ type: 'need', generation, upTo: needed });
+  }
+}
+
+window.addEventListener('message', (event: MessageEvent) => {
+  const parsed = parseExtensionMessage(event.data);
+  if (parsed.ok) {
+    onMessage(parsed.message);
+  } else {
+    console.warn(`Ignored a malformed message from the extension: ${parsed.problem}`);
+  }
+});
+
+form.addEventListener('submit', (event) => {
+  event.preventDefault();
+  runQuery();
+});
+apply.addEventListener('click', () => runQuery());
+form.addEventListener('keydown', (event) => {
+  const target = event.target instanceof HTMLElement ? event.target.tagName : '';
+  if (event.key === 'Enter' && (target === 'INPUT' || target === 'VSCODE-TEXTFIELD')) {
+    event.preventDefault();
+    runQuery();
+  }
+});
+reset.addEventListener('click', () => {
+  fillForm(defaultFilters());
+  runQuery();
+});
+stop.addEventListener('click', () => send({ type: 'cancel' }));
+exportCsv.addEventListener('click', () => send({ type: 'export', format: 'csv', filters: readForm() }));
+exportJson.addEventListener('click', () => send({ type: 'export', format: 'json', filters: readForm() }));
+addProperty.addEventListener('click', () => addPropertyRow());
+closeDetail.addEventListener('click', hideDetail);
+detail.addEventListener('keydown', (event) => {
+  if (event.key === 'Escape') hideDetail();
+});
+
+layout();
+const saved = PanelStateSchema.safeParse(vscode.getState());
+send(saved.success ? { type: 'ready', filters: saved.data.filters, scrollTop: saved.data.scrollTop } : { type: 'ready' });

@@ -1,0 +1,238 @@
+/// <reference lib="dom" />
+// The results table: rows kept in flat arrays, only the rows in view (plus a few) in the DOM.
+import { el } from './dom';
+import { MAX_RENDERED_ROWS, shouldLoadMore, visibleRange } from './virtualRange';
+
+export const ROW_HEIGHT = 24;
+const OVERSCAN = 20;
+/** Ask for more when the user is this many rows from the end of what is loaded. */
+const LOAD_AHEAD = 150;
+
+export interface TableEvents {
+  /** The user is near the end of the loaded rows. */
+  needMore(lastVisible: number): void;
+  open(index: number, id: string): void;
+  scrolled(scrollTop: number): void;
+}
+
+export class VirtualTable {
+  readonly element: HTMLElement;
+  private readonly header: HTMLElement;
+  private readonly body: HTMLElement;
+  private columns: string[] = [];
+  private ids: (string | null)[] = [];
+  /** Cells of all rows, row after row (stride = columns.length). */
+  private cells: string[] = [];
+  private done = false;
+  private loading = false;
+  private openable = true;
+  private active = -1;
+  private readonly rendered = new Map<number, HTMLElement>();
+  private frame = 0;
+
+  constructor(private readonly events: TableEvents) {
+    this.element = el('div', {
+      class: 'grid',
+      role: 'grid',
+      tabindex: 0,
+      'aria-label': 'Events',
+      'aria-rowcount': 1,
+      'aria-readonly': 'true',
+    });
+    this.header = el('div', { class: 'row header', role: 'row', 'aria-rowindex': 1 });
+    this.body = el('div', { class: 'body', role: 'presentation' });
+    this.element.append(this.header, this.body);
+    this.element.addEventListener('scroll', () => this.schedule());
+    this.element.addEventListener('keydown', (event) => this.onKey(event));
+    this.element.addEventListener('click', (event) => this.onClick(event));
+    new ResizeObserver(() => this.schedule()).observe(this.element);
+  }
+
+  get loaded(): number {
+    return this.ids.length;
+  }
+
+  get renderedRowCount(): number {
+    return this.rendered.size;
+  }
+
+  reset(columns: string[], openable: boolean): void {
+    this.columns = columns;
+    this.openable = openable;
+    this.ids = [];
+    this.cells = [];
+    this.done = false;
+    this.active = -1;
+    this.element.removeAttribute('aria-activedescendant');
+    this.header.replaceChildren(...columns.map((name) => el('div', { class: 'cell', role: 'columnheader' }, name)));
+    this.element.style.setProperty('--columns', columnTemplate(columns.length));
+    this.clearRows();
+    this.element.scrollTop = 0;
+    this.schedule();
+  }
+
+  append(start: number, rows: { id: string | null; cells: string[] }[], done: boolean): void {
+    if (start !== this.ids.length) {
+      return; // pages arrive in order; anything else belongs to an old query
+    }
+    const width = this.columns.length;
+    for (const row of rows) {
+      this.ids.push(row.id);
+      for (let column = 0; column < width; column++) {
+        this.cells.push(row.cells[column] ?? '');
+      }
+    }
+    this.done = done;
+    this.schedule();
+  }
+
+  setLoading(loading: boolean): void {
+    this.loading = loading;
+    if (!loading) {
+      this.schedule();
+    }
+  }
+
+  get isDone(): boolean {
+    return this.done;
+  }
+
+  scrollTo(scrollTop: number): void {
+    this.element.scrollTop = scrollTop;
+    this.render();
+  }
+
+  /** Rows needed in the list to show this scroll position. */
+  rowsFor(scrollTop: number): number {
+    return Math.ceil((scrollTop + this.element.clientHeight) / ROW_HEIGHT) + 1;
+  }
+
+  focus(): void {
+    this.element.focus();
+  }
+
+  cellText(index: number, column: number): string {
+    return this.cells[index * this.columns.length + column] ?? '';
+  }
+
+  private schedule(): void {
+    if (!this.frame) {
+      this.frame = requestAnimationFrame(() => {
+        this.frame = 0;
+        this.render();
+      });
+    }
+  }
+
+  private clearRows(): void {
+    for (const row of this.rendered.values()) {
+      row.remove();
+    }
+    this.rendered.clear();
+  }
+
+  private render(): void {
+    const total = this.ids.length;
+    this.element.setAttribute('aria-rowcount', String(this.done ? total + 1 : -1));
+    this.body.style.height = `${total * ROW_HEIGHT}px`;
+    const viewportHeight = Math.max(0, this.element.clientHeight - this.header.offsetHeight);
+    const range = visibleRange({ scrollTop: this.element.scrollTop, viewportHeight, rowHeight: ROW_HEIGHT, total, overscan: OVERSCAN });
+    for (const [index, row] of this.rendered) {
+      if (index < range.start || index >= range.end) {
+        row.remove();
+        this.rendered.delete(index);
+      }
+    }
+    for (let index = range.start; index < range.end && this.rendered.size < MAX_RENDERED_ROWS; index++) {
+      if (!this.rendered.has(index)) {
+        const row = this.createRow(index);
+        this.rendered.set(index, row);
+        this.body.append(row);
+      }
+    }
+    this.events.scrolled(this.element.scrollTop);
+    if (!this.loading && shouldLoadMore(range.lastVisible, total, this.done, LOAD_AHEAD)) {
+      this.events.needMore(Math.max(range.lastVisible, 0));
+    }
+  }
+
+  private createRow(index: number): HTMLElement {
+    const row = el('div', {
+      class: index === this.active ? 'row data active' : 'row data',
+      role: 'row',
+      id: `event-row-${index}`,
+      'aria-rowindex': index + 2,
+      'aria-selected': index === this.active ? 'true' : 'false',
+      'data-index': index,
+    });
+    row.style.transform = `translateY(${index * ROW_HEIGHT}px)`;
+    const width = this.columns.length;
+    for (let column = 0; column < width; column++) {
+      const text = this.cells[index * width + column] ?? '';
+      // Text only: values come from the public internet.
+      row.append(el('div', { class: 'cell', role: 'gridcell', title: text }, text));
+    }
+    return row;
+  }
+
+  private onClick(event: MouseEvent): void {
+    const row = (event.target as HTMLElement | null)?.closest<HTMLElement>('.row.data');
+    if (row) {
+      this.activate(Number(row.dataset['index']));
+      this.openActive();
+    }
+  }
+
+  private onKey(event: KeyboardEvent): void {
+    const total = this.ids.length;
+    if (total === 0) {
+      return;
+    }
+    const page = Math.max(1, Math.floor(this.element.clientHeight / ROW_HEIGHT) - 2);
+    const moves: Record<string, number> = {
+      ArrowDown: this.active + 1,
+      ArrowUp: this.active - 1,
+      PageDown: this.active + page,
+      PageUp: this.active - page,
+      Home: 0,
+      End: total - 1,
+    };
+    if (event.key in moves) {
+      event.preventDefault();
+      this.activate(Math.max(0, Math.min(total - 1, moves[event.key]!)));
+    } else if ((event.key === 'Enter' || event.key === ' ') && this.active >= 0) {
+      event.preventDefault();
+      this.openActive();
+    }
+  }
+
+  private activate(index: number): void {
+    this.rendered.get(this.active)?.classList.remove('active');
+    this.rendered.get(this.active)?.setAttribute('aria-selected', 'false');
+    this.active = index;
+    const top = index * ROW_HEIGHT;
+    const bodyHeight = this.element.clientHeight - this.header.offsetHeight;
+    if (top < this.element.scrollTop) {
+      this.element.scrollTop = top;
+    } else if (top + ROW_HEIGHT > this.element.scrollTop + bodyHeight) {
+      this.element.scrollTop = top + ROW_HEIGHT - bodyHeight;
+    }
+    this.render();
+    const row = this.rendered.get(index);
+    row?.classList.add('active');
+    row?.setAttribute('aria-selected', 'true');
+    this.element.setAttribute('aria-activedescendant', `event-row-${index}`);
+  }
+
+  private openActive(): void {
+    const id = this.ids[this.active];
+    if (this.openable && id) {
+      this.events.open(this.active, id);
+    }
+  }
+}
+
+function columnTemplate(count: number): string {
+  const fixed = ['minmax(11em, 14em)', 'minmax(8em, 12em)', 'minmax(8em, 14em)', 'minmax(8em, 14em)'];
+  return Array.from({ length: count }, (_, index) => fixed[index] ?? 'minmax(8em, 1fr)').join(' ');
+}
