@@ -8,6 +8,7 @@ import { environmentConnection } from './connections/environment';
 import { ConnectionStatusBar } from './connections/statusBar';
 import { POSTHOG_SCHEME, PostHogFileSystem } from './documents/fileSystem';
 import { DeletedNotebooks } from './notebooks/deletedNotebooks';
+import { registerNotebooks } from './notebooks/notebooksFeature';
 import { registerProjects } from './projects/projectsFeature';
 import { ExplorerCommands } from './tree/explorerCommands';
 import { EXPLORER_VIEW_ID, ExplorerTreeProvider } from './tree/explorerTreeProvider';
@@ -41,6 +42,7 @@ export function activate(context: vscode.ExtensionContext): void {
     new ExplorerCommands(tree, connections, deleted, vscode.window).register(),
     documents,
     vscode.workspace.registerFileSystemProvider(POSTHOG_SCHEME, documents, { isCaseSensitive: true }),
+    ...registerNotebooks(connections, documents, tree, deleted),
     ...registerProjects(connections, tree, explorerView, documents),
     connections.onDidChange(updateContext),
     vscode.commands.registerCommand('posthogExplorer.showLogs', () => log.show()),

@@ -22,15 +22,19 @@ export class ActivityDocuments extends Disposable implements vscode.TextDocument
   readonly onDidChange = this.changed.event;
   private readonly states = new Map<string, ActivityState>();
 
+  constructor(readonly scheme: string = ACTIVITY_SCHEME) {
+    super();
+  }
+
   register(): this {
-    this._register(vscode.workspace.registerTextDocumentContentProvider(ACTIVITY_SCHEME, this));
+    this._register(vscode.workspace.registerTextDocumentContentProvider(this.scheme, this));
     return this;
   }
 
   /** Remembers the first page (fetched by the caller, so that refusals surface before anything opens); returns the URI. */
   open(connectionId: string, projectId: number, projectName: string, operations: ProjectOperations, first: ActivityChunk): vscode.Uri {
     const uri = vscode.Uri.from({
-      scheme: ACTIVITY_SCHEME,
+      scheme: this.scheme,
       authority: connectionId,
       path: `/${projectId}/${fileSafe(projectName)} activity.md`,
     });

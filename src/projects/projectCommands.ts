@@ -8,7 +8,7 @@ import { errorText } from '../tree/explorerCommands';
 import type { OrganizationSummary } from '../tree/explorerModel';
 import { type ExplorerNode, NotebookNode, OrganizationNode, ProjectNode } from '../tree/nodes';
 import { pickProject } from '../tree/pickProject';
-import { ACTIVITY_SCHEME, type ActivityDocuments } from './activityDocument';
+import type { ActivityDocuments } from './activityDocument';
 import { ProjectOperations } from './projectOperations';
 import { SETTINGS_DOCUMENT_NAME, type ProjectSettingsDocument } from './projectSettingsDocument';
 import { PROJECT_SWITCHES, switchIsOn } from './projectSwitches';
@@ -337,7 +337,7 @@ export class ProjectCommands extends Disposable {
   }
 
   async loadMoreActivity(uri?: vscode.Uri): Promise<void> {
-    const target = uri ?? activeActivityUri();
+    const target = uri ?? this.activeActivityUri();
     if (!target) {
       return;
     }
@@ -437,6 +437,11 @@ export class ProjectCommands extends Disposable {
     return new ProjectOperations(session.client, organizationId);
   }
 
+  private activeActivityUri(): vscode.Uri | undefined {
+    const uri = vscode.window.activeTextEditor?.document.uri;
+    return uri?.scheme === this.deps.activity.scheme ? uri : undefined;
+  }
+
   private progress<T>(title: string, task: () => Promise<T>): Promise<T> {
     return Promise.resolve(
       this.deps.window.withProgress({ location: vscode.ProgressLocation.Notification, title }, () => task()),
@@ -469,11 +474,6 @@ export class ProjectCommands extends Disposable {
     });
     return picked && { session, organization: picked.organization };
   }
-}
-
-function activeActivityUri(): vscode.Uri | undefined {
-  const uri = vscode.window.activeTextEditor?.document.uri;
-  return uri?.scheme === ACTIVITY_SCHEME ? uri : undefined;
 }
 
 function fileErrorText(error: unknown): string {

@@ -88,6 +88,14 @@ export class ExplorerTreeProvider extends Disposable implements vscode.TreeDataP
     });
   }
 
+  /** Fires a change after a project's notebooks changed (created, saved, renamed, deleted elsewhere). */
+  refreshProject(connectionId: string, projectId: number): void {
+    void this.connections.session(connectionId).then((session) => {
+      session?.model.refreshProject(projectId);
+      this.changed.fire(undefined);
+    });
+  }
+
   private rootChildren(): Promise<ExplorerNode[]> {
     const connections = this.connections.connections();
     if (connections.length === 1) {

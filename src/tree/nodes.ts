@@ -276,6 +276,7 @@ export class NotebookNode extends SessionNode {
       ].join('\n\n'),
     );
     item.contextValue = 'notebook';
+    item.command = { command: 'posthogExplorer.openNotebook', title: vscode.l10n.t('Open Notebook'), arguments: [this] };
     return item;
   }
 }

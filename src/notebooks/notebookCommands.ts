@@ -1,0 +1,270 @@
+import * as vscode from 'vscode';
+import { type ActivityPage, type NotebookListFilters, type NotebookListItem, PersonalApiKeyNotSupportedError } from '../api';
+import { Disposable } from '../common/disposable';
+import type { WindowApi } from '../common/window';
+import type { ConnectionManager, ConnectionSession } from '../connections/connectionManager';
+import { parseDocumentPath } from '../documents/paths';
+import { errorText } from '../tree/explorerCommands';
+import { type ExplorerNode, NotebookNode, NotebooksNode, notebookTitle, ProjectNode } from '../tree/nodes';
+import { pickProject } from '../tree/pickProject';
+import { describeActivity } from './activityFormat';
+import { LatestSearch } from './latestSearch';
+import type { NotebookFileStore } from './notebookFiles';
+
+const SEARCH_DEBOUNCE_MS = 250;
+const SEARCH_LIMIT = 50;
+const ACTIVITY_PAGE_SIZE = 20;
+
+/** A notebook a command acts on: from a tree node, or from the URI of an open notebook editor. */
+interface NotebookRef {
+  readonly session: ConnectionSession;
+  readonly projectId: number;
+  readonly shortId: string;
+  readonly title: string | null;
+}
+
+type SearchItem = vscode.QuickPickItem & { readonly notebook?: NotebookListItem };
+
+/** Open, create, delete, rename notebooks and show their activity. */
+export class NotebookCommands extends Disposable {
+  constructor(
+    private readonly files: NotebookFileStore,
+    private readonly connections: ConnectionManager,
+    private readonly window: WindowApi,
+  ) {
+    super();
+  }
+
+  register(): this {
+    const register = (id: string, run: (...args: never[]) => unknown) => this._register(vscode.commands.registerCommand(id, run));
+    register('posthogExplorer.openNotebook', (target?: ExplorerNode | vscode.Uri) => this.openNotebook(target));
+    register('posthogExplorer.createNotebook', (node?: ExplorerNode) => this.createNotebook(node));
+    register('posthogExplorer.deleteNotebook', (target?: ExplorerNode | vscode.Uri) => this.deleteNotebook(target));
+    register('posthogExplorer.renameNotebook', (target?: ExplorerNode | vscode.Uri) => this.renameNotebook(target));
+    register('posthogExplorer.showNotebookActivity', (target?: ExplorerNode | vscode.Uri) => this.showNotebookActivity(target));
+    return this;
+  }
+
+  /** From a notebook item: opens it. From the palette: search a project's notebooks on the server. */
+  async openNotebook(target?: ExplorerNode | vscode.Uri): Promise<vscode.TextEditor | undefined> {
+    const ref = await this.notebookRef(target);
+    if (ref) {
+      return this.show(this.files.uriOf(ref.session.connection.id, ref.projectId, { short_id: ref.shortId, title: ref.title }));
+    }
+    if (target !== undefined) {
+      return undefined;
+    }
+    const choice = await pickProject(this.connections, this.window, vscode.l10n.t('Open Notebook'));
+    if (!choice) {
+      return undefined;
+    }
+    const notebook = await this.searchNotebook(choice.session, choice.project.id, choice.project.name);
+    return notebook && this.show(this.files.uriOf(choice.session.connection.id, choice.project.id, notebook));
+  }
+
+  async createNotebook(node?: ExplorerNode): Promise<vscode.TextEditor | undefined> {
+    const project =
+      node instanceof NotebooksNode || node instanceof ProjectNode
+        ? { session: node.session, projectId: node.project.id }
+        : await pickProject(this.connections, this.window, vscode.l10n.t('Create Notebook')).then(
+            (choice) => choice && { session: choice.session, projectId: choice.project.id },
+          );
+    if (!project) {
+      return undefined;
+    }
+    const title = await this.window.showInputBox({
+      title: vscode.l10n.t('Create Notebook'),
+      prompt: vscode.l10n.t('The title of the new notebook'),
+      validateInput: (value) => (value.trim() ? undefined : vscode.l10n.t('Give the notebook a title.')),
+    });
+    if (!title?.trim()) {
+      return undefined;
+    }
+    try {
+      const uri = await this.files.create(project.session, project.projectId, title.trim());
+      return await this.show(uri);
+    } catch (error) {
+      void this.window.showErrorMessage(vscode.l10n.t('Could not create the notebook: {0}', errorText(error)));
+      return undefined;
+    }
+  }
+
+  /** Moves the notebook to PostHog's trash (PATCH deleted: true) after a modal confirmation. */
+  async deleteNotebook(target?: ExplorerNode | vscode.Uri): Promise<boolean> {
+    const ref = await this.notebookRef(target ?? vscode.window.activeTextEditor?.document.uri);
+    if (!ref) {
+      return false;
+    }
+    const title = notebookTitle(ref.title);
+    const confirm = vscode.l10n.t('Delete');
+    const answer = await this.window.showWarningMessage(
+      vscode.l10n.t('Delete the notebook "{0}"?', title),
+      {
+        modal: true,
+        detail: vscode.l10n.t('PostHog keeps deleted notebooks: show them with "Show Deleted Notebooks" in the explorer to restore this one.'),
+      },
+      confirm,
+    );
+    if (answer !== confirm) {
+      return false;
+    }
+    try {
+      await vscode.workspace.fs.delete(this.uriOfRef(ref));
+    } catch (error) {
+      void this.window.showErrorMessage(vscode.l10n.t('Could not delete "{0}": {1}', title, errorText(error)));
+      return false;
+    }
+    return true;
+  }
+
+  /** Renames the notebook (PATCH title); its open editor follows the new file name. */
+  async renameNotebook(target?: ExplorerNode | vscode.Uri): Promise<boolean> {
+    const ref = await this.notebookRef(target ?? vscode.window.activeTextEditor?.document.uri);
+    if (!ref) {
+      return false;
+    }
+    const title = await this.window.showInputBox({
+      title: vscode.l10n.t('Rename Notebook'),
+      value: ref.title ?? '',
+      prompt: vscode.l10n.t('The new title'),
+      validateInput: (value) => (value.trim() ? undefined : vscode.l10n.t('Give the notebook a title.')),
+    });
+    if (!title?.trim() || title.trim() === ref.title) {
+      return false;
+    }
+    const from = this.openUriOf(ref) ?? this.uriOfRef(ref);
+    const to = this.files.uriOf(ref.session.connection.id, ref.projectId, { short_id: ref.shortId, title: title.trim() });
+    const edit = new vscode.WorkspaceEdit();
+    edit.renameFile(from, to, { overwrite: true });
+    const applied = await vscode.workspace.applyEdit(edit);
+    if (!applied) {
+      void this.window.showErrorMessage(vscode.l10n.t('Could not rename "{0}".', notebookTitle(ref.title)));
+    }
+    return applied;
+  }
+
+  /** The notebook's activity, newest first, a page at a time. */
+  async showNotebookActivity(target?: ExplorerNode | vscode.Uri): Promise<void> {
+    const ref = await this.notebookRef(target ?? vscode.window.activeTextEditor?.document.uri);
+    if (!ref) {
+      return;
+    }
+    const loadMore = vscode.l10n.t('Load more…');
+    const items: vscode.QuickPickItem[] = [];
+    for (let page = 1; ; page++) {
+      let answer: ActivityPage | undefined;
+      try {
+        const result = await this.window.withProgress(
+          { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Loading activity…') },
+          () => ref.session.client.notebooks.activity(ref.projectId, ref.shortId, { page, limit: ACTIVITY_PAGE_SIZE }),
+        );
+        answer = 'results' in result ? result : { results: [] };
+      } catch (error) {
+        const text =
+          error instanceof PersonalApiKeyNotSupportedError
+            ? vscode.l10n.t('PostHog does not let personal API keys read this activity. Open the notebook in PostHog to see it.')
+            : errorText(error);
+        void this.window.showErrorMessage(vscode.l10n.t('Could not load the activity of "{0}": {1}', notebookTitle(ref.title), text));
+        return;
+      }
+      const now = new Date();
+      for (const entry of answer.results) {
+        const line = describeActivity(entry, now, vscode.env.language);
+        items.push({ label: line.label, detail: line.changes.join('  ·  ') || undefined });
+      }
+      const more = Boolean(answer.next);
+      const shown = items.length
+        ? [...items, ...(more ? [{ label: `$(fold-down) ${loadMore}`, alwaysShow: true }] : [])]
+        : [{ label: vscode.l10n.t('No activity recorded for this notebook.') }];
+      const picked = await this.window.showQuickPick(shown, {
+        title: vscode.l10n.t('Activity of "{0}"', notebookTitle(ref.title)),
+        placeHolder: vscode.l10n.t('Newest first. Type to filter.'),
+        matchOnDetail: true,
+      });
+      if (!more || !picked?.label.endsWith(loadMore)) {
+        return;
+      }
+    }
+  }
+
+  private async show(uri: vscode.Uri): Promise<vscode.TextEditor> {
+    const document = await vscode.workspace.openTextDocument(uri);
+    return vscode.window.showTextDocument(document, { preview: false });
+  }
+
+  private searchNotebook(session: ConnectionSession, projectId: number, projectName: string): Promise<NotebookListItem | undefined> {
+    const pick = vscode.window.createQuickPick<SearchItem>();
+    pick.title = vscode.l10n.t('Open Notebook from {0}', projectName);
+    pick.placeholder = vscode.l10n.t('Type to search titles and text on PostHog');
+    pick.matchOnDescription = true;
+    const search = new LatestSearch<NotebookListItem[]>(
+      async (query, signal) => {
+        const filters = { limit: SEARCH_LIMIT, ...(query ? { search: query } : {}) } as NotebookListFilters;
+        return (await session.client.notebooks.list(projectId, filters, { signal })).results;
+      },
+      {
+        onBusy: (busy) => (pick.busy = busy),
+        onResults: (_query, notebooks) => {
+          pick.items = notebooks.length
+            ? notebooks.map((notebook) => ({
+                label: notebookTitle(notebook.title),
+                description: notebook.short_id,
+                detail: notebook.last_modified_at,
+                notebook,
+                alwaysShow: true,
+              }))
+            : [{ label: vscode.l10n.t('No notebook matches'), alwaysShow: true }];
+        },
+        onError: (_query, error) => {
+          pick.items = [{ label: `$(error) ${errorText(error)}`, alwaysShow: true }];
+        },
+      },
+      SEARCH_DEBOUNCE_MS,
+    );
+    return new Promise((resolve) => {
+      pick.onDidChangeValue((value) => search.update(value.trim()));
+      pick.onDidAccept(() => {
+        const notebook = pick.selectedItems[0]?.notebook;
+        if (notebook) {
+          resolve(notebook);
+          pick.hide();
+        }
+      });
+      pick.onDidHide(() => {
+        search.dispose();
+        pick.dispose();
+        resolve(undefined);
+      });
+      search.update('', true);
+      pick.show();
+    });
+  }
+
+  private async notebookRef(target: ExplorerNode | vscode.Uri | undefined): Promise<NotebookRef | undefined> {
+    if (target instanceof NotebookNode) {
+      return { session: target.session, projectId: target.project.id, shortId: target.notebook.short_id, title: target.notebook.title };
+    }
+    if (target instanceof vscode.Uri && target.scheme === this.files.scheme) {
+      const path = parseDocumentPath(target.authority, target.path);
+      const session = path?.kind === 'notebook' ? await this.connections.session(path.connectionId) : undefined;
+      if (path?.kind === 'notebook' && session) {
+        const name = target.path.slice(target.path.lastIndexOf('/') + 1);
+        const title = name.endsWith(` (${path.shortId}).json`) ? name.slice(0, -` (${path.shortId}).json`.length) : null;
+        return { session, projectId: path.projectId, shortId: path.shortId, title };
+      }
+    }
+    return undefined;
+  }
+
+  private uriOfRef(ref: NotebookRef): vscode.Uri {
+    return this.files.uriOf(ref.session.connection.id, ref.projectId, { short_id: ref.shortId, title: ref.title });
+  }
+
+  /** The URI an open editor of the notebook uses (its title part may be older). */
+  private openUriOf(ref: NotebookRef): vscode.Uri | undefined {
+    return vscode.workspace.textDocuments.find((document) => {
+      const path = document.uri.scheme === this.files.scheme ? parseDocumentPath(document.uri.authority, document.uri.path) : undefined;
+      return path?.kind === 'notebook' && path.shortId === ref.shortId && path.projectId === ref.projectId && path.connectionId === ref.session.connection.id;
+    })?.uri;
+  }
+}

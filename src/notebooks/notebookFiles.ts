@@ -1,0 +1,413 @@
+import * as vscode from 'vscode';
+import { ConflictError, type Notebook, NOT_MODIFIED } from '../api';
+import { Disposable } from '../common/disposable';
+import type { ConnectionSession } from '../connections/connectionManager';
+import type { NotebookFiles, NotebookTarget } from '../documents/fileSystem';
+import { notebookFileName, notebookPath, parseDocumentPath, titleFromFileName } from '../documents/paths';
+import type { ConflictResolver } from './conflicts';
+import type { DeletedNotebooks } from './deletedNotebooks';
+import { describeUser, serializeNotebook } from './notebookDocument';
+import { NotebookHistory, type SavePlan } from './notebookHistory';
+
+/** A read within this long after a stat (or poll) fetched the notebook serves what that fetch got. */
+const FRESH_MS = 5_000;
+/** After a save, the editor reloads (to show the new version) once VS Code has taken the post-save stat. */
+const RELOAD_AFTER_SAVE_MS = 150;
+const MAX_OVERWRITE_ATTEMPTS = 3;
+
+interface Entry {
+  readonly key: string;
+  readonly history: NotebookHistory;
+  notebook: Notebook;
+  text: Uint8Array;
+  mtime: number;
+  /** Highest mtime VS Code was told; a new snapshot goes above it. */
+  highestMtime: number;
+  fetchedAt: number;
+  /** The stat VS Code takes right after a save (see writeFile). */
+  postWrite?: vscode.FileStat;
+  /** A newer version seen by polling while the editor had unsaved changes. */
+  remote?: Notebook;
+  warnedVersion?: number;
+  watchers: number;
+}
+
+export interface NotebooksChange {
+  readonly connectionId: string;
+  readonly projectId: number;
+}
+
+/**
+ * Notebooks as files (see src/documents/paths.ts for the URIs). Keeps, per notebook, the snapshot the
+ * editor saw: stat and read serve it, so opening costs one GET and saving one PATCH; polling (GET with
+ * If-None-Match) moves it on for clean editors only, so a dirty editor meets the conflict dialog on
+ * save rather than a silent overwrite.
+ */
+export class NotebookFileStore extends Disposable implements NotebookFiles {
+  private readonly entries = new Map<string, Entry>();
+  private readonly changed = this._register(new vscode.EventEmitter<vscode.FileChangeEvent[]>());
+  readonly onDidChange = this.changed.event;
+  private readonly notebooksChanged = this._register(new vscode.EventEmitter<NotebooksChange>());
+  /** A notebook was created, saved, renamed or deleted: the explorer refreshes the project. */
+  readonly onDidChangeNotebooks = this.notebooksChanged.event;
+  private readonly remoteCopies = new Map<string, string>();
+  private readonly remoteCopiesChanged = this._register(new vscode.EventEmitter<vscode.Uri>());
+  private pollTimer: NodeJS.Timeout | undefined;
+  private polling = false;
+
+  constructor(
+    readonly scheme: string,
+    private readonly sessions: (connectionId: string) => Promise<ConnectionSession | undefined>,
+    private readonly deleted: DeletedNotebooks,
+    private readonly conflicts: ConflictResolver,
+    private readonly window: Pick<typeof vscode.window, 'showWarningMessage'>,
+  ) {
+    super();
+    const remoteCopies = this;
+    this._register(
+      vscode.workspace.registerTextDocumentContentProvider(this.remoteScheme, {
+        onDidChange: this.remoteCopiesChanged.event,
+        provideTextDocumentContent: (uri) => remoteCopies.remoteCopies.get(uri.toString()),
+      }),
+    );
+    this._register({ dispose: () => clearTimeout(this.pollTimer) });
+  }
+
+  get remoteScheme(): string {
+    return `${this.scheme}-remote`;
+  }
+
+  uriOf(connectionId: string, projectId: number, notebook: Pick<Notebook, 'short_id' | 'title'>): vscode.Uri {
+    return vscode.Uri.from({ scheme: this.scheme, authority: connectionId, path: notebookPath(projectId, notebook.short_id, notebook.title) });
+  }
+
+  async list(session: ConnectionSession, projectId: number): Promise<[string, vscode.FileType][]> {
+    const notebooks = await session.model.notebooks(projectId, {});
+    return notebooks.map((notebook): [string, vscode.FileType] => [notebookFileName(notebook.title, notebook.short_id), vscode.FileType.File]);
+  }
+
+  async stat(target: NotebookTarget): Promise<vscode.FileStat> {
+    let entry = this.entries.get(keyOf(target));
+    if (entry?.postWrite) {
+      const stat = entry.postWrite;
+      entry.postWrite = undefined;
+      this.scheduleReload(target.uri);
+      return stat;
+    }
+    if (!entry || !this.trusted(entry)) {
+      entry = this.accept(target, await target.session.client.notebooks.get(target.projectId, target.shortId));
+    }
+    return statOf(entry);
+  }
+
+  async read(target: NotebookTarget): Promise<Uint8Array> {
+    let entry = this.entries.get(keyOf(target));
+    if (!entry || Date.now() - entry.fetchedAt > FRESH_MS) {
+      entry = this.accept(target, await target.session.client.notebooks.get(target.projectId, target.shortId));
+    }
+    entry.history.recordServed(entry.notebook);
+    return entry.text;
+  }
+
+  async write(target: NotebookTarget, content: Uint8Array, options: { create: boolean; overwrite: boolean }): Promise<void> {
+    const key = keyOf(target);
+    const existing = this.entries.get(key);
+    if (!existing && options.create && !options.overwrite) {
+      throw vscode.FileSystemError.NoPermissions(vscode.l10n.t('Create notebooks with "PostHog: Create Notebook…".'));
+    }
+    const history = existing?.history ?? new NotebookHistory(target.shortId);
+    const plan = history.planSave(new TextDecoder().decode(content));
+    if (plan.kind === 'unchanged') {
+      return;
+    }
+    const saved = await this.patch(target, plan, history, content);
+    if (saved) {
+      history.recordWritten(plan.displayed, saved);
+      this.acceptWritten(target, saved, history, content);
+      this.notebooksChanged.fire({ connectionId: target.connectionId, projectId: target.projectId });
+    }
+  }
+
+  async delete(target: NotebookTarget): Promise<void> {
+    const notebook = await target.session.client.notebooks.softDelete(target.projectId, target.shortId);
+    await this.deleted.add(target.connectionId, target.projectId, {
+      shortId: notebook.short_id,
+      title: notebook.title ?? '',
+      deletedAt: new Date().toISOString(),
+    });
+    this.entries.delete(keyOf(target));
+    target.session.model.refreshProject(target.projectId);
+    this.changed.fire([{ type: vscode.FileChangeType.Deleted, uri: target.uri }]);
+    this.notebooksChanged.fire({ connectionId: target.connectionId, projectId: target.projectId });
+  }
+
+  async rename(target: NotebookTarget, newUri: vscode.Uri): Promise<void> {
+    const newName = newUri.path.slice(newUri.path.lastIndexOf('/') + 1);
+    const renamedId = parseDocumentPath(newUri.authority, newUri.path);
+    if (renamedId?.kind === 'notebook' && renamedId.shortId !== target.shortId && newName.includes('(')) {
+      throw vscode.FileSystemError.NoPermissions(vscode.l10n.t('The short id in a notebook file name cannot change.'));
+    }
+    const title = titleFromFileName(newName, target.shortId);
+    const notebook = await target.session.client.notebooks.update(target.projectId, target.shortId, { title });
+    const entry = this.entries.get(keyOf(target));
+    if (entry) {
+      this.setSnapshot(entry, notebook);
+    }
+    target.session.model.refreshProject(target.projectId);
+    this.changed.fire([
+      { type: vscode.FileChangeType.Deleted, uri: target.uri },
+      { type: vscode.FileChangeType.Created, uri: newUri },
+    ]);
+    this.notebooksChanged.fire({ connectionId: target.connectionId, projectId: target.projectId });
+  }
+
+  watch(target: NotebookTarget): vscode.Disposable {
+    const entry = this.entries.get(keyOf(target));
+    if (entry) {
+      entry.watchers++;
+    }
+    return new vscode.Disposable(() => {
+      if (entry) {
+        entry.watchers--;
+      }
+    });
+  }
+
+  /** Creates a notebook (one POST) and returns its URI. */
+  async create(session: ConnectionSession, projectId: number, title: string): Promise<vscode.Uri> {
+    const notebook = await session.client.notebooks.create(projectId, {
+      title,
+      content: { type: 'doc', content: [{ type: 'heading', attrs: { level: 1 }, content: [{ type: 'text', text: title }] }] },
+      text_content: title,
+    });
+    const uri = this.uriOf(session.connection.id, projectId, notebook);
+    this.accept({ uri, connectionId: session.connection.id, projectId, shortId: notebook.short_id, session }, notebook);
+    session.model.refreshProject(projectId);
+    this.notebooksChanged.fire({ connectionId: session.connection.id, projectId });
+    return uri;
+  }
+
+  /** Polls every open notebook every `seconds` (0 stops polling). */
+  setPollInterval(seconds: number): void {
+    clearTimeout(this.pollTimer);
+    this.pollTimer = undefined;
+    if (seconds > 0) {
+      const tick = () => {
+        void this.pollOpenNotebooks().finally(() => {
+          if (this.pollTimer !== undefined && !this.isDisposed) {
+            this.pollTimer = setTimeout(tick, seconds * 1000);
+          }
+        });
+      };
+      this.pollTimer = setTimeout(tick, seconds * 1000);
+    }
+  }
+
+  /** One round of polling: a conditional GET per open notebook; clean editors reload, dirty ones are warned. */
+  async pollOpenNotebooks(): Promise<void> {
+    if (this.polling) {
+      return;
+    }
+    this.polling = true;
+    try {
+      const open = new Map<string, vscode.TextDocument>();
+      for (const document of vscode.workspace.textDocuments) {
+        const path = document.uri.scheme === this.scheme ? parseDocumentPath(document.uri.authority, document.uri.path) : undefined;
+        if (path?.kind === 'notebook') {
+          open.set(`${path.connectionId}/${path.projectId}/${path.shortId}`, document);
+        }
+      }
+      await Promise.all([...open].map(([key, document]) => this.pollOne(key, document).catch(() => undefined)));
+    } finally {
+      this.polling = false;
+    }
+  }
+
+  private async pollOne(key: string, document: vscode.TextDocument): Promise<void> {
+    const entry = this.entries.get(key);
+    const path = parseDocumentPath(document.uri.authority, document.uri.path);
+    const session = path && (await this.sessions(path.connectionId));
+    if (!entry || path?.kind !== 'notebook' || !session) {
+      return;
+    }
+    const known = entry.remote ?? entry.notebook;
+    const answer = await session.client.notebooks.get(path.projectId, path.shortId, { ifNoneMatchVersion: known.version });
+    const latest = answer === NOT_MODIFIED ? known : answer;
+    if (latest.version === entry.notebook.version && latest.last_modified_at === entry.notebook.last_modified_at) {
+      entry.remote = undefined;
+      return;
+    }
+    if (!document.isDirty) {
+      entry.remote = undefined;
+      this.setSnapshot(entry, latest);
+      this.changed.fire([{ type: vscode.FileChangeType.Changed, uri: document.uri }]);
+      session.model.refreshProject(path.projectId);
+      return;
+    }
+    entry.remote = latest;
+    if (entry.warnedVersion !== latest.version) {
+      entry.warnedVersion = latest.version;
+      void this.warnRemoteChange(document, latest);
+    }
+  }
+
+  private async warnRemoteChange(document: vscode.TextDocument, latest: Notebook): Promise<void> {
+    const compare = vscode.l10n.t('Compare');
+    const choice = await this.window.showWarningMessage(
+      vscode.l10n.t(
+        '"{0}" changed on PostHog (version {1}, by {2}) while you have unsaved changes. Saving will ask whether to overwrite it.',
+        latest.title ?? '',
+        latest.version,
+        describeUser(latest.last_modified_by) ?? vscode.l10n.t('someone'),
+      ),
+      compare,
+    );
+    if (choice === compare) {
+      await this.compare(document.uri, latest);
+    }
+  }
+
+  /** Opens a diff: PostHog's notebook (read-only) on the left, the editor's text on the right. */
+  async compare(uri: vscode.Uri, server: Notebook): Promise<void> {
+    const left = uri.with({ scheme: this.remoteScheme, query: `version=${server.version}` });
+    this.remoteCopies.set(left.toString(), serializeNotebook(server));
+    this.remoteCopiesChanged.fire(left);
+    await vscode.commands.executeCommand(
+      'vscode.diff',
+      left,
+      uri,
+      vscode.l10n.t('{0} (PostHog, version {1}) ↔ Yours', server.title ?? '', server.version),
+    );
+  }
+
+  private async patch(target: NotebookTarget, plan: Extract<SavePlan, { kind: 'patch' }>, history: NotebookHistory, content: Uint8Array): Promise<Notebook | undefined> {
+    const notebooks = target.session.client.notebooks;
+    try {
+      return await notebooks.update(target.projectId, target.shortId, plan.body);
+    } catch (error) {
+      if (!(error instanceof ConflictError)) {
+        throw error;
+      }
+    }
+    for (let attempt = 1; attempt <= MAX_OVERWRITE_ATTEMPTS; attempt++) {
+      const server = await notebooks.get(target.projectId, target.shortId);
+      const choice = await this.conflicts.choose({
+        title: server.title ?? target.shortId,
+        yourVersion: plan.body.version,
+        serverVersion: server.version,
+        modifiedBy: describeUser(server.last_modified_by),
+        modifiedAt: server.last_modified_at,
+      });
+      if (choice === 'discard') {
+        history.recordServed(server);
+        this.acceptWritten(target, server, history, content);
+        return undefined;
+      }
+      if (choice === 'compare') {
+        await this.compare(target.uri, server);
+      }
+      if (choice !== 'overwrite') {
+        throw new Error(
+          vscode.l10n.t(
+            'Not saved: PostHog has a newer version ({0}) of this notebook than your text (version {1}). Save again to overwrite it or discard your changes.',
+            server.version,
+            plan.body.version,
+          ),
+        );
+      }
+      try {
+        const { full } = plan;
+        return await notebooks.update(target.projectId, target.shortId, { ...full, version: server.version });
+      } catch (error) {
+        if (!(error instanceof ConflictError)) {
+          throw error;
+        }
+      }
+    }
+    throw new Error(vscode.l10n.t('Not saved: the notebook keeps changing on PostHog. Try again.'));
+  }
+
+  /** A fetched notebook becomes the snapshot VS Code sees. */
+  private accept(target: NotebookTarget, notebook: Notebook, history?: NotebookHistory): Entry {
+    const key = keyOf(target);
+    let entry = this.entries.get(key);
+    if (!entry) {
+      const text = encode(notebook);
+      const mtime = Date.parse(notebook.last_modified_at) || Date.now();
+      entry = {
+        key,
+        history: history ?? new NotebookHistory(target.shortId),
+        notebook,
+        text,
+        mtime,
+        highestMtime: mtime,
+        fetchedAt: Date.now(),
+        watchers: 0,
+      };
+      this.entries.set(key, entry);
+    } else {
+      this.setSnapshot(entry, notebook);
+    }
+    entry.fetchedAt = Date.now();
+    return entry;
+  }
+
+  /**
+   * After a save (or a discard) VS Code takes one stat and remembers it. That stat reports a newer
+   * mtime than the snapshot's, so that the change fired next makes a clean editor reload (and show the
+   * new version), while a later save never looks "modified since" to VS Code: its check only fires when
+   * the remembered mtime is older than the file's.
+   */
+  private acceptWritten(target: NotebookTarget, notebook: Notebook, history: NotebookHistory, written: Uint8Array): void {
+    const entry = this.accept(target, notebook, history);
+    entry.remote = undefined;
+    entry.highestMtime = entry.mtime + 1;
+    entry.postWrite = { type: vscode.FileType.File, ctime: ctimeOf(notebook), mtime: entry.mtime + 1, size: written.byteLength };
+  }
+
+  private setSnapshot(entry: Entry, notebook: Notebook): void {
+    const text = encode(notebook);
+    if (notebook.version === entry.notebook.version && Buffer.from(text).equals(Buffer.from(entry.text))) {
+      entry.notebook = notebook;
+      return;
+    }
+    entry.notebook = notebook;
+    entry.text = text;
+    entry.mtime = Math.max(entry.highestMtime + 1, Date.parse(notebook.last_modified_at) || 0);
+    entry.highestMtime = entry.mtime;
+  }
+
+  /** Whether stat may answer from the snapshot: just fetched, or open in an editor (polling keeps it current). */
+  private trusted(entry: Entry): boolean {
+    if (Date.now() - entry.fetchedAt <= FRESH_MS || entry.watchers > 0) {
+      return true;
+    }
+    return vscode.workspace.textDocuments.some((document) => {
+      if (document.uri.scheme !== this.scheme) {
+        return false;
+      }
+      const path = parseDocumentPath(document.uri.authority, document.uri.path);
+      return path?.kind === 'notebook' && `${path.connectionId}/${path.projectId}/${path.shortId}` === entry.key;
+    });
+  }
+
+  private scheduleReload(uri: vscode.Uri): void {
+    setTimeout(() => this.changed.fire([{ type: vscode.FileChangeType.Changed, uri }]), RELOAD_AFTER_SAVE_MS);
+  }
+}
+
+function keyOf(target: Pick<NotebookTarget, 'connectionId' | 'projectId' | 'shortId'>): string {
+  return `${target.connectionId}/${target.projectId}/${target.shortId}`;
+}
+
+function encode(notebook: Notebook): Uint8Array {
+  return new TextEncoder().encode(serializeNotebook(notebook));
+}
+
+function ctimeOf(notebook: Notebook): number {
+  return Date.parse(notebook.created_at) || 0;
+}
+
+function statOf(entry: Entry): vscode.FileStat {
+  return { type: vscode.FileType.File, ctime: ctimeOf(entry.notebook), mtime: entry.mtime, size: entry.text.byteLength };
+}

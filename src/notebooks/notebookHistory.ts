@@ -1,0 +1,153 @@
+import type { Notebook } from '../api';
+import {
+  displayedVersion,
+  type DocumentProblem,
+  editableOf,
+  type EditableNotebook,
+  NotebookDocumentError,
+  parseNotebookDocument,
+  READONLY_KEY,
+  readonlyOf,
+  type ReadonlyBlock,
+  readonlyProblems,
+  type SaveBody,
+  sameJson,
+  textContentOf,
+} from './notebookDocument';
+import { pointer } from './jsonWithLocations';
+
+export type SavePlan =
+  /** Nothing differs from the version the text is based on: send nothing. */
+  | { readonly kind: 'unchanged'; readonly displayed: number; readonly base: number }
+  /** One PATCH; `body.version` is the version the editor's text is based on. */
+  | { readonly kind: 'patch'; readonly displayed: number; readonly body: SaveBody; readonly full: EditableNotebook };
+
+interface ServedState {
+  readonly editable: EditableNotebook;
+  readonly readonlyBlocks: ReadonlyBlock[];
+}
+
+const KEPT_VERSIONS = 8;
+
+/**
+ * What one notebook's editor text is based on. The text shows the version it was read at in its
+ * read-only block; after a save the server's version moves on while the text keeps showing the old
+ * one until the editor reloads. So: each displayed version maps to the version the text is really
+ * based on, which a save sends, and two saves in a row never conflict.
+ */
+export class NotebookHistory {
+  private readonly served = new Map<number, ServedState>();
+  private readonly basedOn = new Map<number, number>();
+
+  constructor(readonly shortId: string) {}
+
+  /** The editor was given this notebook's text (a read). */
+  recordServed(notebook: Notebook): void {
+    this.remember(notebook);
+    this.basedOn.set(notebook.version, notebook.version);
+  }
+
+  /** A save of text that showed `displayed` produced `notebook` on the server. */
+  recordWritten(displayed: number, notebook: Notebook): void {
+    this.remember(notebook);
+    this.basedOn.set(notebook.version, notebook.version);
+    this.basedOn.set(displayed, notebook.version);
+  }
+
+  /** The version a text showing `displayed` is based on. */
+  baseOf(displayed: number): number {
+    return this.basedOn.get(displayed) ?? displayed;
+  }
+
+  knows(version: number): boolean {
+    return this.served.has(version);
+  }
+
+  /** Reads the text and decides what a save sends; throws NotebookDocumentError when it must be refused. */
+  planSave(text: string): SavePlan {
+    const parsed = parseNotebookDocument(text);
+    const displayed = displayedVersion(parsed);
+    const versionProblem = (message: string): never => {
+      throw new NotebookDocumentError([
+        {
+          message,
+          location: parsed.json.locations.get(pointer([READONLY_KEY, 'version'])) ?? parsed.json.keyLocations.get(pointer([READONLY_KEY])),
+          field: `${READONLY_KEY}.version`,
+        },
+      ]);
+    };
+    if (displayed === undefined) {
+      return versionProblem(`${READONLY_KEY}.version is read-only and must stay as it was (an integer); undo that change`);
+    }
+    const shown = this.served.get(displayed);
+    if (this.served.size > 0) {
+      if (!shown) {
+        return versionProblem(
+          `${READONLY_KEY}.version is read-only and was changed (this editor has version ${this.latestServedVersion()}); undo that change`,
+        );
+      }
+      this.checkReadonly(parsed, shown);
+    } else if (parsed.readonly?.['short_id'] !== this.shortId) {
+      throw new NotebookDocumentError([
+        {
+          message: `${READONLY_KEY}.short_id is read-only and must be "${this.shortId}"`,
+          location: parsed.json.locations.get(pointer([READONLY_KEY, 'short_id'])),
+          field: `${READONLY_KEY}.short_id`,
+        },
+      ]);
+    }
+    const base = this.baseOf(displayed);
+    const full = this.resolveTextContent(parsed.editable, parsed.hasTextContent, shown?.editable);
+    const baseState = this.served.get(base);
+    if (baseState && sameJson(full, baseState.editable)) {
+      return { kind: 'unchanged', displayed, base };
+    }
+    const body: SaveBody = { content: full.content, version: base };
+    if (!baseState || full.title !== baseState.editable.title) {
+      body.title = full.title;
+    }
+    if (!baseState || full.text_content !== baseState.editable.text_content) {
+      body.text_content = full.text_content;
+    }
+    return { kind: 'patch', displayed, body, full };
+  }
+
+  /** text_content follows the content unless the user edited it (compared with what the text showed). */
+  private resolveTextContent(edited: EditableNotebook, hasTextContent: boolean, shown: EditableNotebook | undefined): EditableNotebook {
+    const textEdited = hasTextContent && (!shown || edited.text_content !== shown.text_content);
+    if (textEdited) {
+      return edited;
+    }
+    const contentChanged = !shown || !sameJson(edited.content, shown.content);
+    const text_content = contentChanged ? textContentOf(edited.content) : (shown?.text_content ?? null);
+    return { ...edited, text_content };
+  }
+
+  private checkReadonly(parsed: ReturnType<typeof parseNotebookDocument>, shown: ServedState): void {
+    let closest: DocumentProblem[] | undefined;
+    for (const block of shown.readonlyBlocks) {
+      const problems = readonlyProblems(parsed, block);
+      if (problems.length === 0) {
+        return;
+      }
+      closest = closest && closest.length <= problems.length ? closest : problems;
+    }
+    throw new NotebookDocumentError(closest ?? []);
+  }
+
+  private remember(notebook: Notebook): void {
+    const block = readonlyOf(notebook);
+    const previous = this.served.get(notebook.version);
+    const blocks = previous ? previous.readonlyBlocks.filter((known) => !sameJson(known, block)) : [];
+    this.served.delete(notebook.version);
+    this.served.set(notebook.version, { editable: editableOf(notebook), readonlyBlocks: [...blocks, block].slice(-4) });
+    while (this.served.size > KEPT_VERSIONS) {
+      const oldest = this.served.keys().next().value as number;
+      this.served.delete(oldest);
+    }
+  }
+
+  private latestServedVersion(): number | undefined {
+    return Math.max(...this.served.keys());
+  }
+}

@@ -1,0 +1,105 @@
+import assert from 'node:assert/strict';
+import { copyFile, mkdir } from 'node:fs/promises';
+import * as path from 'node:path';
+import { after, before, describe, it } from 'mocha';
+import { type LocalApi, startLocalApi } from '../api-server';
+import { repoRoot } from '../host/paths';
+import { e2e } from './context';
+
+/**
+ * The test host's API refuses reset_token to personal keys, as PostHog does. These tests sign in to a
+ * second local API that allows it (and where deleting a project leaves the shared data alone).
+ */
+describe('Projects (e2e)', () => {
+  let api: LocalApi;
+  let connection: string;
+
+  async function saveScreenshot(name: string): Promise<void> {
+    const { workbench, resultsDir } = e2e();
+    const file = await workbench.screenshot(path.join(resultsDir, name));
+    if (process.env.UPDATE_SCREENSHOTS === '1') {
+      const readme = path.join(repoRoot, 'media', 'screenshots', name);
+      await mkdir(path.dirname(readme), { recursive: true });
+      await copyFile(file, readme);
+    }
+  }
+
+  before(async () => {
+    const { workbench, page, api: hostApi } = e2e();
+    api = await startLocalApi({ seed: 'minimal', refusePersonalKeyActions: false });
+    const url = api.url.replace('127.0.0.1', 'localhost');
+    connection = `${new URL(url).host} (sam@hedgebox.net)`;
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(page.url()).origin });
+
+    await workbench.runCommand('PostHog: Sign In…');
+    await workbench.pickQuickItem('Self-hosted…');
+    await workbench.answerInputBox(url);
+    await workbench.answerInputBox(api.keys.all);
+    await workbench.waitForNotification(`Signed in to ${new URL(url).host}`);
+    await workbench.clearNotifications();
+
+    const panel = page.locator('.part.panel');
+    if (await panel.isVisible()) await workbench.runCommand('View: Hide Panel');
+    await workbench.openViewContainer('PostHog');
+    await workbench.waitForSidebarIdle();
+    const own = workbench.treeItem(new URL(hostApi.url).host);
+    if ((await own.count()) > 0 && (await own.getAttribute('aria-expanded')) === 'true') {
+      await own.locator('.monaco-tl-twistie').click();
+    }
+    await workbench.expandTreeItem(connection);
+    await workbench.expandTreeItem('Hedgebox Inc.');
+    await workbench.waitForSidebarIdle();
+  });
+
+  after(async () => {
+    const { workbench } = e2e();
+    await workbench.runCommand('PostHog: Sign Out');
+    await workbench.pickQuickItem(connection);
+    await workbench.waitForNotification(/Signed out/);
+    await workbench.clearNotifications();
+    await api.close();
+  });
+
+  it('deletes a project: a modal warning, then the exact name typed; it leaves the tree', async () => {
+    const { workbench } = e2e();
+    const organization = api.store.organizations[0]!;
+    const doomed = api.store.createProject(organization.id, { name: 'E2E Doomed' });
+    await workbench.pressTreeItemAction('Hedgebox Inc.', 'Refresh');
+    await workbench.waitForTreeItem('E2E Doomed');
+
+    await workbench.chooseTreeItemMenu('E2E Doomed', 'Delete Project…');
+    assert.equal(await workbench.dialogText(), 'Delete the project "E2E Doomed"?');
+    await saveScreenshot('project-delete.png');
+    await workbench.pressDialogButton('Delete Project…');
+
+    await workbench.answerInputBox('e2e doomed', { submit: false });
+    assert.match(await workbench.waitForInputBoxMessage(/exactly/), /Type the project name exactly: E2E Doomed/);
+    await workbench.answerInputBox('E2E Doomed');
+
+    await workbench.waitForNotification('Deleted the project "E2E Doomed"');
+    await workbench.poll(async () => (await workbench.treeItem('E2E Doomed').count()) === 0, 'the project leaves the tree');
+    assert.equal(api.store.getProject(doomed.id), undefined, 'pending deletion on the server');
+    await workbench.clearNotifications();
+  });
+
+  it('resets the project token: a modal warning, then the new token with Copy', async () => {
+    const { workbench, page } = e2e();
+    const project = api.store.projectsOf(api.store.organizations[0]!.id).find((entry) => entry.name === 'Hedgebox')!;
+    const old = project.api_token;
+
+    await workbench.chooseTreeItemMenu('Hedgebox', 'Reset Project Token…');
+    assert.equal(await workbench.dialogText(), 'Reset the project token of "Hedgebox"?');
+    await workbench.pressDialogButton('Reset Token');
+
+    const toast = await workbench.waitForNotification('New project token of "Hedgebox"');
+    assert.notEqual(project.api_token, old);
+    assert.ok((await toast.innerText()).includes(project.api_token), 'the new token is shown');
+    await saveScreenshot('project-reset-token.png');
+    await workbench.pressNotificationButton('New project token of "Hedgebox"', 'Copy');
+    await workbench.poll(
+      async () => (await page.evaluate(() => navigator.clipboard.readText()).catch(() => '')) === project.api_token,
+      'the new token is on the clipboard',
+    );
+    await workbench.clearNotifications();
+  });
+});

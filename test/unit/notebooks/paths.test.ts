@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import {
+  fileNameTitle,
+  notebookFileName,
+  notebookPath,
+  notebookShortIdOf,
+  parseDocumentPath,
+  projectDocumentPath,
+  titleFromFileName,
+} from '../../../src/documents/paths';
+
+describe('posthog file system paths', () => {
+  test('a notebook path reads as its title and resolves by short id', () => {
+    const path = notebookPath(12, 'aB3dE5fG', 'Weekly review');
+    assert.equal(path, '/12/notebooks/Weekly review (aB3dE5fG).json');
+    assert.deepEqual(parseDocumentPath('environment', path), {
+      kind: 'notebook',
+      connectionId: 'environment',
+      projectId: 12,
+      shortId: 'aB3dE5fG',
+    });
+  });
+
+  test('the title part is cosmetic: a stale title or a bare short id finds the same notebook', () => {
+    const stale = parseDocumentPath('c1', '/12/notebooks/Old name (aB3dE5fG).json');
+    const bare = parseDocumentPath('c1', '/12/notebooks/aB3dE5fG.json');
+    assert.equal(stale?.kind === 'notebook' && stale.shortId, 'aB3dE5fG');
+    assert.equal(bare?.kind === 'notebook' && bare.shortId, 'aB3dE5fG');
+  });
+
+  test('titles with slashes, brackets and odd characters stay one file name and keep the short id last', () => {
+    const name = notebookFileName('Q3 / Q4: plans (draft) <v2>', 'xY12zZ90');
+    assert.equal(name, 'Q3 - Q4- plans (draft) -v2- (xY12zZ90).json');
+    assert.equal(notebookShortIdOf(name), 'xY12zZ90');
+    assert.ok(!name.slice(0, -5).includes('/'));
+  });
+
+  test('untitled and very long titles get a readable name', () => {
+    assert.equal(fileNameTitle(null), 'Untitled');
+    assert.equal(fileNameTitle('   '), 'Untitled');
+    const long = fileNameTitle('x'.repeat(300));
+    assert.ok(long.length <= 80 && long.endsWith('…'));
+  });
+
+  test('directories and project documents', () => {
+    assert.deepEqual(parseDocumentPath('c1', '/'), { kind: 'connection', connectionId: 'c1' });
+    assert.deepEqual(parseDocumentPath('c1', '/7'), { kind: 'project', connectionId: 'c1', projectId: 7 });
+    assert.deepEqual(parseDocumentPath('c1', '/7/notebooks/'), { kind: 'notebooks', connectionId: 'c1', projectId: 7 });
+    assert.deepEqual(parseDocumentPath('c1', projectDocumentPath(7, 'project.json')), {
+      kind: 'projectDocument',
+      connectionId: 'c1',
+      projectId: 7,
+      name: 'project.json',
+    });
+  });
+
+  test('paths outside the layout are not found', () => {
+    assert.equal(parseDocumentPath('', '/7'), undefined);
+    assert.equal(parseDocumentPath('c1', '/seven/notebooks'), undefined);
+    assert.equal(parseDocumentPath('c1', '/7/notebooks/a/b.json'), undefined);
+    assert.equal(parseDocumentPath('c1', '/7/notebooks/notes.txt'), undefined);
+    assert.equal(parseDocumentPath('c1', '/7/notebooks/My notes.json'), undefined);
+  });
+
+  test('a renamed file name gives the new title', () => {
+    assert.equal(titleFromFileName('New title (aB3dE5fG).json', 'aB3dE5fG'), 'New title');
+    assert.equal(titleFromFileName('New title.json', 'aB3dE5fG'), 'New title');
+  });
+});
