@@ -7,6 +7,7 @@ import { ConnectionStore } from './connections/connectionStore';
 import { environmentConnection } from './connections/environment';
 import { ConnectionStatusBar } from './connections/statusBar';
 import { POSTHOG_SCHEME, PostHogFileSystem } from './documents/fileSystem';
+import { EventsCommands } from './events/eventsCommands';
 import { DeletedNotebooks } from './notebooks/deletedNotebooks';
 import { registerNotebooks } from './notebooks/notebooksFeature';
 import { registerProjects } from './projects/projectsFeature';
@@ -40,6 +41,7 @@ export function activate(context: vscode.ExtensionContext): void {
     new ConnectionStatusBar(connections, busy),
     new ConnectionCommands(connections, vscode.window).register(),
     new ExplorerCommands(tree, connections, deleted, vscode.window).register(),
+    new EventsCommands(connections, context.extensionUri, vscode.window).register(),
     documents,
     vscode.workspace.registerFileSystemProvider(POSTHOG_SCHEME, documents, { isCaseSensitive: true }),
     ...registerNotebooks(connections, documents, tree, deleted),

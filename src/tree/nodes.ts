@@ -182,7 +182,31 @@ export class ProjectNode extends SessionNode {
   }
 
   override async children(): Promise<ExplorerNode[]> {
-    return [new NotebooksNode(this, this.session, this.project, this.state)];
+    return [new NotebooksNode(this, this.session, this.project, this.state), new EventsNode(this, this.session, this.project)];
+  }
+}
+
+/** Opens the project's events panel (posthogExplorer.browseEvents). */
+export class EventsNode extends SessionNode {
+  readonly id: string;
+
+  constructor(
+    parent: ExplorerNode,
+    session: ConnectionSession,
+    readonly project: ProjectListItem,
+  ) {
+    super(parent, session);
+    this.id = `${session.connection.id}/project:${project.id}/events`;
+  }
+
+  treeItem(): vscode.TreeItem {
+    const item = new vscode.TreeItem(vscode.l10n.t('Events'), vscode.TreeItemCollapsibleState.None);
+    item.id = this.id;
+    item.iconPath = new vscode.ThemeIcon('pulse');
+    item.tooltip = vscode.l10n.t('Browse the events of {0}', this.project.name);
+    item.contextValue = 'events';
+    item.command = { command: 'posthogExplorer.browseEvents', title: vscode.l10n.t('Browse Events'), arguments: [this] };
+    return item;
   }
 }
 
