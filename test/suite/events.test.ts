@@ -1,0 +1,232 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, describe, it } from 'mocha';
+import * as vscode from 'vscode';
+import { EventsCommands } from '../../src/events/eventsCommands';
+import { exportEvents } from '../../src/events/exportEvents';
+import type { EventsPanel } from '../../src/events/eventsPanel';
+import { defaultFilters, type ExtensionMessage, type WebviewMessage } from '../../src/events/protocol';
+import { EventsNode } from '../../src/tree/nodes';
+import type { WindowApi } from '../../src/common/window';
+import { ExplorerHarness, iconOf, labelOf } from './support/explorerHarness';
+import { allScopesKey, apiUrl, localApi, type RecordedRequest } from './support/localApi';
+import { runnerSecrets } from './support/runnerContext';
+
+const EXTENSION_ID = 'posthog-explorer.posthog-explorer';
+
+function waitFor<T>(event: vscode.Event<T>, test: (value: T) => boolean, what: string, ms = 20_000): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      subscription.dispose();
+      reject(new Error(`Timed out waiting for ${what}`));
+    }, ms);
+    const subscription = event((value) => {
+      if (test(value)) {
+        clearTimeout(timer);
+        subscription.dispose();
+        resolve(value);
+      }
+    });
+  });
+}
+
+/** Everything the panel posts from now on. */
+function record(panel: EventsPanel): ExtensionMessage[] {
+  const posted: ExtensionMessage[] = [];
+  panel.onDidPost((message) => posted.push(message));
+  return posted;
+}
+
+async function eventListRequests(projectId: number): Promise<RecordedRequest[]> {
+  return (await localApi.requests()).filter((request) => request.method === 'GET' && request.path === `/api/projects/${projectId}/events/`);
+}
+
+describe('Events explorer (in the editor)', () => {
+  let harness: ExplorerHarness;
+  let commands: EventsCommands;
+  let eventsNode: EventsNode;
+  let panel: EventsPanel;
+  let saveTo: vscode.Uri | undefined;
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'posthog-events-'));
+
+  before(async () => {
+    harness = new ExplorerHarness(runnerSecrets());
+    harness.window.pick('Self-hosted').type(apiUrl()).type(allScopesKey());
+    await harness.connectionCommands.signIn();
+    const extension = vscode.extensions.getExtension(EXTENSION_ID);
+    assert.ok(extension, `${EXTENSION_ID} is installed`);
+    commands = new EventsCommands(harness.connections, extension.extensionUri, harness.window.api, async () => saveTo);
+    const node = await harness.child('Hedgebox Inc.', 'Hedgebox', 'Events');
+    assert.ok(node instanceof EventsNode);
+    eventsNode = node;
+  });
+  after(async () => {
+    commands.dispose();
+    await harness.dispose();
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('adds an Events item under each project, after Notebooks, that browses events', async () => {
+    const project = await harness.child('Hedgebox Inc.', 'Hedgebox');
+    const children = await harness.items(project);
+    assert.deepEqual(children.map(({ item }) => labelOf(item)), ['Notebooks', 'Events']);
+    const events = children[1]!.item;
+    assert.equal(events.contextValue, 'events');
+    assert.equal(iconOf(events), 'pulse');
+    assert.equal(events.command?.command, 'posthogExplorer.browseEvents');
+    assert.equal(events.command?.arguments?.[0], children[1]!.node);
+  });
+
+  it('opens a panel whose webview script runs under the CSP and asks for the first page', async () => {
+    await localApi.clearRequests();
+    const opened = await commands.browseEvents(eventsNode);
+    assert.ok(opened);
+    panel = opened;
+    const posted = record(panel);
+    await waitFor(panel.onDidReceive, (message) => message.type === 'ready', 'the webview to say it is ready');
+    await waitFor(panel.onDidPost, (message) => message.type === 'rows', 'the first rows');
+    assert.equal(panel.panel.viewType, 'posthogExplorer.events');
+    const init = posted.find((message) => message.type === 'init');
+    assert.ok(init && init.type === 'init' && init.project.name === 'Hedgebox');
+    const requests = await eventListRequests(eventsNode.project.id);
+    assert.ok(requests.length >= 1, 'the extension asked for events');
+    assert.ok(requests.every((request) => request.headers['authorization']?.startsWith('Bearer ')), 'with the key, from the extension');
+  });
+
+  it('reveals the same panel for the same project', async () => {
+    assert.equal(await commands.browseEvents(eventsNode), panel);
+  });
+
+  it('applies a filter: event, relative after and a property filter reach the server; rows match', async () => {
+    await localApi.clearRequests();
+    const posted = record(panel);
+    const filters = {
+      ...defaultFilters(),
+      event: '$pageview',
+      after: '-7d',
+      properties: [{ key: '$browser', operator: 'exact' as const, value: 'Chrome', type: 'event' as const }],
+      columns: '$browser',
+    };
+    await panel.receive({ type: 'query', filters } satisfies WebviewMessage);
+    const [request] = await eventListRequests(eventsNode.project.id);
+    assert.ok(request, 'a filtered request');
+    assert.equal(request.query['event'], '$pageview');
+    assert.match(String(request.query['after']), /T00:00:00\.000Z$/, 'the relative time went out as a start of day');
+    assert.deepEqual(JSON.parse(String(request.query['properties'])), [{ key: '$browser', operator: 'exact', type: 'event', value: 'Chrome' }]);
+    const rows = posted.flatMap((message) => (message.type === 'rows' ? message.rows : []));
+    assert.ok(rows.length > 0, 'some events match');
+    assert.ok(rows.every((row) => row.cells[1] === '$pageview' && row.cells[4] === 'Chrome'), JSON.stringify(rows[0]));
+  });
+
+  it('drops malformed messages without a request', async () => {
+    await localApi.clearRequests();
+    await panel.receive({ type: 'query', filters: { event: 42 } });
+    await panel.receive({ type: 'fetch', url: 'https://evil.example/' });
+    await panel.receive('{"type":"cancel"}');
+    assert.deepEqual(await localApi.requests(), []);
+  });
+
+  it('suggests property values from the values endpoint', async () => {
+    await localApi.clearRequests();
+    const suggestion = waitFor(panel.onDidPost, (message) => message.type === 'suggestions' && message.requestId === 7, 'suggestions');
+    await panel.receive({ type: 'suggest', requestId: 7, field: 'propertyValue', key: '$browser', text: 'chr' });
+    const message = await suggestion;
+    assert.ok(message.type === 'suggestions' && message.values.includes('Chrome'), JSON.stringify(message));
+    const values = (await localApi.requests()).find((request) => request.path.endsWith('/events/values/'));
+    assert.equal(values?.query['key'], '$browser');
+    assert.equal(values?.query['value'], 'chr');
+  });
+
+  it('opens an event by id with its properties pretty-printed', async () => {
+    const posted = record(panel);
+    await panel.receive({ type: 'query', filters: defaultFilters() });
+    const first = posted.find((message) => message.type === 'rows');
+    const id = first?.type === 'rows' ? first.rows[0]?.id : undefined;
+    assert.ok(id);
+    await panel.receive({ type: 'open', id });
+    const detail = posted.find((message) => message.type === 'detail');
+    assert.ok(detail?.type === 'detail' && detail.detail, JSON.stringify(detail));
+    assert.equal(detail.detail.id, id);
+    assert.match(detail.detail.properties, /^\{\n  "/);
+  });
+
+  it('exports the current filter to a CSV file on disk', async () => {
+    saveTo = vscode.Uri.file(path.join(tmp, 'pageviews.csv'));
+    await panel.receive({ type: 'export', format: 'csv', filters: { ...defaultFilters(), event: '$pageview' } });
+    const text = readFileSync(saveTo.fsPath, 'utf8');
+    const [header, ...lines] = text.trim().split('\n');
+    assert.match(header!, /\bevent\b/);
+    assert.ok(lines.length > 0);
+    assert.ok(lines.every((line) => line.includes('$pageview')));
+    const exported = (await localApi.requests()).filter((request) => request.query['format'] === 'csv');
+    assert.equal(exported.at(-1)?.query['event'], '$pageview');
+  });
+
+  it('a cancelled export leaves no file behind', async () => {
+    saveTo = vscode.Uri.file(path.join(tmp, 'cancelled.json'));
+    const cancelling: WindowApi = {
+      ...harness.window.api,
+      withProgress: ((_options: vscode.ProgressOptions, task: (progress: unknown, token: vscode.CancellationToken) => Thenable<unknown>) => {
+        const source = new vscode.CancellationTokenSource();
+        const running = task({ report: () => undefined }, source.token);
+        source.cancel();
+        return running;
+      }) as unknown as WindowApi['withProgress'],
+    };
+    const outcome = await exportEvents(
+      (await harness.connections.session(eventsNode.session.connection.id))!.client.events,
+      { projectId: eventsNode.project.id, projectName: 'Hedgebox', filters: {}, format: 'json' },
+      cancelling,
+      async () => saveTo,
+    );
+    assert.equal(outcome.kind, 'cancelled');
+    assert.equal(existsSync(saveTo.fsPath), false);
+  });
+
+  it('restores a panel after a reload from its saved state (serializer)', async () => {
+    const connectionId = eventsNode.session.connection.id;
+    const staging = (await harness.child('Hedgebox Inc.', 'Hedgebox Staging', 'Events')) as EventsNode;
+    const state = {
+      connectionId,
+      projectId: staging.project.id,
+      projectName: staging.project.name,
+      filters: { ...defaultFilters(), event: 'uploaded_file', after: '-3d' },
+      scrollTop: 240,
+    };
+    const webviewPanel = vscode.window.createWebviewPanel('posthogExplorer.events', 'Events', vscode.ViewColumn.Active);
+    await commands.deserializeWebviewPanel(webviewPanel, state);
+    const restored = commands.panel(connectionId, staging.project.id);
+    assert.ok(restored, 'the panel is known again');
+    const init = await waitFor(restored.onDidPost, (message) => message.type === 'init', 'init');
+    assert.ok(init.type === 'init');
+    assert.equal(init.filters.event, 'uploaded_file');
+    assert.equal(init.scrollTop, 240);
+    restored.dispose();
+  });
+
+  it('a saved state it cannot use shows a plain page, with no script', async () => {
+    const webviewPanel = vscode.window.createWebviewPanel('posthogExplorer.events', 'Events', vscode.ViewColumn.Active);
+    await commands.deserializeWebviewPanel(webviewPanel, { connectionId: 'gone', projectId: 'x' });
+    assert.doesNotMatch(webviewPanel.webview.html, /<script/);
+    assert.match(webviewPanel.webview.html, /sign in again/i);
+    webviewPanel.dispose();
+  });
+
+  it('from the palette, asks for the project', async () => {
+    harness.window.pick('Hedgebox Staging');
+    const staging = await commands.browseEvents();
+    assert.ok(staging);
+    assert.equal(staging.project.name, 'Hedgebox Staging');
+    assert.notEqual(staging, panel);
+    staging.dispose();
+  });
+
+  it('closing the panel stops it and lets the command open a new one', async () => {
+    panel.panel.dispose();
+    const reopened = await commands.browseEvents(eventsNode);
+    assert.ok(reopened && reopened !== panel);
+    reopened.dispose();
+  });
+});
