@@ -135,7 +135,7 @@ export class NotebookCommands extends Disposable {
     const from = this.openUriOf(ref) ?? this.uriOfRef(ref);
     const to = this.files.uriOf(ref.session.connection.id, ref.projectId, { short_id: ref.shortId, title: title.trim() });
     const edit = new vscode.WorkspaceEdit();
-    edit.renameFile(from, to, { overwrite: true });
+    edit.renameFile(from, to, { overwrite: false });
     const applied = await vscode.workspace.applyEdit(edit);
     if (!applied) {
       void this.window.showErrorMessage(vscode.l10n.t('Could not rename "{0}".', notebookTitle(ref.title)));

@@ -87,15 +87,19 @@ export class NotebookFileStore extends Disposable implements NotebookFiles {
   }
 
   async stat(target: NotebookTarget): Promise<vscode.FileStat> {
-    let entry = this.entries.get(keyOf(target));
-    if (entry?.postWrite) {
-      const stat = entry.postWrite;
-      entry.postWrite = undefined;
+    const known = this.entries.get(keyOf(target));
+    if (known?.postWrite) {
+      const stat = known.postWrite;
+      known.postWrite = undefined;
       this.scheduleReload(target.uri);
       return stat;
     }
-    if (!entry || !this.trusted(entry)) {
-      entry = this.accept(target, await target.session.client.notebooks.get(target.projectId, target.shortId));
+    const entry =
+      known && this.trusted(known) ? known : this.accept(target, await target.session.client.notebooks.get(target.projectId, target.shortId));
+    if (known && !this.isNameInUse(target.uri, entry)) {
+      // Another title for a notebook we know: what a rename asks about before it moves the file. Saying
+      // it exists would make VS Code delete the "existing" target first, i.e. the notebook itself.
+      throw vscode.FileSystemError.FileNotFound(target.uri);
     }
     return statOf(entry);
   }
@@ -129,6 +133,10 @@ export class NotebookFileStore extends Disposable implements NotebookFiles {
   }
 
   async delete(target: NotebookTarget): Promise<void> {
+    const known = this.entries.get(keyOf(target));
+    if (known && !this.isNameInUse(target.uri, known)) {
+      throw vscode.FileSystemError.NoPermissions(vscode.l10n.t('Refusing to delete a notebook through a name it no longer has.'));
+    }
     const notebook = await target.session.client.notebooks.softDelete(target.projectId, target.shortId);
     await this.deleted.add(target.connectionId, target.projectId, {
       shortId: notebook.short_id,
@@ -389,6 +397,17 @@ export class NotebookFileStore extends Disposable implements NotebookFiles {
       const path = parseDocumentPath(document.uri.authority, document.uri.path);
       return path?.kind === 'notebook' && `${path.connectionId}/${path.projectId}/${path.shortId}` === entry.key;
     });
+  }
+
+  /** The notebook's current file name, its bare `<shortId>.json`, or the name an open editor uses. */
+  private isNameInUse(uri: vscode.Uri, entry: Entry): boolean {
+    const name = uri.path.slice(uri.path.lastIndexOf('/') + 1);
+    const { short_id, title } = entry.notebook;
+    return (
+      name === notebookFileName(title, short_id) ||
+      name === `${short_id}.json` ||
+      vscode.workspace.textDocuments.some((document) => document.uri.toString() === uri.toString())
+    );
   }
 
   private scheduleReload(uri: vscode.Uri): void {

@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { copyFile, mkdir } from 'node:fs/promises';
+import * as path from 'node:path';
+import { describe, it } from 'mocha';
+import { repoRoot } from '../host/paths';
+import { e2e } from './context';
+
+/** Line of `"title": ...` in a notebook document: after "{" and the 9 lines of the read-only block. */
+const TITLE_LINE = 11;
+
+describe('Notebooks (e2e)', () => {
+  it('opens a notebook from the tree, saves an edit with Ctrl+S, and resolves a conflict with Overwrite', async () => {
+    const { workbench, page, api, resultsDir } = e2e();
+    const organization = api.store.organizations[0]!;
+    const project = api.store.projectsOf(organization.id).find((entry) => entry.name === 'Marketing site')!;
+    const notebook = api.store.createNotebook(project.id, {
+      title: 'E2E notebook',
+      content: { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Written by the e2e test.' }] }] },
+      text_content: 'Written by the e2e test.',
+    });
+    const initialVersion = notebook.version;
+
+    await workbench.openViewContainer('PostHog');
+    await workbench.waitForSidebarIdle();
+    await workbench.expandTreeItem(organization.name);
+    await workbench.expandTreeItem(project.name);
+    await workbench.expandTreeItem('Notebooks');
+    await workbench.waitForSidebarIdle();
+    api.clearRequests();
+    await workbench.clickTreeItem('E2E notebook');
+    await workbench.poll(
+      async () => (await workbench.activeEditorTitle()) === `E2E notebook (${notebook.short_id}).json`,
+      'the notebook opens in an editor',
+    );
+    const opened = api.requests.filter((request) => request.path.includes(`/notebooks/${notebook.short_id}/`));
+    assert.deepEqual(opened.map((request) => request.method), ['GET'], 'opening costs one GET');
+    assert.match(await workbench.activeEditorText(), /"_readonly"/);
+
+    // Edit the title: go to its line, put the cursor before the closing quote, type.
+    const goToTitleEnd = async () => {
+      await workbench.typeInEditor('');
+      await page.keyboard.press('Control+G');
+      await page.keyboard.type(String(TITLE_LINE));
+      await page.keyboard.press('Enter');
+      await page.keyboard.press('End');
+      await page.keyboard.press('ArrowLeft');
+      await page.keyboard.press('ArrowLeft');
+    };
+    await goToTitleEnd();
+    await page.keyboard.type(' edited');
+    await workbench.saveActiveEditor();
+    const patches = api.requests.filter((request) => request.method === 'PATCH');
+    assert.deepEqual(patches.map((request) => request.status), [200]);
+    assert.equal(api.store.getNotebook(project.id, notebook.short_id)?.title, 'E2E notebook edited');
+    assert.equal(api.store.getNotebook(project.id, notebook.short_id)?.version, initialVersion + 1);
+
+    if (process.env.UPDATE_SCREENSHOTS === '1' || process.env.SCREENSHOTS === '1') {
+      await workbench.clearNotifications();
+      const file = await workbench.screenshot(path.join(resultsDir, 'notebook.png'));
+      const readme = path.join(repoRoot, 'media', 'screenshots', 'notebook.png');
+      await mkdir(path.dirname(readme), { recursive: true });
+      await copyFile(file, readme);
+    }
+
+    // Someone else saves while the editor has unsaved changes: the save asks, Overwrite keeps the text.
+    await goToTitleEnd();
+    await page.keyboard.type(' again');
+    api.store.editNotebookRemotely(project.id, notebook.short_id, {
+      content: { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Changed elsewhere.' }] }] },
+    });
+    await page.keyboard.press('Control+S');
+    assert.match(await workbench.dialogText(), /was changed on PostHog since you opened it/);
+    await workbench.pressDialogButton('Overwrite');
+    await page.locator('.editor-group-container.active .tab.active.dirty').waitFor({ state: 'detached' });
+    const saved = api.store.getNotebook(project.id, notebook.short_id);
+    assert.equal(saved?.title, 'E2E notebook edited again');
+    assert.equal(saved?.version, initialVersion + 3);
+    assert.ok(!JSON.stringify(saved?.content).includes('Changed elsewhere.'));
+    await workbench.runCommand('View: Close All Editors');
+  });
+});
