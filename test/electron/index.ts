@@ -3,15 +3,20 @@
 import { readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import Mocha from 'mocha';
+import * as vscode from 'vscode';
 
-export function run(): Promise<void> {
+/** test/runner-extension, loaded as a development extension: its activate() publishes its context to suites. */
+const RUNNER_EXTENSION_ID = 'posthog-explorer.posthog-explorer-test-runner';
+
+export async function run(): Promise<void> {
+  await vscode.extensions.getExtension(RUNNER_EXTENSION_ID)?.activate();
   const mocha = new Mocha({ ui: 'bdd', timeout: 60_000, color: true });
   const suitesDir = path.resolve(__dirname, '..', 'suite');
   readdirSync(suitesDir, { recursive: true, encoding: 'utf8' })
     .filter((file) => file.endsWith('.test.js'))
     .sort()
     .forEach((file) => mocha.addFile(path.join(suitesDir, file)));
-  return new Promise((resolve, reject) => {
+  await new Promise<void>((resolve, reject) => {
     mocha.run((failures) => (failures > 0 ? reject(new Error(`${failures} in-editor test(s) failed`)) : resolve()));
   });
 }

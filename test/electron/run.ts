@@ -8,14 +8,17 @@ import { runTests } from '@vscode/test-electron';
 import { startLocalApi } from '../api-server';
 import { repoRoot } from '../host/paths';
 import { API_KEYS_ENV } from '../host/protocol';
+import { bundleRunnerExtension, runnerExtensionDir } from '../host/runner-extension';
 
 async function main(): Promise<void> {
+  // Loaded as a second development extension only to lend the suites its ExtensionContext (SecretStorage).
+  await bundleRunnerExtension();
   const api = await startLocalApi({ seed: 'minimal', control: true });
   const workspace = await mkdtemp(path.join(os.tmpdir(), 'posthog-explorer-electron-'));
   try {
     await runTests({
       version: process.env.VSCODE_TEST_VERSION || '1.100.3',
-      extensionDevelopmentPath: repoRoot,
+      extensionDevelopmentPath: [repoRoot, runnerExtensionDir],
       extensionTestsPath: path.join(__dirname, 'index'),
       launchArgs: [workspace, '--disable-extensions', '--disable-workspace-trust'],
       extensionTestsEnv: {

@@ -6,7 +6,8 @@ import * as esbuild from 'esbuild';
 import { repoRoot } from './paths';
 import { runToCompletion } from './processes';
 
-const extensionDir = path.join(repoRoot, 'test', 'runner-extension');
+export const runnerExtensionDir = path.join(repoRoot, 'test', 'runner-extension');
+const extensionDir = runnerExtensionDir;
 const suitesDir = path.join(repoRoot, 'test', 'suite');
 
 export function suiteFiles(): string[] {
@@ -29,8 +30,8 @@ function entrySource(files: string[]): string {
   ].join('\n');
 }
 
-/** Returns the path of the built .vsix (in `outDir`). */
-export async function buildRunnerExtension(outDir: string): Promise<string> {
+/** Bundles test/runner-extension/dist/extension.js (mocha, the runner and every suite). */
+export async function bundleRunnerExtension(): Promise<void> {
   await esbuild.build({
     stdin: { contents: entrySource(suiteFiles()), resolveDir: extensionDir, sourcefile: 'runner-entry.ts', loader: 'ts' },
     bundle: true,
@@ -41,6 +42,11 @@ export async function buildRunnerExtension(outDir: string): Promise<string> {
     outfile: path.join(extensionDir, 'dist', 'extension.js'),
     logLevel: 'error',
   });
+}
+
+/** Bundles the runner extension and packages it; returns the path of the .vsix (in `outDir`). */
+export async function buildRunnerExtension(outDir: string): Promise<string> {
+  await bundleRunnerExtension();
   const vsix = path.join(outDir, 'posthog-explorer-test-runner.vsix');
   const vsce = path.join(repoRoot, 'node_modules', '@vscode', 'vsce', 'vsce');
   await runToCompletion(

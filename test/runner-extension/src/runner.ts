@@ -13,10 +13,11 @@ export interface SuiteFile {
 }
 
 export function startRunner(context: vscode.ExtensionContext, files: SuiteFile[]): void {
-  const reportUrl = process.env[REPORT_URL_ENV];
-  if (!reportUrl) return; // Not started by the test host: stay inert.
-  // Suites use this extension's real SecretStorage (and other context services) through it.
+  // Suites use this extension's real SecretStorage (and other context services) through it, also under
+  // @vscode/test-electron, where test/electron/index.ts activates this extension and runs the suites itself.
   publishRunnerContext(context);
+  const reportUrl = process.env[REPORT_URL_ENV];
+  if (!reportUrl) return; // Not started by the test host: run nothing.
   const reporter = new Reporter(reportUrl);
   runSuites(files, reporter).catch((error) => reporter.send({ type: 'crash', error: describeError(error) }));
 }
