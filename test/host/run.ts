@@ -3,7 +3,7 @@
 // extension host (through test/runner-extension), then the Playwright e2e tests against the same workbench,
 // then checks that `npm start` brings a workbench up. Prints each test and a closing "N passed, N failed".
 import { cp, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
-import { createWriteStream, existsSync } from 'node:fs';
+import { createWriteStream, existsSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import Mocha from 'mocha';
@@ -213,6 +213,8 @@ async function main(): Promise<number> {
   await rm(artifactsDir, { recursive: true, force: true });
   await mkdir(resultsDir, { recursive: true });
   const tmp = await mkdtemp(path.join(os.tmpdir(), 'posthog-explorer-editor-'));
+  // Also on an interrupted run (processes.ts's exit handler, registered earlier, stops the servers first).
+  process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
   const session: Session = {
     tmp,
     userDataDir: path.join(tmp, 'user-data'),
