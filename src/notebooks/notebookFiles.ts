@@ -248,6 +248,7 @@ export class NotebookFileStore extends Disposable implements NotebookFiles {
     if (!document.isDirty) {
       entry.remote = undefined;
       this.setSnapshot(entry, latest);
+      entry.fetchedAt = Date.now();
       this.changed.fire([{ type: vscode.FileChangeType.Changed, uri: document.uri }]);
       session.model.refreshProject(path.projectId);
       return;
