@@ -1,4 +1,6 @@
 // Bundles the extension (Node, CommonJS) and, as they are added, browser entries for webviews.
+import { createRequire } from 'node:module';
+import * as path from 'node:path';
 import * as esbuild from 'esbuild';
 
 const production = process.argv.includes('--production');
@@ -12,6 +14,26 @@ const common = {
   logLevel: 'info',
 };
 
+/**
+ * zod re-exports all of its ~60 message locales (`z.locales`), which would more than double its share
+ * of the bundle; the extension only uses English, so the locales index resolves to English alone.
+ * @type {import('esbuild').Plugin}
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(build) {
+    const localesDir = path.dirname(createRequire(import.meta.url).resolve('zod/v4/locales/en.js'));
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      args.importer.includes(`${'node_modules'}/zod/`) ? { path: 'zod-locales', namespace: 'zod-english-only' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, () => ({
+      contents: `export { default as en } from './en.js';`,
+      resolveDir: localesDir,
+      loader: 'js',
+    }));
+  },
+};
+
 /** @type {import('esbuild').BuildOptions[]} */
 const builds = [
   {
@@ -22,6 +44,7 @@ const builds = [
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
+    plugins: [zodEnglishOnly],
   },
   {
     ...common,
