@@ -45,6 +45,7 @@ export interface NotebooksChange {
  */
 export class NotebookFileStore extends Disposable implements NotebookFiles {
   private readonly entries = new Map<string, Entry>();
+  private readonly fetching = new Map<string, Promise<Notebook>>();
   private readonly changed = this._register(new vscode.EventEmitter<vscode.FileChangeEvent[]>());
   readonly onDidChange = this.changed.event;
   private readonly notebooksChanged = this._register(new vscode.EventEmitter<NotebooksChange>());
@@ -94,8 +95,7 @@ export class NotebookFileStore extends Disposable implements NotebookFiles {
       this.scheduleReload(target.uri);
       return stat;
     }
-    const entry =
-      known && this.trusted(known) ? known : this.accept(target, await target.session.client.notebooks.get(target.projectId, target.shortId));
+    const entry = known && this.trusted(known) ? known : this.accept(target, await this.fetch(target));
     if (known && !this.isNameInUse(target.uri, entry)) {
       // Another title for a notebook we know: what a rename asks about before it moves the file. Saying
       // it exists would make VS Code delete the "existing" target first, i.e. the notebook itself.
@@ -107,7 +107,7 @@ export class NotebookFileStore extends Disposable implements NotebookFiles {
   async read(target: NotebookTarget): Promise<Uint8Array> {
     let entry = this.entries.get(keyOf(target));
     if (!entry || Date.now() - entry.fetchedAt > FRESH_MS) {
-      entry = this.accept(target, await target.session.client.notebooks.get(target.projectId, target.shortId));
+      entry = this.accept(target, await this.fetch(target));
     }
     entry.history.recordServed(entry.notebook);
     return entry.text;
@@ -334,6 +334,19 @@ export class NotebookFileStore extends Disposable implements NotebookFiles {
       }
     }
     throw new Error(vscode.l10n.t('Not saved: the notebook keeps changing on PostHog. Try again.'));
+  }
+
+  /** One GET per notebook at a time: VS Code asks for a stat from several places when it opens a file. */
+  private fetch(target: NotebookTarget): Promise<Notebook> {
+    const key = keyOf(target);
+    let pending = this.fetching.get(key);
+    if (!pending) {
+      pending = target.session.client.notebooks.get(target.projectId, target.shortId);
+      this.fetching.set(key, pending);
+      const forget = () => this.fetching.delete(key);
+      pending.then(forget, forget);
+    }
+    return pending;
   }
 
   /** A fetched notebook becomes the snapshot VS Code sees. */

@@ -78,4 +78,27 @@ describe('Notebooks (e2e)', () => {
     assert.ok(!JSON.stringify(saved?.content).includes('Changed elsewhere.'));
     await workbench.runCommand('View: Close All Editors');
   });
+
+  it('opens a notebook from the Command Palette by searching its text on PostHog as the user types', async () => {
+    const { workbench, api } = e2e();
+    const organization = api.store.organizations[0]!;
+    const project = api.store.projectsOf(organization.id).find((entry) => entry.name === 'Marketing site')!;
+    const target = api.store.createNotebook(project.id, {
+      title: 'Palette target',
+      content: { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'A quokka in the text.' }] }] },
+      text_content: 'A quokka in the text.',
+    });
+    await workbench.runCommand('PostHog: Open Notebook…');
+    await workbench.pickQuickItem(project.name);
+    api.clearRequests();
+    await workbench.answerInputBox('quokka', { submit: false });
+    await workbench.pickQuickItem('Palette target', { filter: false });
+    await workbench.poll(
+      async () => (await workbench.activeEditorTitle()) === `Palette target (${target.short_id}).json`,
+      'the searched notebook opens',
+    );
+    const searches = api.requests.filter((request) => request.path === `/api/projects/${project.id}/notebooks/` && request.query['search']);
+    assert.deepEqual(searches.map((request) => request.query['search']), ['quokka'], 'one search, for what was typed');
+    await workbench.runCommand('View: Close All Editors');
+  });
 });

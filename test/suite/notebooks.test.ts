@@ -59,6 +59,7 @@ async function setUp(): Promise<Fixture> {
     commands,
   ];
   harness.window.messages.length = 0;
+  harness.window.prompts.length = 0;
   return { harness, session, projectId: project.id, files, commands, registrations };
 }
 
@@ -399,11 +400,15 @@ describe('Notebook files', function () {
     const bytes = await vscode.workspace.fs.readFile(uri);
     assert.equal(before.size, bytes.byteLength);
     const text = JSON.parse(new TextDecoder().decode(bytes));
-    text.title = 'Listed, saved';
+    text.content.content.push(PARAGRAPH('Written through workspace.fs'));
     await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(JSON.stringify(text)));
     await vscode.workspace.fs.stat(uri); // the stat VS Code takes right after a write
     const after = await vscode.workspace.fs.stat(uri);
     assert.ok(after.mtime > before.mtime, `${after.mtime} > ${before.mtime}`);
+    // Another title for the same notebook does not exist: a rename onto it must not delete the notebook first.
+    await assert.rejects(Promise.resolve(vscode.workspace.fs.stat(uriOf(fixture, { ...notebook, title: 'Other title' }))), (error: unknown) =>
+      error instanceof vscode.FileSystemError && error.code === 'FileNotFound',
+    );
     await assert.rejects(Promise.resolve(vscode.workspace.fs.stat(uriOf(fixture, { short_id: 'nOtThErE', title: 'x' }))), (error: unknown) =>
       error instanceof vscode.FileSystemError && error.code === 'FileNotFound',
     );
