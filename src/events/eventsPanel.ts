@@ -5,7 +5,7 @@ import type { WindowApi } from '../common/window';
 import type { ConnectionSession } from '../connections/connectionManager';
 import { errorText } from '../tree/explorerCommands';
 import { exportEvents, type SaveDialog } from './exportEvents';
-import { buildQuery, FilterError } from './filters';
+import { buildExportQuery, buildQuery, FilterError } from './filters';
 import { eventsPageHtml } from './html';
 import { EventPager } from './pager';
 import {
@@ -224,14 +224,14 @@ export class EventsPanel extends Disposable {
   private async export(format: 'csv' | 'json', filters: FilterState): Promise<void> {
     let query;
     try {
-      query = buildQuery(filters, this.now());
+      query = buildExportQuery(filters, this.now());
     } catch (error) {
       void this.deps.window.showErrorMessage(errorText(error));
       return;
     }
     await exportEvents(
       this.session.client.events,
-      { projectId: this.project.id, projectName: this.project.name, filters: query.filters, format },
+      { projectId: this.project.id, projectName: this.project.name, filters: query, format },
       this.deps.window,
       this.deps.saveDialog,
     );

@@ -132,13 +132,25 @@ export function buildQuery(state: FilterState, now: Date): EventQuery {
   }
   set('select', select);
   set('where', where);
-  const limit = state.limit.trim();
-  if (limit) {
-    const value = Number(limit);
-    if (!Number.isInteger(value) || value < 1 || value > 10_000) {
-      throw new FilterError('The page size must be a whole number from 1 to 10,000.');
-    }
-    filters.limit = value;
-  }
+  set('limit', wholeNumber(state.limit, 10_000, 'The page size'));
   return { filters, selecting: select !== undefined, columns: columnKeys(state.columns) };
+}
+
+/** The query of an export: the same filters, with the export's row count instead of the page size. */
+export function buildExportQuery(state: FilterState, now: Date): EventFilters {
+  const { filters } = buildQuery({ ...state, limit: '' }, now);
+  const limit = wholeNumber(state.exportLimit, 100_000, 'The number of rows to export');
+  return limit === undefined ? filters : { ...filters, limit };
+}
+
+function wholeNumber(text: string, max: number, what: string): number | undefined {
+  const trimmed = text.trim();
+  if (!trimmed) {
+    return undefined;
+  }
+  const value = Number(trimmed);
+  if (!Number.isInteger(value) || value < 1 || value > max) {
+    throw new FilterError(`${what} must be a whole number from 1 to ${max.toLocaleString('en-US')}.`);
+  }
+  return value;
 }

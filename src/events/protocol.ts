@@ -50,6 +50,8 @@ export const FilterStateSchema = z.object({
   where: z._default(text(20_000), ''),
   /** Page size ('' = the server's default). */
   limit: z._default(text(10), ''),
+  /** Rows in an export ('' = PostHog's default: 3,500 for CSV). */
+  exportLimit: z._default(text(10), ''),
   /** Property keys shown as columns, comma-separated. */
   columns: z._default(text(2_000), '$current_url, $browser'),
 });

@@ -45,6 +45,7 @@ const app = document.getElementById('app')!;
 const heading = el('h1', {}, 'Events');
 const status = el('p', { class: 'status', role: 'status', 'aria-live': 'polite' });
 const alertBox = el('p', { class: 'error', role: 'alert' });
+const suggestionStatus = el('p', { class: 'visually-hidden', role: 'status', 'aria-live': 'polite' });
 const ring = el('vscode-progress-ring', { class: 'ring', hidden: true, 'aria-hidden': 'true' });
 
 const form = el('form', { class: 'filters', 'aria-label': 'Event filters' });
@@ -58,11 +59,12 @@ const fields = {
 };
 const propertyRows = el('div', { class: 'property-rows', role: 'group', 'aria-label': 'Property filters' });
 const addProperty = button('Add property filter', { secondary: true });
-const advanced = el('vscode-collapsible', { title: 'More filters: raw properties JSON, select, where, columns' });
+const advanced = el('vscode-collapsible', { title: 'More: raw properties JSON, select, where, columns, export size' });
 const propertiesJson = textArea('propertiesJson', 'Properties JSON (a list of {key, value, operator, type}, or an AND/OR group)');
 const select = textArea('select', 'Select (HogQL expressions, one per line)');
 const where = textArea('where', 'Where (HogQL expressions that must pass, one per line; needs select)');
 const columns = textField('columns', 'Property columns (comma-separated keys)', '$current_url, $browser');
+const exportLimit = textField('exportLimit', 'Rows to export (PostHog’s default: 3,500 for CSV)', '3500');
 const apply = button('Apply');
 const reset = button('Reset', { secondary: true });
 const stop = button('Stop loading', { secondary: true });
@@ -88,7 +90,7 @@ function layout(): void {
   const grid = el('div', { class: 'field-grid' });
   grid.append(...Object.values(fields).map((field) => field.wrapper));
   const advancedBody = el('div', { class: 'advanced' });
-  advancedBody.append(propertiesJson.wrapper, select.wrapper, where.wrapper, columns.wrapper);
+  advancedBody.append(propertiesJson.wrapper, select.wrapper, where.wrapper, columns.wrapper, exportLimit.wrapper);
   advanced.append(advancedBody);
   const actions = el('div', { class: 'actions' });
   actions.append(apply, reset, stop, exportCsv, exportJson);
@@ -101,7 +103,7 @@ function layout(): void {
   results.append(statusLine, alertBox, table.element);
   const header = el('header');
   header.append(heading);
-  app.append(header, form, results, detail);
+  app.append(header, form, suggestionStatus, results, detail);
   app.removeAttribute('aria-busy');
 }
 
@@ -155,7 +157,7 @@ function showSuggestions(requestId: number, values: string[]): void {
     return;
   }
   pendingSuggestion.list.replaceChildren(...values.map((value) => el('option', { value })));
-  status.textContent = values.length ? `${values.length} suggestions` : status.textContent;
+  suggestionStatus.textContent = values.length ? `${values.length} suggestions` : 'No suggestions';
 }
 
 interface PropertyRowElements {
@@ -216,6 +218,7 @@ function readForm(): FilterState {
     select: select.input.value ?? '',
     where: where.input.value ?? '',
     columns: columns.input.value ?? '',
+    exportLimit: exportLimit.input.value ?? '',
   };
 }
 
@@ -230,6 +233,7 @@ function fillForm(filters: FilterState): void {
   select.input.value = filters.select;
   where.input.value = filters.where;
   columns.input.value = filters.columns;
+  exportLimit.input.value = filters.exportLimit;
   propertyRows.replaceChildren();
   propertyRowElements.length = 0;
   filters.properties.forEach((row) => addPropertyRow(row));

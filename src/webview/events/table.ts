@@ -98,6 +98,7 @@ export class VirtualTable {
   }
 
   scrollTo(scrollTop: number): void {
+    this.render(); // sizes the body first, or the browser clamps the position
     this.element.scrollTop = scrollTop;
     this.render();
   }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { buildQuery, columnKeys, expressionList, FilterError, propertyFilters, resolveTime } from '../../../src/events/filters';
+import { buildExportQuery, buildQuery, columnKeys, expressionList, FilterError, propertyFilters, resolveTime } from '../../../src/events/filters';
 import { defaultFilters } from '../../../src/events/protocol';
 
 const now = new Date('2024-05-15T13:45:30.000Z');
@@ -111,6 +111,13 @@ describe('the whole query', () => {
   for (const limit of ['0', '-1', '2.5', 'ten', '100000']) {
     test(`refuses page size "${limit}"`, () => assert.throws(() => buildQuery({ ...defaultFilters(), limit }, now), FilterError));
   }
+
+  test('an export takes the same filters with its own row count, not the page size', () => {
+    const state = { ...defaultFilters(), event: '$pageview', limit: '50' };
+    assert.deepEqual(buildExportQuery(state, now), { event: '$pageview' });
+    assert.deepEqual(buildExportQuery({ ...state, exportLimit: '20000' }, now), { event: '$pageview', limit: 20_000 });
+    assert.throws(() => buildExportQuery({ ...state, exportLimit: '1e9' }, now), /rows to export/);
+  });
 
   test('helpers: expression lines and column keys', () => {
     assert.equal(expressionList(' \n '), undefined);

@@ -1,0 +1,178 @@
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { copyFile, mkdir, rm } from 'node:fs/promises';
+import * as path from 'node:path';
+import { describe, it } from 'mocha';
+import type { Frame, Page } from 'playwright-core';
+import { repoRoot } from '../host/paths';
+import { e2e } from './context';
+
+const HOSTILE = '<img src=x onerror="window.__pwned=1">';
+const HOSTILE_SCRIPT = '<script>window.__pwned=2</script>';
+const PAGE_SIZE = 50;
+
+/** The content frame of the events webview of this project (VS Code nests it two iframes deep). */
+async function eventsFrame(page: Page, projectName: string, timeout = 30_000): Promise<Frame> {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    for (const frame of page.frames()) {
+      try {
+        if ((await frame.locator('h1', { hasText: `Events: ${projectName}` }).count()) > 0) return frame;
+      } catch {
+        // a frame that went away while we looked
+      }
+    }
+    if (Date.now() > deadline) throw new Error(`No events webview for ${projectName}`);
+    await page.waitForTimeout(200);
+  }
+}
+
+async function waitUntil(page: Page, condition: () => Promise<boolean>, what: string, timeout = 20_000): Promise<void> {
+  const deadline = Date.now() + timeout;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`Timed out waiting until ${what}`);
+    await page.waitForTimeout(100);
+  }
+}
+
+async function loadedCount(frame: Frame): Promise<number> {
+  const text = await frame.locator('.status').innerText();
+  const match = /([\d,]+) events/.exec(text);
+  return match ? Number(match[1]!.replace(/,/g, '')) : 0;
+}
+
+describe('Events explorer (e2e)', () => {
+  let frame: Frame;
+
+  it('opens from the Events item, filters, and keeps at most 200 rows in the DOM while scrolling past several pages', async () => {
+    const { workbench, page, api } = e2e();
+    const organization = api.store.organizations.find((entry) => entry.name === 'Hedgebox Inc.')!;
+    const project = api.store.projectsOf(organization.id).find((entry) => entry.name === 'Hedgebox')!;
+    api.store.addEvents(project.id, 6_000, { withinHours: 20 });
+    api.store.addEvent(project.id, {
+      event: '$pageview',
+      distinct_id: 'hostile-visitor',
+      properties: { $current_url: HOSTILE, $browser: HOSTILE_SCRIPT, note: HOSTILE },
+    });
+
+    await workbench.openViewContainer('PostHog');
+    await workbench.waitForSidebarIdle();
+    await workbench.expandTreeItem('Hedgebox Inc.');
+    await workbench.expandTreeItem('Hedgebox');
+    await workbench.clickTreeItem('Events');
+    frame = await eventsFrame(page, 'Hedgebox');
+    await waitUntil(page, async () => (await loadedCount(frame)) > 0, 'the first events load');
+
+    api.clearRequests();
+    const isFilteredFirstPage = (request: (typeof api.requests)[number]) =>
+      request.path === `/api/projects/${project.id}/events/` && request.query['limit'] === String(PAGE_SIZE) && !request.query['before'];
+    await frame.locator('input[name=event]').fill('$pageview');
+    await frame.locator('vscode-textfield[name=after] input').fill('-24h');
+    await frame.locator('vscode-textfield[name=limit] input').fill(String(PAGE_SIZE));
+    await frame.locator('vscode-textfield[name=limit] input').press('Enter');
+    await waitUntil(page, async () => api.requests.some(isFilteredFirstPage), 'the filtered query is sent');
+    await waitUntil(page, async () => (await loadedCount(frame)) >= 300 && api.requests.filter((request) => request.query['before']).length >= 5, 'the filtered events load');
+    const first = api.requests.find(isFilteredFirstPage);
+    assert.equal(first?.query['event'], '$pageview');
+    assert.match(String(first?.query['after']), /^\d{4}-\d{2}-\d{2}T/, 'the relative time was resolved by the extension');
+    assert.equal(first?.query['limit'], String(PAGE_SIZE));
+
+    const grid = frame.locator('.grid');
+    const domRows: number[] = [await frame.locator('.grid .row.data').count()];
+    let loaded = await loadedCount(frame);
+    const initiallyLoaded = loaded;
+    for (let scroll = 0; scroll < 4; scroll++) {
+      await grid.evaluate((element) => (element.scrollTop = element.scrollHeight));
+      await waitUntil(page, async () => (await loadedCount(frame)) > loaded, `more events load after scroll ${scroll + 1}`);
+      loaded = await loadedCount(frame);
+      domRows.push(await frame.locator('.grid .row.data').count());
+    }
+    await grid.evaluate((element) => (element.scrollTop = element.scrollHeight / 2));
+    await page.waitForTimeout(200);
+    domRows.push(await frame.locator('.grid .row.data').count());
+    console.log(`      loaded ${initiallyLoaded} → ${loaded} events; rows in the DOM at each position: ${domRows.join(', ')}`);
+    assert.ok(domRows.every((count) => count > 0 && count <= 200), domRows.join(', '));
+    const pages = api.requests.filter(
+      (request) => request.path === `/api/projects/${project.id}/events/` && request.query['limit'] === String(PAGE_SIZE) && request.query['before'],
+    );
+    assert.ok(pages.length >= 8, `followed next ${pages.length} times`);
+    assert.ok(pages.every((request) => request.query['event'] === '$pageview'), 'next links keep the filter');
+    assert.ok(loaded >= initiallyLoaded + 4 * PAGE_SIZE);
+  });
+
+  it('shows hostile property values as inert text, in the table and in the detail', async () => {
+    const { page } = e2e();
+    const grid = frame.locator('.grid');
+    await grid.evaluate((element) => (element.scrollTop = 0));
+    const firstRow = frame.locator('.grid .row.data[aria-rowindex="2"]');
+    await firstRow.waitFor();
+    const cells = await firstRow.locator('.cell').allInnerTexts();
+    assert.equal(cells[2], 'hostile-visitor');
+    assert.equal(cells[4], HOSTILE, 'the $current_url column shows the characters');
+    assert.equal(cells[5], HOSTILE_SCRIPT);
+    await firstRow.click();
+    const detail = frame.locator('section.detail');
+    await detail.locator('pre.json').first().waitFor();
+    const properties = await detail.locator('pre.json').first().innerText();
+    assert.ok(properties.includes(HOSTILE.replace(/"/g, '\\"')), properties.slice(0, 200));
+    assert.equal(await frame.locator('img').count(), 0, 'no <img> element was created');
+    assert.equal(await frame.locator('#app script').count(), 0, 'no <script> element was created');
+    await page.waitForTimeout(300);
+    assert.equal(await frame.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined, 'nothing ran');
+  });
+
+  it('opens an event detail from the keyboard, with copy buttons', async () => {
+    const grid = frame.locator('.grid');
+    await grid.focus();
+    await grid.press('Home');
+    await grid.press('ArrowDown');
+    await grid.press('Enter');
+    const detail = frame.locator('section.detail');
+    await detail.locator('h3', { hasText: 'Properties' }).waitFor();
+    assert.match(await detail.locator('dl.facts').innerText(), /\$pageview/);
+    for (const label of ['Copy ID', 'Copy properties', 'Copy event JSON']) {
+      assert.equal(await detail.locator('vscode-button', { hasText: label }).count(), 1, label);
+    }
+    assert.equal(await frame.locator('.grid').getAttribute('aria-activedescendant'), 'event-row-1');
+  });
+
+  it('exports the current filter to CSV through the save dialog', async () => {
+    const { workbench, workspaceDir, page } = e2e();
+    const target = path.join(workspaceDir, 'pageviews.csv');
+    await rm(target, { force: true });
+    await frame.locator('vscode-button', { hasText: 'Export CSV…' }).click();
+    // VS Code's simple file dialog offers <workspace>/events-<project>-<time>.csv with the base name selected:
+    // type another name over it, as a person does, and accept.
+    await waitUntil(page, async () => /events-\d+-[\d-]+\.csv$/.test(await workbench.inputBoxValue()), 'the dialog offers a file name');
+    await page.keyboard.type('pageviews', { delay: 20 }); // the name is selected, not its extension
+    await waitUntil(page, async () => (await workbench.inputBoxValue()).endsWith('/pageviews.csv'), 'the dialog shows the new name');
+    await page.waitForTimeout(300);
+    await workbench.acceptQuickInput();
+    const toast = await workbench.waitForNotification(/Exported events/);
+    const said = await toast.innerText();
+    await waitUntil(page, async () => existsSync(target), `the file exists (the notification said: ${said})`);
+    const [header, ...lines] = readFileSync(target, 'utf8').trim().split('\n');
+    assert.match(header!, /(^|,)event(,|$)/);
+    assert.ok(lines.length > 100, `${lines.length} rows`);
+    assert.ok(lines.every((line) => line.includes('$pageview')));
+  });
+
+  it('restores the filters and scroll position when the panel is shown again (screenshot)', async () => {
+    const { workbench, page, resultsDir } = e2e();
+    if (await workbench.quickInput.isVisible()) await workbench.dismissQuickInput();
+    const grid = frame.locator('.grid');
+    await grid.evaluate((element) => (element.scrollTop = 24 * 120));
+    await page.waitForTimeout(500); // the scroll position is saved after a short pause
+    await workbench.runCommand('File: New Untitled Text File');
+    await workbench.runCommand('View: Open Previous Editor');
+    frame = await eventsFrame(page, 'Hedgebox');
+    await waitUntil(page, async () => (await frame.locator('input[name=event]').inputValue()) === '$pageview', 'the filter is restored');
+    await waitUntil(page, async () => (await frame.locator('.grid').evaluate((element) => element.scrollTop)) > 24 * 100, 'the scroll position is restored');
+    const file = await workbench.screenshot(path.join(resultsDir, 'events.png'));
+    if (process.env.UPDATE_SCREENSHOTS === '1') {
+      const readme = path.join(repoRoot, 'media', 'screenshots', 'events.png');
+      await mkdir(path.dirname(readme), { recursive: true });
+      await copyFile(file, readme);
+    }
+  });
+});
