@@ -92,6 +92,11 @@ describe('Notebooks (e2e)', () => {
     await workbench.pickQuickItem(project.name);
     api.clearRequests();
     await workbench.answerInputBox('quokka', { submit: false });
+    // Recently changed notebooks show at once; the server's answer for "quokka" then replaces them.
+    await workbench.poll(
+      async () => JSON.stringify(await workbench.quickPickItems()) === JSON.stringify(['Palette target']),
+      'the search results',
+    );
     await workbench.pickQuickItem('Palette target', { filter: false });
     await workbench.poll(
       async () => (await workbench.activeEditorTitle()) === `Palette target (${target.short_id}).json`,
