@@ -7,8 +7,10 @@ import { parseDocumentPath } from '../documents/paths';
 import { errorText } from '../tree/explorerCommands';
 import { type ExplorerNode, NotebookNode, NotebooksNode, notebookTitle, ProjectNode } from '../tree/nodes';
 import { pickProject } from '../tree/pickProject';
+import { formatRelativeTime } from '../common/time';
 import { describeActivity } from './activityFormat';
 import { LatestSearch } from './latestSearch';
+import { describeUser } from './notebookDocument';
 import type { NotebookFileStore } from './notebookFiles';
 
 const SEARCH_DEBOUNCE_MS = 250;
@@ -209,7 +211,12 @@ export class NotebookCommands extends Disposable {
             ? notebooks.map((notebook) => ({
                 label: notebookTitle(notebook.title),
                 description: notebook.short_id,
-                detail: notebook.last_modified_at,
+                detail: [
+                  describeUser(notebook.last_modified_by),
+                  formatRelativeTime(notebook.last_modified_at, new Date(), vscode.env.language),
+                ]
+                  .filter(Boolean)
+                  .join(' · '),
                 notebook,
                 alwaysShow: true,
               }))

@@ -16,7 +16,7 @@ import { describePath, type Location, parseJsonWithLocations, type ParsedJson, p
  */
 export const READONLY_KEY = '_readonly';
 export const EDITABLE_FIELDS = ['title', 'content', 'text_content'] as const;
-export const READONLY_NOTE = 'Read-only: kept by PostHog and refreshed on every save and reload. Edit title, content and text_content below.';
+export const READONLY_NOTE = 'Read-only, kept by PostHog: changes here are refused. Edit title, content and text_content.';
 
 export interface EditableNotebook {
   readonly title: string | null;
