@@ -168,6 +168,7 @@ describe('Events explorer (e2e)', () => {
     frame = await eventsFrame(page, 'Hedgebox');
     await waitUntil(page, async () => (await frame.locator('input[name=event]').inputValue()) === '$pageview', 'the filter is restored');
     await waitUntil(page, async () => (await frame.locator('.grid').evaluate((element) => element.scrollTop)) > 24 * 100, 'the scroll position is restored');
+    await workbench.clearNotifications();
     const file = await workbench.screenshot(path.join(resultsDir, 'events.png'));
     if (process.env.UPDATE_SCREENSHOTS === '1') {
       const readme = path.join(repoRoot, 'media', 'screenshots', 'events.png');

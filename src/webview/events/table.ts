@@ -234,6 +234,6 @@ export class VirtualTable {
 }
 
 function columnTemplate(count: number): string {
-  const fixed = ['minmax(11em, 14em)', 'minmax(8em, 12em)', 'minmax(8em, 14em)', 'minmax(8em, 14em)'];
+  const fixed = ['minmax(15em, 17em)', 'minmax(8em, 12em)', 'minmax(8em, 14em)', 'minmax(8em, 14em)'];
   return Array.from({ length: count }, (_, index) => fixed[index] ?? 'minmax(8em, 1fr)').join(' ');
 }
