@@ -1,7 +1,7 @@
 import { chromium, type Browser } from 'playwright-core';
 
-/** Debian's Chromium, headless; the flags keep it from reaching for the (closed) network. */
-export function launchChromium(): Promise<Browser> {
+/** Debian's Chromium, headless; the flags keep it from reaching for the (closed) network. `extraArgs`: e.g. the benchmark's. */
+export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
     headless: true,
@@ -12,6 +12,7 @@ export function launchChromium(): Promise<Browser> {
       '--disable-component-update',
       '--disable-sync',
       '--no-first-run',
+      ...extraArgs,
     ],
   });
 }
