@@ -93,13 +93,14 @@ describe('Notebooks (e2e)', () => {
     api.clearRequests();
     await workbench.answerInputBox('quokka', { submit: false });
     // Recently changed notebooks show at once; the server's answer for "quokka" then replaces them.
-    await workbench.poll(
-      async () => {
-        const items = await workbench.quickPickItems();
-        return items.length === 1 && items[0]!.startsWith('Palette target');
-      },
-      'the search results',
-    );
+    let items: string[] = [];
+    await workbench.poll(async () => {
+      items = await workbench.quickPickItems();
+      // Each row shows its title, then (also as a .label-name) who changed it and when.
+      return items[0]?.startsWith('Palette target') === true && items.length <= 2;
+    }, 'the search results').catch((error: Error) => {
+      throw new Error(`${error.message}; the pick shows ${JSON.stringify(items)}`);
+    });
     await workbench.pickQuickItem('Palette target', { filter: false });
     await workbench.poll(
       async () => (await workbench.activeEditorTitle()) === `Palette target (${target.short_id}).json`,
