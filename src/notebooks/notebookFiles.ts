@@ -14,6 +14,7 @@ const FRESH_MS = 5_000;
 /** After a save, the editor reloads (to show the new version) once VS Code has taken the post-save stat. */
 const RELOAD_AFTER_SAVE_MS = 150;
 const MAX_OVERWRITE_ATTEMPTS = 3;
+const FORGET_CLOSED_MS = 10 * 60_000;
 
 interface Entry {
   readonly key: string;
@@ -225,9 +226,19 @@ export class NotebookFileStore extends Disposable implements NotebookFiles {
           open.set(`${path.connectionId}/${path.projectId}/${path.shortId}`, document);
         }
       }
+      this.forgetClosed(open);
       await Promise.all([...open].map(([key, document]) => this.pollOne(key, document).catch(() => undefined)));
     } finally {
       this.polling = false;
+    }
+  }
+
+  /** Snapshots of notebooks no editor shows any more go after a while, so memory does not grow with browsing. */
+  private forgetClosed(open: ReadonlyMap<string, unknown>): void {
+    for (const [key, entry] of this.entries) {
+      if (!open.has(key) && entry.watchers <= 0 && Date.now() - entry.fetchedAt > FORGET_CLOSED_MS) {
+        this.entries.delete(key);
+      }
     }
   }
 
