@@ -111,7 +111,7 @@ export class NotebookCommands extends Disposable {
       return false;
     }
     try {
-      await vscode.workspace.fs.delete(this.uriOfRef(ref));
+      await vscode.workspace.fs.delete(this.files.bareUriOf(ref.session.connection.id, ref.projectId, ref.shortId));
     } catch (error) {
       void this.window.showErrorMessage(vscode.l10n.t('Could not delete "{0}": {1}', title, errorText(error)));
       return false;
@@ -135,6 +135,7 @@ export class NotebookCommands extends Disposable {
       return false;
     }
     const from = this.openUriOf(ref) ?? this.uriOfRef(ref);
+    this.files.allow(from);
     const to = this.files.uriOf(ref.session.connection.id, ref.projectId, { short_id: ref.shortId, title: title.trim() });
     const edit = new vscode.WorkspaceEdit();
     edit.renameFile(from, to, { overwrite: false });
@@ -190,6 +191,7 @@ export class NotebookCommands extends Disposable {
   }
 
   private async show(uri: vscode.Uri): Promise<vscode.TextEditor> {
+    this.files.allow(uri);
     const document = await vscode.workspace.openTextDocument(uri);
     return vscode.window.showTextDocument(document, { preview: false });
   }

@@ -47,6 +47,7 @@ export interface NotebooksChange {
 export class NotebookFileStore extends Disposable implements NotebookFiles {
   private readonly entries = new Map<string, Entry>();
   private readonly fetching = new Map<string, Promise<Notebook>>();
+  private readonly allowedNames = new Map<string, Set<string>>();
   private readonly changed = this._register(new vscode.EventEmitter<vscode.FileChangeEvent[]>());
   readonly onDidChange = this.changed.event;
   private readonly notebooksChanged = this._register(new vscode.EventEmitter<NotebooksChange>());
@@ -83,8 +84,16 @@ export class NotebookFileStore extends Disposable implements NotebookFiles {
     return vscode.Uri.from({ scheme: this.scheme, authority: connectionId, path: notebookPath(projectId, notebook.short_id, notebook.title) });
   }
 
+  /** posthog://<connection>/<project>/notebooks/<shortId>.json: always the notebook, whatever its title. */
+  bareUriOf(connectionId: string, projectId: number, shortId: string): vscode.Uri {
+    return vscode.Uri.from({ scheme: this.scheme, authority: connectionId, path: `/${projectId}/notebooks/${shortId}.json` });
+  }
+
   async list(session: ConnectionSession, projectId: number): Promise<[string, vscode.FileType][]> {
     const notebooks = await session.model.notebooks(projectId, {});
+    for (const notebook of notebooks) {
+      this.allow(this.uriOf(session.connection.id, projectId, notebook));
+    }
     return notebooks.map((notebook): [string, vscode.FileType] => [notebookFileName(notebook.title, notebook.short_id), vscode.FileType.File]);
   }
 
@@ -97,9 +106,9 @@ export class NotebookFileStore extends Disposable implements NotebookFiles {
       return stat;
     }
     const entry = known && this.trusted(known) ? known : this.accept(target, await this.fetch(target));
-    if (known && !this.isNameInUse(target.uri, entry)) {
-      // Another title for a notebook we know: what a rename asks about before it moves the file. Saying
-      // it exists would make VS Code delete the "existing" target first, i.e. the notebook itself.
+    if (!this.isNameInUse(target.uri, entry)) {
+      // Another title for the notebook: what a rename asks about before it moves the file. Saying it
+      // exists would make VS Code delete the "existing" target first, i.e. the notebook itself.
       throw vscode.FileSystemError.FileNotFound(target.uri);
     }
     return statOf(entry);
@@ -135,8 +144,8 @@ export class NotebookFileStore extends Disposable implements NotebookFiles {
 
   async delete(target: NotebookTarget): Promise<void> {
     const known = this.entries.get(keyOf(target));
-    if (known && !this.isNameInUse(target.uri, known)) {
-      throw vscode.FileSystemError.NoPermissions(vscode.l10n.t('Refusing to delete a notebook through a name it no longer has.'));
+    if (known && !this.isCurrentName(target.uri, known)) {
+      throw vscode.FileSystemError.NoPermissions(vscode.l10n.t('Refusing to delete a notebook through a name it does not have.'));
     }
     const notebook = await target.session.client.notebooks.softDelete(target.projectId, target.shortId);
     await this.deleted.add(target.connectionId, target.projectId, {
@@ -146,7 +155,8 @@ export class NotebookFileStore extends Disposable implements NotebookFiles {
     });
     this.entries.delete(keyOf(target));
     target.session.model.refreshProject(target.projectId);
-    this.changed.fire([{ type: vscode.FileChangeType.Deleted, uri: target.uri }]);
+    const openUris = this.openDocuments(keyOf(target)).map((document) => document.uri);
+    this.changed.fire([target.uri, ...openUris].map((uri) => ({ type: vscode.FileChangeType.Deleted, uri })));
     this.notebooksChanged.fire({ connectionId: target.connectionId, projectId: target.projectId });
   }
 
@@ -415,24 +425,43 @@ export class NotebookFileStore extends Disposable implements NotebookFiles {
     if (Date.now() - entry.fetchedAt <= FRESH_MS || entry.watchers > 0) {
       return true;
     }
-    return vscode.workspace.textDocuments.some((document) => {
-      if (document.uri.scheme !== this.scheme) {
-        return false;
-      }
-      const path = parseDocumentPath(document.uri.authority, document.uri.path);
-      return path?.kind === 'notebook' && `${path.connectionId}/${path.projectId}/${path.shortId}` === entry.key;
-    });
+    return this.openDocuments(entry.key).length > 0;
   }
 
-  /** The notebook's current file name, its bare `<shortId>.json`, or the name an open editor uses. */
+  /**
+   * Lets a name the extension handed out (from the explorer's list or a search, whose title may be a
+   * little old) find its notebook. Other titles do not exist, see stat().
+   */
+  allow(uri: vscode.Uri): void {
+    const path = parseDocumentPath(uri.authority, uri.path);
+    if (path?.kind === 'notebook') {
+      const key = keyOf(path);
+      const names = this.allowedNames.get(key) ?? new Set<string>();
+      names.add(uri.toString());
+      this.allowedNames.set(key, names);
+    }
+  }
+
+  /** The notebook's current file name, its bare `<shortId>.json`, a name handed out, or one an open editor uses. */
   private isNameInUse(uri: vscode.Uri, entry: Entry): boolean {
-    const name = uri.path.slice(uri.path.lastIndexOf('/') + 1);
-    const { short_id, title } = entry.notebook;
     return (
-      name === notebookFileName(title, short_id) ||
-      name === `${short_id}.json` ||
+      this.isCurrentName(uri, entry) ||
+      this.allowedNames.get(entry.key)?.has(uri.toString()) === true ||
       vscode.workspace.textDocuments.some((document) => document.uri.toString() === uri.toString())
     );
+  }
+
+  private isCurrentName(uri: vscode.Uri, entry: Entry): boolean {
+    const name = uri.path.slice(uri.path.lastIndexOf('/') + 1);
+    const { short_id, title } = entry.notebook;
+    return name === notebookFileName(title, short_id) || name === `${short_id}.json`;
+  }
+
+  private openDocuments(key: string): vscode.TextDocument[] {
+    return vscode.workspace.textDocuments.filter((document) => {
+      const path = document.uri.scheme === this.scheme ? parseDocumentPath(document.uri.authority, document.uri.path) : undefined;
+      return path?.kind === 'notebook' && keyOf(path) === key;
+    });
   }
 
   private scheduleReload(uri: vscode.Uri): void {

@@ -388,6 +388,19 @@ describe('Notebook files', function () {
     assert.equal((await server(fixture, notebook)).title, 'Third name');
   });
 
+  it('renames a notebook never opened without deleting it, and refuses deletes through a name it does not have', async () => {
+    const notebook = await newNotebook(fixture, 'Never opened');
+    await localApi.clearRequests();
+    await vscode.workspace.fs.rename(uriOf(fixture, notebook), uriOf(fixture, { ...notebook, title: 'Renamed unopened' }), { overwrite: true });
+    const renamed = await server(fixture, notebook);
+    assert.equal(renamed.title, 'Renamed unopened');
+    assert.equal(renamed.deleted, false);
+    const patches = (await notebookRequests(notebook)).filter((request) => request.method === 'PATCH');
+    assert.equal(patches.length, 1, 'one PATCH (the title), no soft delete');
+    await assert.rejects(Promise.resolve(vscode.workspace.fs.delete(uriOf(fixture, { ...notebook, title: 'Never opened' }))));
+    assert.equal((await server(fixture, notebook)).deleted, false);
+  });
+
   it('lists a project\'s notebooks as a directory, with stat giving size and an advancing mtime', async () => {
     const notebook = await newNotebook(fixture, 'Listed');
     const root = vscode.Uri.from({ scheme: SCHEME, authority: fixture.session.connection.id, path: `/${fixture.projectId}/` });
