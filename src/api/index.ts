@@ -6,7 +6,7 @@ export { errorFromResponse, parseErrorBody, retryAfterSeconds } from './errorMap
 export type { CallOptions, RequestLogEntry, Timeouts } from './http';
 export { DEFAULT_TIMEOUTS } from './http';
 export type { ListAllCall, PagingOptions } from './paging';
-export { DEFAULT_PAGE_CONCURRENCY, DEFAULT_PAGE_SIZE } from './paging';
+export { DEFAULT_PAGE_CONCURRENCY, DEFAULT_PAGE_SIZE, LIST_ALL_PAGE_SIZE } from './paging';
 export type { RetryOptions } from './retry';
 export { DEFAULT_RETRY } from './retry';
 export type { Sleep } from './sleep';

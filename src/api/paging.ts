@@ -14,6 +14,12 @@ export interface ListAllCall {
 }
 
 export const DEFAULT_PAGE_SIZE = 100;
+/**
+ * Page size when loading a whole list. PostHog sets no maximum on project and notebook lists, and
+ * list items are small, so bigger pages mean fewer round trips and fewer requests against the rate
+ * limit (480/minute): 5,000 notebooks take 10 requests in 4 waves instead of 50.
+ */
+export const LIST_ALL_PAGE_SIZE = 500;
 export const DEFAULT_PAGE_CONCURRENCY = 4;
 
 /** Where a `next` link may be followed: same scheme, host and port as the base URL, no userinfo. */
@@ -76,7 +82,7 @@ export async function collectAll<T>(
   call: ListAllCall = {},
 ): Promise<T[]> {
   const start = options.offset ?? 0;
-  const first = await source.byOffset(start, options.limit ?? DEFAULT_PAGE_SIZE, call.signal);
+  const first = await source.byOffset(start, options.limit ?? LIST_ALL_PAGE_SIZE, call.signal);
   const total = first.count;
   // A server that caps the page size answers fewer rows than asked; step by what it really sends.
   const pageSize = first.results.length;

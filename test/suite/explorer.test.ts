@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, it } from 'mocha';
 import * as vscode from 'vscode';
-import { DEFAULT_RETRY } from '../../src/api';
+import { DEFAULT_RETRY, LIST_ALL_PAGE_SIZE } from '../../src/api';
 import { NotebooksNode, ProjectNode } from '../../src/tree/nodes';
 import { ExplorerHarness, iconOf, labelOf } from './support/explorerHarness';
 import { allScopesKey, apiUrl, localApi } from './support/localApi';
@@ -153,7 +153,7 @@ describe('Explorer tree', () => {
     const notebooks = await harness.items(await harness.child('Hedgebox Inc.', 'Hedgebox Staging', 'Notebooks'));
     assert.ok(notebooks.length >= 5_000, `${notebooks.length} notebooks`);
     const pages = (await localApi.requests()).filter((request) => request.path.endsWith('/notebooks/'));
-    assert.equal(pages.length, Math.ceil(notebooks.length / 100));
+    assert.equal(pages.length, Math.ceil(notebooks.length / LIST_ALL_PAGE_SIZE));
     assert.deepEqual(new Set(pages.map((page) => page.query.offset ?? '0')).size, pages.length, 'each page fetched once');
   });
 

@@ -10,6 +10,7 @@ import {
   ConflictError,
   errorFromResponse,
   isActivityPage,
+  LIST_ALL_PAGE_SIZE,
   MethodNotAllowedError,
   MissingScopeError,
   NetworkError,
@@ -475,7 +476,7 @@ describe('local API: paging at scale and cancellation', () => {
       const all = await client.notebooks.listAll(projectId, {}, { onProgress: (loaded, total) => progress.push([loaded, total]) });
       assert.equal(all.length, before + 5000);
       assert.equal(new Set(all.map((item) => item.short_id)).size, all.length, 'no duplicates');
-      assert.equal(proxy.requests.length, Math.ceil(all.length / 100));
+      assert.equal(proxy.requests.length, Math.ceil(all.length / LIST_ALL_PAGE_SIZE));
       assert.ok(proxy.maxInFlight() > 1, `max in flight ${proxy.maxInFlight()}`);
       assert.ok(proxy.maxInFlight() <= 4);
       assert.deepEqual(progress.at(-1), [all.length, all.length]);

@@ -2,6 +2,7 @@ import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   ClientDisposedError,
+  LIST_ALL_PAGE_SIZE,
   MethodNotAllowedError,
   NetworkError,
   PostHogClient,
@@ -241,13 +242,19 @@ describe('paging over HTTP', () => {
   test('listAll over 5,000 notebooks fetches pages concurrently (pageConcurrency) and keeps order', async () => {
     const { stub, client } = await setup(pagedNotebooks(15), { pageConcurrency: 4 });
     const progress: number[] = [];
-    const all = await client.notebooks.listAll(1, {}, { onProgress: (loaded, count) => progress.push(count === total ? loaded : -1) });
+    const all = await client.notebooks.listAll(1, { limit: 100 }, { onProgress: (loaded, count) => progress.push(count === total ? loaded : -1) });
     assert.equal(all.length, total);
     assert.deepEqual(all.map((item) => item.short_id), Array.from({ length: total }, (_, index) => fixtures.notebookListItem(index).short_id));
     assert.equal(stub.requests.length, 50);
     assert.equal(stub.maxInFlight(), 4, 'four pages were in flight at once');
     assert.deepEqual(progress.at(-1), total);
     assert.ok(progress.every((loaded, index) => index === 0 || loaded > progress[index - 1]), 'progress only grows');
+  });
+
+  test('listAll asks for big pages by default', async () => {
+    const { stub, client } = await setup(pagedNotebooks(0));
+    assert.equal((await client.notebooks.listAll(1)).length, total);
+    assert.equal(stub.requests.length, total / LIST_ALL_PAGE_SIZE);
   });
 
   test('pageConcurrency 1 fetches one page at a time', async () => {
@@ -273,7 +280,7 @@ describe('paging over HTTP', () => {
     const controller = new AbortController();
     const run = client.notebooks.listAll(1, {}, { signal: controller.signal, onProgress: (loaded) => loaded >= 500 && controller.abort() });
     await assert.rejects(run, { name: 'AbortError' });
-    assert.ok(stub.requests.length < 50, `${stub.requests.length} requests`);
+    assert.ok(stub.requests.length < total / LIST_ALL_PAGE_SIZE, `${stub.requests.length} requests`);
   });
 });
 
