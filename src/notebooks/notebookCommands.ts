@@ -203,7 +203,7 @@ export class NotebookCommands extends Disposable {
     pick.matchOnDescription = true;
     const search = new LatestSearch<NotebookListItem[]>(
       async (query, signal) => {
-        const filters = { limit: SEARCH_LIMIT, ...(query ? { search: query } : {}) } as NotebookListFilters;
+        const filters: NotebookListFilters = { limit: SEARCH_LIMIT, ...(query ? { search: query } : {}) };
         return (await session.client.notebooks.list(projectId, filters, { signal })).results;
       },
       {

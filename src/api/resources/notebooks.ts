@@ -34,6 +34,11 @@ export interface NotebookListFilters {
   offset?: number;
   /** Any value: only notebooks created by the key's user. */
   user?: string | true;
+  /**
+   * Words to find in titles and text. Not in the spec, but PostHog's notebook list filters on it
+   * (the notebooks page's search box uses it).
+   */
+  search?: string;
 }
 
 export interface NotebookGetOptions {
