@@ -1,5 +1,5 @@
 import type { Notebook, NotebookWritable, User } from '../api';
-import { describePath, type Location, parseJsonWithLocations, type ParsedJson, pointer } from './jsonWithLocations';
+import { describePath, JsonSyntaxError, type Location, parseJsonWithLocations, type ParsedJson } from '../common/jsonWithLocations';
 
 /**
  * The text of a notebook opened as a file:
@@ -166,15 +166,15 @@ export function parseNotebookDocument(text: string): ParsedNotebookDocument {
   try {
     json = parseJsonWithLocations(text);
   } catch (error) {
-    if (error instanceof Error && 'location' in error && 'reason' in error) {
-      throw new NotebookDocumentError([{ message: `invalid JSON: ${String(error.reason)}`, location: error.location as Location }]);
+    if (error instanceof JsonSyntaxError) {
+      throw new NotebookDocumentError([{ message: `invalid JSON: ${error.reason}`, location: error.location }]);
     }
     throw error;
   }
   const problems = new Problems(json);
   const root = json.value;
   if (!isObject(root)) {
-    throw new NotebookDocumentError([{ message: 'the document must be a JSON object with title, content and text_content', location: json.locations.get('') }]);
+    throw new NotebookDocumentError([{ message: 'the document must be a JSON object with title, content and text_content', location: json.locate([]) }]);
   }
   for (const key of Object.keys(root)) {
     if (key !== READONLY_KEY && !(EDITABLE_FIELDS as readonly string[]).includes(key)) {
@@ -273,11 +273,11 @@ class Problems {
   constructor(private readonly json: ParsedJson) {}
 
   at(path: (string | number)[], message: string): void {
-    this.add(message, this.json.locations.get(pointer(path)), path);
+    this.add(message, this.json.locate(path), path);
   }
 
   atKey(path: (string | number)[], message: string): void {
-    this.add(message, this.json.keyLocations.get(pointer(path)), path);
+    this.add(message, this.json.locateKey(path), path);
   }
 
   throwIfAny(): void {
@@ -298,8 +298,8 @@ export function readonlyProblems(parsed: ParsedNotebookDocument, served: Readonl
   const block = parsed.readonly;
   const where = (key?: string) =>
     key === undefined
-      ? parsed.json.keyLocations.get(pointer([READONLY_KEY]))
-      : (parsed.json.locations.get(pointer([READONLY_KEY, key])) ?? parsed.json.keyLocations.get(pointer([READONLY_KEY]))) ;
+      ? parsed.json.locateKey([READONLY_KEY])
+      : (parsed.json.locate([READONLY_KEY, key]) ?? parsed.json.locateKey([READONLY_KEY])) ;
   if (!block) {
     return [{ message: `the ${READONLY_KEY} block was removed; undo that change (it is read-only)`, field: READONLY_KEY }];
   }
@@ -318,7 +318,7 @@ export function readonlyProblems(parsed: ParsedNotebookDocument, served: Readonl
     if (!(key in expected)) {
       problems.push({
         message: `${READONLY_KEY}.${key} is not part of the read-only block; remove it`,
-        location: parsed.json.keyLocations.get(pointer([READONLY_KEY, key])),
+        location: parsed.json.locateKey([READONLY_KEY, key]),
         field: `${READONLY_KEY}.${key}`,
       });
     }

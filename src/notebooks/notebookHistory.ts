@@ -14,7 +14,6 @@ import {
   sameJson,
   textContentOf,
 } from './notebookDocument';
-import { pointer } from './jsonWithLocations';
 
 export type SavePlan =
   /** Nothing differs from the version the text is based on: send nothing. */
@@ -71,7 +70,7 @@ export class NotebookHistory {
       throw new NotebookDocumentError([
         {
           message,
-          location: parsed.json.locations.get(pointer([READONLY_KEY, 'version'])) ?? parsed.json.keyLocations.get(pointer([READONLY_KEY])),
+          location: parsed.json.locate([READONLY_KEY, 'version']) ?? parsed.json.locateKey([READONLY_KEY]),
           field: `${READONLY_KEY}.version`,
         },
       ]);
@@ -91,7 +90,7 @@ export class NotebookHistory {
       throw new NotebookDocumentError([
         {
           message: `${READONLY_KEY}.short_id is read-only and must be "${this.shortId}"`,
-          location: parsed.json.locations.get(pointer([READONLY_KEY, 'short_id'])),
+          location: parsed.json.locate([READONLY_KEY, 'short_id']),
           field: `${READONLY_KEY}.short_id`,
         },
       ]);

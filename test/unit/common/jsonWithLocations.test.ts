@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { describePath, JsonSyntaxError, parseJsonWithLocations } from '../../../src/notebooks/jsonWithLocations';
+import { describePath, JsonSyntaxError, parseJsonWithLocations } from '../../../src/common/jsonWithLocations';
 
 function syntaxError(text: string): JsonSyntaxError {
   try {
@@ -20,9 +20,27 @@ describe('JSON with locations', () => {
 
   test('records where each value and key starts', () => {
     const parsed = parseJsonWithLocations('{\n  "title": "x",\n  "content": {\n    "content": [\n      {"type": 1}\n    ]\n  }\n}');
-    assert.deepEqual(parsed.locations.get('/content/content/0/type'), { line: 5, column: 16, offset: 65 });
-    assert.equal(parsed.keyLocations.get('/title')?.line, 2);
-    assert.equal(parsed.keyLocations.get('/title')?.column, 3);
+    assert.deepEqual(parsed.locate(['content', 'content', 0, 'type']), { line: 5, column: 16, offset: 65 });
+    assert.deepEqual(parsed.locate([]), { line: 1, column: 1, offset: 0 });
+    assert.equal(parsed.locateKey(['title'])?.line, 2);
+    assert.equal(parsed.locateKey(['title'])?.column, 3);
+    assert.equal(parsed.locate(['content', 'missing']), undefined);
+    assert.equal(parsed.locate(['content', 'content', 3]), undefined);
+  });
+
+  test('finds values past strings with escaped quotes, nested lists and a byte order mark', () => {
+    const text = '\ufeff{"a": "say \\"hi\\" [{", "b\\"c": [[1, {"x": "]"}], {"y": [2]}], "d": -1.5e2}';
+    const parsed = parseJsonWithLocations(text);
+    assert.deepEqual(parsed.value, JSON.parse(text.slice(1)));
+    assert.equal(text.slice(parsed.locate(['b"c', 1, 'y', 0])!.offset)[0], '2');
+    assert.equal(text.slice(parsed.locate(['d'])!.offset).slice(0, 6), '-1.5e2');
+    assert.equal(text.slice(parsed.locateKey(['b"c'])!.offset).slice(0, 6), '"b\\"c"');
+  });
+
+  test('refuses duplicate keys deep inside a document', () => {
+    const error = syntaxError('{"a": [{"b": {"c": 1, "c": 2}}]}');
+    assert.match(error.reason, /duplicate property "c"/);
+    assert.equal(error.location.column, 23);
   });
 
   test('says where a syntax error is', () => {
