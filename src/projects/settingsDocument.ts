@@ -1,5 +1,5 @@
 import type { Project, ProjectWritable, ProjectWritableField } from '../api';
-import { JsonSyntaxError, type JsonValue, type LocatedJson, parseLocatedJson, type TextLocation } from './locatedJson';
+import { JsonSyntaxError, type Location, parseJsonWithLocations, type ParsedJson } from '../common/jsonWithLocations';
 import {
   type FieldKind,
   isWritableField,
@@ -9,6 +9,8 @@ import {
   writableFieldOrder,
 } from './projectFields';
 
+type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
 /** The member that holds the read-only fields, apart from the editable ones. */
 export const READ_ONLY_KEY = 'readOnly';
 
@@ -16,7 +18,7 @@ export const READ_ONLY_KEY = 'readOnly';
 export interface SettingsProblem {
   readonly message: string;
   readonly field?: string;
-  readonly location: TextLocation;
+  readonly location: Location;
 }
 
 export type SettingsEdit =
@@ -50,23 +52,23 @@ export function serializeSettings(project: Project): string {
  * value changed, or every problem that keeps it from being saved (nothing is sent then).
  */
 export function readSettingsEdit(text: string, original: Project): SettingsEdit {
-  let parsed: LocatedJson;
+  let parsed: ParsedJson;
   try {
-    parsed = parseLocatedJson(text);
+    parsed = parseJsonWithLocations(text);
   } catch (error) {
     if (error instanceof JsonSyntaxError) {
-      return refused([{ message: `Invalid JSON: ${error.message}.`, location: error.location }]);
+      return refused([{ message: `Invalid JSON: ${error.reason}.`, location: error.location }]);
     }
     throw error;
   }
-  const { value, keys } = parsed;
-  const start = { line: 1, column: 1 };
+  const value = parsed.value as JsonValue;
+  const start: Location = { line: 1, column: 1, offset: 0 };
   if (!isObject(value)) {
     return refused([{ message: 'The settings must be a JSON object.', location: start }]);
   }
   /** Where a path's key is; a removed key points at its parent's. */
-  const at = (path: string): TextLocation =>
-    keys.get(path) ?? (path.includes('.') ? at(path.slice(0, path.lastIndexOf('.'))) : start);
+  const at = (path: string): Location =>
+    parsed.locateKey(path.split('.')) ?? (path.includes('.') ? at(path.slice(0, path.lastIndexOf('.'))) : start);
   const problems: SettingsProblem[] = [];
   const baseline = JSON.parse(serializeSettings(original)) as Record<string, JsonValue>;
   const changes: Record<string, JsonValue> = {};
@@ -125,7 +127,7 @@ export function describeProblem(problem: SettingsProblem): string {
 function readOnlyProblems(
   edited: JsonValue,
   original: JsonValue | undefined,
-  at: (path: string) => TextLocation,
+  at: (path: string) => Location,
 ): SettingsProblem[] {
   if (!isObject(edited) || !isObject(original ?? null)) {
     return [{ field: READ_ONLY_KEY, location: at(READ_ONLY_KEY), message: `"${READ_ONLY_KEY}" must stay as it was.` }];

@@ -43,6 +43,16 @@ describe('JSON with locations', () => {
     assert.equal(error.location.column, 23);
   });
 
+  test('parses any JSON value, and refuses what JSON.parse refuses', () => {
+    for (const sample of ['{}', '[]', ' 3 ', '"s"', '{"a":[1,-2.5e3,true,false,null,"x\\"y\\u00e9"],"b":{"c":{}}}']) {
+      assert.deepEqual(parseJsonWithLocations(sample).value, JSON.parse(sample));
+    }
+    for (const sample of ['', '{', '{"a":1,}', '[1,]', "{'a':1}", '{"a":01}', '{"a":tru}', '{"a":1} x', '{"a\n":1}']) {
+      assert.throws(() => JSON.parse(sample));
+      assert.throws(() => parseJsonWithLocations(sample), JsonSyntaxError, sample);
+    }
+  });
+
   test('says where a syntax error is', () => {
     const missingComma = syntaxError('{\n  "title": "x"\n  "content": {}\n}');
     assert.deepEqual([missingComma.location.line, missingComma.location.column], [3, 3]);
