@@ -379,12 +379,12 @@ describe('Projects: settings document', () => {
   });
 
   it('a wrong type, an unknown field or an edited read-only field is refused, nothing is sent', async () => {
-    for (const [from, to] of [
+    for (const [index, [from, to]] of [
       ['"anonymize_ips": false', '"anonymize_ips": "yes"'],
       ['"anonymize_ips": false', '"anonymize_ips": false, "colour": "teal"'],
       ['"api_token": "', '"api_token": "phc_mine'],
-    ] as const) {
-      const { document } = await openSettings(`Settings refused ${to.length}`);
+    ].entries()) {
+      const { document } = await openSettings(`Settings refused ${index}`);
       await replaceInDocument(document, from, to);
       assert.equal(await document.save(), false, to);
       assert.deepEqual(harness.writes(), [], to);
