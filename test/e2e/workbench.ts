@@ -186,6 +186,27 @@ export class Workbench {
     return toast;
   }
 
+  /**
+   * A notification, as a toast or else in the notification center, which this opens. VS Code adds a
+   * notification to the center without a toast in some moments (seen right after a modal dialog closes);
+   * a person then finds it under the bell.
+   */
+  async findNotification(text: string | RegExp): Promise<Locator> {
+    const toast = this.toasts.filter({ has: this.page.locator('.notification-list-item-message', { hasText: text }) }).first();
+    const deadline = Date.now() + Math.min(this.timeout, 5_000);
+    while (Date.now() < deadline) {
+      if (await toast.isVisible()) return toast;
+      await this.page.waitForTimeout(100);
+    }
+    await this.runCommand('Notifications: Show Notifications');
+    const entry = this.page
+      .locator('.notifications-center .notification-list-item')
+      .filter({ has: this.page.locator('.notification-list-item-message', { hasText: text }) })
+      .first();
+    await entry.waitFor({ timeout: this.timeout });
+    return entry;
+  }
+
   async pressNotificationButton(text: string | RegExp, button: string): Promise<void> {
     const toast = await this.waitForNotification(text);
     await toast.getByRole('button', { name: button, exact: true }).click();
