@@ -2,13 +2,9 @@
  * The in-editor suites run in VS Code's extension host, a process apart from the test host that
  * started the local API, so they reach it over HTTP: its PostHog routes and its /_control/ routes.
  */
-export interface RecordedRequest {
-  method: string;
-  path: string;
-  query: Record<string, string | string[]>;
-  status: number;
-  headers: Record<string, string | undefined>;
-}
+import type { RecordedRequest } from '../../api-server';
+
+export type { RecordedRequest };
 
 export interface Fault {
   method?: string;
