@@ -34,7 +34,7 @@ interface Entry {
 }
 
 export interface NotebooksChange {
-  readonly connectionId: string;
+  readonly session: ConnectionSession;
   readonly projectId: number;
 }
 
@@ -138,7 +138,7 @@ export class NotebookFileStore extends Disposable implements NotebookFiles {
     if (saved) {
       history.recordWritten(plan.displayed, saved);
       this.acceptWritten(target, saved, history, content);
-      this.notebooksChanged.fire({ connectionId: target.connectionId, projectId: target.projectId });
+      this.notebooksChanged.fire({ session: target.session, projectId: target.projectId });
     }
   }
 
@@ -154,10 +154,9 @@ export class NotebookFileStore extends Disposable implements NotebookFiles {
       deletedAt: new Date().toISOString(),
     });
     this.entries.delete(keyOf(target));
-    target.session.model.refreshProject(target.projectId);
     const openUris = this.openDocuments(keyOf(target)).map((document) => document.uri);
     this.changed.fire([target.uri, ...openUris].map((uri) => ({ type: vscode.FileChangeType.Deleted, uri })));
-    this.notebooksChanged.fire({ connectionId: target.connectionId, projectId: target.projectId });
+    this.notebooksChanged.fire({ session: target.session, projectId: target.projectId });
   }
 
   async rename(target: NotebookTarget, newUri: vscode.Uri): Promise<void> {
@@ -172,12 +171,11 @@ export class NotebookFileStore extends Disposable implements NotebookFiles {
     if (entry) {
       this.setSnapshot(entry, notebook);
     }
-    target.session.model.refreshProject(target.projectId);
     this.changed.fire([
       { type: vscode.FileChangeType.Deleted, uri: target.uri },
       { type: vscode.FileChangeType.Created, uri: newUri },
     ]);
-    this.notebooksChanged.fire({ connectionId: target.connectionId, projectId: target.projectId });
+    this.notebooksChanged.fire({ session: target.session, projectId: target.projectId });
   }
 
   watch(target: NotebookTarget): vscode.Disposable {
@@ -201,8 +199,7 @@ export class NotebookFileStore extends Disposable implements NotebookFiles {
     });
     const uri = this.uriOf(session.connection.id, projectId, notebook);
     this.accept({ uri, connectionId: session.connection.id, projectId, shortId: notebook.short_id, session }, notebook);
-    session.model.refreshProject(projectId);
-    this.notebooksChanged.fire({ connectionId: session.connection.id, projectId });
+    this.notebooksChanged.fire({ session, projectId });
     return uri;
   }
 
@@ -271,7 +268,7 @@ export class NotebookFileStore extends Disposable implements NotebookFiles {
       this.setSnapshot(entry, latest);
       entry.fetchedAt = Date.now();
       this.changed.fire([{ type: vscode.FileChangeType.Changed, uri: document.uri }]);
-      session.model.refreshProject(path.projectId);
+      this.notebooksChanged.fire({ session, projectId: path.projectId });
       return;
     }
     entry.remote = latest;

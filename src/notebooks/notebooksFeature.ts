@@ -31,7 +31,7 @@ export function registerNotebooks(
     files,
     documents.setNotebookFiles(files),
     new NotebookCommands(files, connections, vscode.window).register(),
-    files.onDidChangeNotebooks((change) => tree.refreshProject(change.connectionId, change.projectId)),
+    files.onDidChangeNotebooks((change) => tree.refreshProject(change.session, change.projectId)),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration(POLL_INTERVAL_SETTING)) {
         applyPollInterval();

@@ -35,7 +35,7 @@ interface OrganizationTarget {
 /** What the commands need from the explorer and the posthog file system. */
 export interface ProjectCommandDeps {
   readonly connections: ConnectionManager;
-  readonly tree: { refreshOrganization(connectionId: string, organizationId: string): void };
+  readonly tree: { refreshOrganization(session: ConnectionSession, organizationId: string): void };
   readonly documents: { uri(path: string, connectionId: string): vscode.Uri };
   readonly settings: ProjectSettingsDocument;
   readonly activity: ActivityDocuments;
@@ -88,8 +88,7 @@ export class ProjectCommands extends Disposable {
         const project = await this.progress(vscode.l10n.t('Creating "{0}"…', name), () =>
           this.operations(session, organization.id).create(name),
         );
-        this.deps.tree.refreshOrganization(session.connection.id, organization.id);
-        session.model.refreshOrganization(organization.id);
+        this.deps.tree.refreshOrganization(session, organization.id);
         await this.deps.reveal?.(session.connection.id, organization.id, project.id);
         void this.deps.window.showInformationMessage(vscode.l10n.t('Created the project "{0}".', project.name));
         return project;
@@ -231,8 +230,7 @@ export class ProjectCommands extends Disposable {
       return false;
     }
     await this.closeDeletedDocuments(session.connection.id, project.id);
-    session.model.refreshOrganization(organization.id);
-    this.deps.tree.refreshOrganization(session.connection.id, organization.id);
+    this.deps.tree.refreshOrganization(session, organization.id);
     void this.deps.window.showInformationMessage(
       vscode.l10n.t('Deleted the project "{0}". PostHog removes its data in the background.', project.name),
     );
@@ -417,8 +415,7 @@ export class ProjectCommands extends Disposable {
   }
 
   private projectChanged(target: ProjectTarget): void {
-    target.session.model.refreshOrganization(target.organization.id);
-    this.deps.tree.refreshOrganization(target.session.connection.id, target.organization.id);
+    this.deps.tree.refreshOrganization(target.session, target.organization.id);
     void this.deps.settings.refresh(target.session, target.project.id);
   }
 

@@ -71,7 +71,7 @@ export class ExplorerCommands extends Disposable {
       return;
     }
     await this.deleted.remove(session.connection.id, project.id, notebook.shortId);
-    this.tree.refresh(node.parent);
+    await this.tree.refresh(node.parent);
     void this.window.showInformationMessage(vscode.l10n.t('Restored "{0}".', notebook.title));
   }
 
@@ -105,7 +105,7 @@ export class ExplorerCommands extends Disposable {
       return;
     }
     await this.connections.store.addOrganization(session.connection.id, id);
-    this.tree.refresh();
+    await this.tree.refresh();
   }
 
   private async notebooksTarget(node?: ExplorerNode) {

@@ -68,32 +68,29 @@ export class ExplorerTreeProvider extends Disposable implements vscode.TreeDataP
     return this.load(node.children(), (error) => (connection ? [errorNode(node, connection, error)] : []));
   }
 
-  /** Reloads a node's children from the server, or the whole tree. */
-  refresh(node?: ExplorerNode): void {
+  /** Reloads a node's children from the server, or the whole tree; the change fires once the caches are clear. */
+  async refresh(node?: ExplorerNode): Promise<void> {
     if (node) {
-      node.invalidate();
+      await node.invalidate();
     } else {
-      for (const connection of this.connections.connections()) {
-        void this.connections.session(connection.id).then((session) => session?.model.refreshAll());
+      const sessions = await Promise.all(this.connections.connections().map((connection) => this.connections.session(connection.id)));
+      for (const session of sessions) {
+        session?.model.refreshAll();
       }
     }
     this.changed.fire(node);
   }
 
-  /** Fires a change for the projects of an organization, so a new or deleted project shows. */
-  refreshOrganization(connectionId: string, organizationId: string): void {
-    void this.connections.session(connectionId).then((session) => {
-      session?.model.refreshOrganization(organizationId);
-      this.changed.fire(undefined);
-    });
+  /** Reloads an organization's projects, after one was created, changed or deleted. */
+  refreshOrganization(session: ConnectionSession, organizationId: string): void {
+    session.model.refreshOrganization(organizationId);
+    this.changed.fire(undefined);
   }
 
-  /** Fires a change after a project's notebooks changed (created, saved, renamed, deleted elsewhere). */
-  refreshProject(connectionId: string, projectId: number): void {
-    void this.connections.session(connectionId).then((session) => {
-      session?.model.refreshProject(projectId);
-      this.changed.fire(undefined);
-    });
+  /** Reloads a project's notebooks, after one was created, saved, renamed or deleted. */
+  refreshProject(session: ConnectionSession, projectId: number): void {
+    session.model.refreshProject(projectId);
+    this.changed.fire(undefined);
   }
 
   private rootChildren(): Promise<ExplorerNode[]> {

@@ -27,7 +27,7 @@ export abstract class ExplorerNode {
   }
 
   /** Forgets what this node loaded, so that its children are fetched again. */
-  invalidate(): void {}
+  async invalidate(): Promise<void> {}
 
   /** The connection the node belongs to. */
   connection(): Connection | undefined {
@@ -81,8 +81,8 @@ export class ConnectionNode extends ExplorerNode {
     return organizationNodes(this, this.owner, this.state);
   }
 
-  override invalidate(): void {
-    void this.state.session(this.owner.id).then((session) => session?.model.refreshAll());
+  override async invalidate(): Promise<void> {
+    (await this.state.session(this.owner.id))?.model.refreshAll();
   }
 }
 
@@ -144,7 +144,7 @@ export class OrganizationNode extends SessionNode {
     return projects.map((project) => new ProjectNode(this, this.session, this.organization, project, this.state));
   }
 
-  override invalidate(): void {
+  override async invalidate(): Promise<void> {
     this.session.model.refreshOrganization(this.organization.id);
   }
 }
@@ -260,7 +260,7 @@ export class NotebooksNode extends SessionNode {
     return nodes;
   }
 
-  override invalidate(): void {
+  override async invalidate(): Promise<void> {
     this.session.model.refreshProject(this.project.id);
   }
 }

@@ -148,7 +148,7 @@ describe('Explorer tree', () => {
     const staging = (await harness.items(organization)).find(({ item }) => labelOf(item) === 'Hedgebox Staging');
     assert.ok(staging?.node instanceof ProjectNode);
     await localApi.addNotebooks(staging.node.project.id, 5_000);
-    harness.tree.refresh(staging.node);
+    await harness.tree.refresh(staging.node);
     await localApi.clearRequests();
     const notebooks = await harness.items(await harness.child('Hedgebox Inc.', 'Hedgebox Staging', 'Notebooks'));
     assert.ok(notebooks.length >= 5_000, `${notebooks.length} notebooks`);
@@ -219,7 +219,7 @@ describe('Explorer tree', () => {
       title: labelOf(first.item),
       deletedAt: new Date().toISOString(),
     });
-    harness.tree.refresh(notebooksNode);
+    await harness.tree.refresh(notebooksNode);
     assert.ok(!(await harness.items(notebooksNode)).some(({ item }) => labelOf(item) === labelOf(first.item)));
 
     harness.tree.setShowDeleted(true);
@@ -263,14 +263,14 @@ describe('Explorer errors', () => {
   it('offers a retry when the server cannot be reached, and the retry works', async () => {
     await signIn(harness, allScopesKey());
     const organization = await harness.child('Hedgebox Inc.');
-    harness.tree.refresh(organization);
+    await harness.tree.refresh(organization);
     // One attempt and every retry fail; the next load finds the server back.
     const { retries } = DEFAULT_RETRY;
     await localApi.injectFault({ path: '/organizations/[^/]+/projects/$', status: 503, times: retries + 1 });
     const [item] = await harness.items(organization);
     assert.match(labelOf(item.item), /^Could not reach/);
     assert.equal(item.item.command?.command, 'posthogExplorer.refresh');
-    harness.tree.refresh(organization);
+    await harness.tree.refresh(organization);
     const projects = await harness.items(organization);
     assert.ok(projects.some(({ item: project }) => labelOf(project) === 'Hedgebox'));
   });

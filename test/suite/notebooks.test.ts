@@ -429,7 +429,7 @@ describe('Notebook files', function () {
 
   it('opens from the tree: a notebook item runs Open Notebook on itself', async () => {
     const notebook = await newNotebook(fixture, 'From the tree');
-    fixture.harness.tree.refresh(await fixture.harness.child(ORGANIZATION, PROJECT, 'Notebooks'));
+    await fixture.harness.tree.refresh(await fixture.harness.child(ORGANIZATION, PROJECT, 'Notebooks'));
     const items = await fixture.harness.items(await fixture.harness.child(ORGANIZATION, PROJECT, 'Notebooks'));
     const found = items.find(({ node }) => node instanceof NotebookNode && node.notebook.short_id === notebook.short_id);
     assert.ok(found);
