@@ -14,7 +14,7 @@ import { delay } from '../host/processes';
 import { ensureVscodeServer, installExtensions, prepareUserData, startVscodeServer } from '../host/vscode-server';
 import type { Figure } from './results';
 
-const EXTENSION_ID = 'posthog-explorer.posthog-explorer';
+export const EXTENSION_ID = 'posthog-explorer.posthog-explorer';
 const ACTIVATE_BUDGET_MS = 50;
 const DOM_ROWS_BUDGET = 200;
 /** The form's page size for the memory run: the rows held are the same, the run is 10 times shorter. */
@@ -22,23 +22,39 @@ const LOAD_PAGE_SIZE = 1_000;
 const LOAD_TIMEOUT_MS = 90_000;
 const ROW_SELECTOR = 'tr, [role=row]';
 
-interface ActivationStats {
+export interface ActivationStats {
   loadCodeMs: number;
   callActivateMs: number;
   finishActivateMs: number;
   event: string;
 }
 
-/** Opens Developer: Startup Performance and reads this extension's row of "Extension Activation Stats". */
-async function activationStats(workbench: Workbench): Promise<ActivationStats> {
+/**
+ * Opens Developer: Startup Performance and reads this extension's row of "Extension Activation Stats";
+ * undefined when the extension has not been activated (the report has no row for it).
+ */
+export async function activationStats(workbench: Workbench): Promise<ActivationStats | undefined> {
   const { page } = workbench;
   await workbench.runCommand('Developer: Startup Performance');
   await workbench.poll(async () => /Startup Performance/i.test(await workbench.activeEditorTitle()), 'the Startup Performance report opens');
+  await page.waitForTimeout(1_000);
   // Long report: bring the row into view with Find, then read the rendered lines.
-  await page.waitForTimeout(500);
   await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
   await page.keyboard.press('Control+F');
-  await page.keyboard.type(EXTENSION_ID);
+  // The id also stands in resource URLs of the report: look for it as the first cell of a table row.
+  const findWidget = page.locator('.editor-group-container.active .find-widget');
+  const regexToggle = findWidget.locator('[aria-label^="Use Regular Expression"]');
+  if ((await regexToggle.getAttribute('aria-checked')) !== 'true') await regexToggle.click();
+  await findWidget.locator('textarea, input').first().fill(`^\\| ${EXTENSION_ID.replace(/\./g, '\\.')} +\\|`);
+  const matches = findWidget.locator('.matchesCount');
+  // Find follows the report as it is written: "No results" counts only once it has stayed so for a while.
+  const found = async () => /\d/.test((await matches.textContent()) ?? '');
+  const deadline = Date.now() + 3_000;
+  while (!(await found()) && Date.now() < deadline) await page.waitForTimeout(100);
+  if (!(await found())) {
+    await page.keyboard.press('Escape');
+    return undefined;
+  }
   await page.keyboard.press('Enter');
   await page.keyboard.press('Escape');
   const pattern = new RegExp(`\\|\\s*${EXTENSION_ID.replace(/\./g, '\\.')}\\s*\\|\\s*(\\w+)\\s*\\|\\s*(\\d+)\\s*\\|\\s*(\\d+)\\s*\\|\\s*(\\d+)\\s*\\|\\s*([^|]*?)\\s*\\|`);
@@ -139,6 +155,7 @@ export async function benchEditor(): Promise<Figure[]> {
     await workbench.expandTreeItem('Hedgebox Inc.');
     await workbench.expandTreeItem('Hedgebox');
     const activation = await activationStats(workbench);
+    if (!activation) throw new Error('The extension was not activated by opening its view.');
     await workbench.runCommand('View: Close All Editors');
 
     const pageSession = await page.context().newCDPSession(page);

@@ -1,7 +1,7 @@
 // `npm run bench`: what users feel, measured against the local API with injected latency, side by side with a
 // naive client and the network's floor; then activation, DOM rows and memory in the real editor, and the package
 // size. Prints a table and writes bench-results/bench.json (and bench.md, the same table in Markdown).
-//   npm run bench [-- --no-editor] [-- --latency 50] [-- --parts package,lists,notebook,events,editor]
+//   npm run bench [-- --no-editor] [-- --latency 50] [-- --parts package,lists,notebook,events,editor,startup]
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -14,18 +14,22 @@ import { benchEditor } from './editor';
 import { benchEvents } from './events';
 import { benchLists } from './lists';
 import { benchNotebook } from './notebook';
+import { benchStartup } from './startup';
 import { type Figure, markdownTable, textTable } from './results';
 
 const { values: options } = parseArgs({
   options: {
     'no-editor': { type: 'boolean', default: false },
     latency: { type: 'string', default: '50' },
-    parts: { type: 'string', default: 'package,lists,notebook,events,editor' },
+    parts: { type: 'string', default: 'package,lists,notebook,events,editor,startup' },
   },
 });
 const latencyMs = Number(options.latency);
 const parts = new Set(options.parts.split(',').map((part) => part.trim()));
-if (options['no-editor']) parts.delete('editor');
+if (options['no-editor']) {
+  parts.delete('editor');
+  parts.delete('startup');
+}
 const resultsDir = path.join(repoRoot, 'bench-results');
 const VSIX_BUDGET_KB = 400;
 
@@ -75,6 +79,7 @@ async function main(): Promise<number> {
     }
   }
   if (parts.has('editor')) await attempt('Real editor (activation, events webview)', () => benchEditor());
+  if (parts.has('startup')) await attempt('VS Code startup, before and after activation on first use', () => benchStartup());
 
   const seconds = Math.round((Date.now() - started) / 1000);
   console.log(textTable(figures));

@@ -83,6 +83,14 @@ describe('manifest', () => {
     }
   });
 
+  test('VS Code starts without loading the extension: it activates on first use only', () => {
+    const events: string[] = manifest.activationEvents;
+    for (const eager of ['*', 'onStartupFinished']) {
+      assert.ok(!events.includes(eager), `activationEvents has "${eager}"`);
+    }
+    assert.deepEqual(events.filter((event) => !/^on(View|WebviewPanel|FileSystem|Command):/.test(event)), []);
+  });
+
   test('runtime dependencies are only undici and zod', () => {
     assert.deepEqual(Object.keys(manifest.dependencies).sort(), ['undici', 'zod']);
   });
