@@ -180,7 +180,7 @@ describe('Events explorer (in the editor)', () => {
     };
     const outcome = await exportEvents(
       (await harness.connections.session(eventsNode.session.connection.id))!.client.events,
-      { projectId: eventsNode.project.id, projectName: 'Hedgebox', filters: {}, format: 'json' },
+      { projectId: eventsNode.project.id, projectName: 'Hedgebox', filters: {}, format: 'json', rows: 5_000 },
       cancelling,
       async () => saveTo,
     );
