@@ -6,46 +6,12 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import { type LocalApi, startLocalApi } from '../../api-server';
 import { type Event, EVENTS_MAX_PAGE, PostHogClient } from '../../../src/api';
 import { csvLine, flattenEvent, writeEventsFile } from '../../../src/events/exportWriter';
+import { csvRecords } from '../../support/csv';
 
 let api: LocalApi;
 let client: PostHogClient;
 let projectId: number;
 let directory: string;
-
-/** Records of a CSV text (quotes may hold commas and line breaks). */
-function csvRecords(text: string): string[][] {
-  const records: string[][] = [];
-  let record: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i]!;
-    if (quoted) {
-      if (char === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (char === '"') {
-        quoted = false;
-      } else {
-        cell += char;
-      }
-    } else if (char === '"') {
-      quoted = true;
-    } else if (char === ',') {
-      record.push(cell);
-      cell = '';
-    } else if (char === '\r' && text[i + 1] === '\n') {
-      record.push(cell);
-      records.push(record);
-      record = [];
-      cell = '';
-      i++;
-    } else {
-      cell += char;
-    }
-  }
-  return records;
-}
 
 const eventPages = () => api.requests.filter((request) => request.path === `/api/projects/${projectId}/events/`);
 
