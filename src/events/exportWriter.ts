@@ -73,7 +73,7 @@ function stagingWriter(headers: Set<string>): RecordWriter {
 }
 
 async function writeRecords(pages: AsyncIterable<EventsPage>, path: string, options: ExportWriteOptions, writer: RecordWriter): Promise<number> {
-  const out = createWriteStream(path);
+  const out = await openFile(path);
   let written = 0;
   try {
     await write(out, writer.start);
@@ -91,13 +91,13 @@ async function writeRecords(pages: AsyncIterable<EventsPage>, path: string, opti
     await close(out);
     return written;
   } catch (error) {
-    out.destroy();
+    await discard(out);
     throw error;
   }
 }
 
 async function writeCsv(staging: string, target: string, headers: string[], signal: AbortSignal | undefined): Promise<void> {
-  const out = createWriteStream(target);
+  const out = await openFile(target);
   const lines = createInterface({ input: createReadStream(staging, 'utf8'), crlfDelay: Infinity });
   try {
     await write(out, csvLine(headers));
@@ -110,7 +110,7 @@ async function writeCsv(staging: string, target: string, headers: string[], sign
     }
     await close(out);
   } catch (error) {
-    out.destroy();
+    await discard(out);
     throw error;
   } finally {
     lines.close();
@@ -148,6 +148,22 @@ function flatten(value: unknown, prefix: string, out: Map<string, string>): Map<
 
 export function csvLine(cells: readonly string[]): string {
   return `${cells.map((text) => (/[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text)).join(',')}\r\n`;
+}
+
+/** A file opened for writing (created now, so that removing it later cannot race its creation). */
+async function openFile(path: string): Promise<WriteStream> {
+  const out = createWriteStream(path);
+  await once(out, 'open');
+  return out;
+}
+
+/** Closes a stream being abandoned; the caller then removes its file. */
+async function discard(out: WriteStream): Promise<void> {
+  if (!out.closed) {
+    const closed = once(out, 'close').catch(() => undefined);
+    out.destroy();
+    await closed;
+  }
 }
 
 async function write(out: WriteStream, text: string): Promise<void> {
