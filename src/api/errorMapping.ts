@@ -9,6 +9,7 @@ import {
   PersonalApiKeyNotSupportedError,
   PostHogError,
   PostHogErrorInit,
+  QueryTooSlowError,
   RateLimitedError,
   ServerError,
   TimeoutError,
@@ -134,6 +135,9 @@ export function errorFromResponse(response: FailedResponse): PostHogError {
         ...init,
         retryAfterSeconds: retryAfterSeconds(response.retryAfter, detail, response.now),
       });
+    case 504:
+    case 512:
+      return new QueryTooSlowError(init);
   }
   if (response.status >= 500) {
     return new ServerError(init);

@@ -176,11 +176,26 @@ export class RateLimitedError extends PostHogError {
 
 export class ServerError extends PostHogError {
   override name = 'ServerError';
-  constructor(init: PostHogErrorInit) {
+  constructor(init: PostHogErrorInit, userMessage?: string) {
     super(
       describe(init, 'server error'),
-      `PostHog had a problem answering (HTTP ${init.status ?? '5xx'}). Try again later.`,
+      userMessage ?? `PostHog had a problem answering (HTTP ${init.status ?? '5xx'}). Try again later.`,
       init,
+    );
+  }
+}
+
+/**
+ * 512 (PostHog estimated the query would take too long) or 504 (the query hit its time limit, or a
+ * gateway gave up waiting). Shows PostHog's own text; not retried, as a retry re-runs the same query.
+ */
+export class QueryTooSlowError extends ServerError {
+  override name = 'QueryTooSlowError';
+  constructor(init: PostHogErrorInit) {
+    super(
+      init,
+      sentence(init.detail) ||
+        `PostHog's query took too long (HTTP ${init.status ?? 504}). Narrow the filters, for example to a shorter time range.`,
     );
   }
 }

@@ -15,7 +15,7 @@ export * from './schemas';
 export { NOT_MODIFIED } from './resources/notebooks';
 export type { NotModified, NotebookListFilters, NotebookGetOptions } from './resources/notebooks';
 export type { ActivityPaging } from './resources/projects';
-export { EventExport } from './resources/events';
+export { EventExport, EVENTS_MAX_PAGE } from './resources/events';
 export type { EventFilters, EventValuesQuery, ExportFormat } from './resources/events';
 export type { OrganizationsApi, UsersApi } from './resources/discovery';
 export type { ProjectsApi } from './resources/projects';

@@ -19,7 +19,8 @@ export const DEFAULT_RETRY: Required<RetryOptions> = {
 };
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-const RETRYABLE_STATUSES = new Set([502, 503, 504]);
+/** Not 504 (nor 512): a query that timed out would run again just as long (QueryTooSlowError). */
+const RETRYABLE_STATUSES = new Set([502, 503]);
 const RETRYABLE_NETWORK_REASONS = new Set([
   'ECONNRESET',
   'ECONNREFUSED',
@@ -33,7 +34,8 @@ const RETRYABLE_NETWORK_REASONS = new Set([
 
 /**
  * Whether a failed attempt may be repeated.
- * - GET/HEAD/OPTIONS change nothing, so they are retried on 429, 502/503/504, resets and timeouts.
+ * - GET/HEAD/OPTIONS change nothing, so they are retried on 429, 502/503, resets and timeouts; never on
+ *   504/512, PostHog's answers to a query that took too long.
  * - PATCH/PUT/DELETE are retried only when the server provably did not act: a 429 (PostHog throttles
  *   before the view runs) or a failure to connect at all. A reset or 502 may come after the change was
  *   made, and repeating e.g. reset_token or a project DELETE would then act twice or fail confusingly.

@@ -5,7 +5,8 @@ import type { WindowApi } from '../common/window';
 import type { ConnectionSession } from '../connections/connectionManager';
 import { errorText } from '../tree/explorerCommands';
 import { exportEvents, type SaveDialog } from './exportEvents';
-import { buildExportQuery, buildQuery, FilterError } from './filters';
+import type { ExportFileFormat } from './exportWriter';
+import { buildExport, buildQuery, FilterError } from './filters';
 import { eventsPageHtml } from './html';
 import { EventPager } from './pager';
 import {
@@ -16,24 +17,20 @@ import {
   type WebviewMessage,
 } from './protocol';
 import { eventDetail } from './rows';
+import { EventSuggestions, type SuggestNote, type SuggestRequest } from './suggestions';
 
 export const EVENTS_VIEW_TYPE = 'posthogExplorer.events';
 
-/** PostHog's own event names: events/values with key=custom_event lists only the others. */
-const BUILT_IN_EVENTS = [
-  '$pageview',
-  '$pageleave',
-  '$autocapture',
-  '$identify',
-  '$screen',
-  '$set',
-  '$groupidentify',
-  '$feature_flag_called',
-  '$rageclick',
-  '$exception',
-  '$web_vitals',
-  '$opt_in',
-];
+function noteText(note: SuggestNote): string {
+  switch (note) {
+    case 'needEventName':
+      return vscode.l10n.t('Type an event name first: PostHog suggests values of one event’s properties.');
+    case 'needKey':
+      return vscode.l10n.t('Type a property key first.');
+    case 'personProperty':
+      return vscode.l10n.t('Values are suggested for event properties only.');
+  }
+}
 
 export interface PanelProject {
   readonly id: number;
@@ -63,6 +60,7 @@ export class EventsPanel extends Disposable {
   private pager: EventPager | undefined;
   private filters: FilterState;
   private suggestion: AbortController | undefined;
+  private readonly suggestions: EventSuggestions;
   private readonly posted = this._register(new vscode.EventEmitter<ExtensionMessage>());
   /** What the panel sent to its webview (tests watch it). */
   readonly onDidPost = this.posted.event;
@@ -80,6 +78,7 @@ export class EventsPanel extends Disposable {
   ) {
     super();
     this.filters = restored?.filters ?? defaultFilters();
+    this.suggestions = new EventSuggestions((query, signal) => session.client.events.values(project.id, query, { signal }));
     this.scrollTop = restored?.scrollTop ?? 0;
     panel.webview.options = webviewOptions(deps.extensionUri);
     panel.iconPath = vscode.Uri.joinPath(deps.extensionUri, 'media', 'posthog.svg');
@@ -131,8 +130,10 @@ export class EventsPanel extends Disposable {
           await this.pager?.need(message.upTo);
         }
         return;
-      case 'suggest':
-        return this.suggest(message.requestId, message.field, message.text, message.key);
+      case 'suggest': {
+        const { requestId, type: _type, ...request } = message;
+        return this.suggest(requestId, request);
+      }
       case 'open':
         return this.open(message.id);
       case 'export':
@@ -158,80 +159,61 @@ export class EventsPanel extends Disposable {
     try {
       query = buildQuery(filters, this.now());
     } catch (error) {
-      this.post({ type: 'reset', generation, columns: [], openable: false });
+      this.post({ type: 'reset', generation, columns: [] });
       this.post({ type: 'status', generation, loading: false, error: error instanceof FilterError ? error.message : String(error) });
       return;
     }
     const pager = new EventPager(this.session.client.events, this.project.id, query, {
       rows: (start, rows, done) => this.post({ type: 'rows', generation, start, rows, done }),
       status: (loading, error) => this.post({ type: 'status', generation, loading, error }),
+      events: (events) => this.suggestions.learn(events),
     });
     this.pager = pager;
-    this.post({ type: 'reset', generation, columns: pager.columns, openable: pager.openable });
+    this.post({ type: 'reset', generation, columns: pager.columns });
     await pager.need(0);
   }
 
-  private async suggest(requestId: number, field: 'event' | 'propertyValue', text: string, key?: string): Promise<void> {
+  /** Answers the newest suggestion request only; a failure is shown by the field, not swallowed. */
+  private async suggest(requestId: number, request: SuggestRequest): Promise<void> {
     this.suggestion?.abort();
     const controller = new AbortController();
     this.suggestion = controller;
-    const needle = text.trim();
     try {
-      let values: string[];
-      if (field === 'event') {
-        const custom = await this.values('custom_event', needle, controller.signal);
-        const builtIn = BUILT_IN_EVENTS.filter((name) => name.toLowerCase().includes(needle.toLowerCase()));
-        values = [...new Set([...builtIn, ...custom])];
-      } else {
-        if (!key?.trim()) {
-          return;
-        }
-        values = await this.values(key.trim(), needle, controller.signal, this.filters.event.trim() || undefined);
-      }
-      this.post({ type: 'suggestions', requestId, values: values.slice(0, 20) });
+      const answer = await this.suggestions.suggest(request, controller.signal);
+      this.post({
+        type: 'suggestions',
+        requestId,
+        values: answer.values,
+        ...(answer.note ? { note: noteText(answer.note) } : {}),
+        ...(answer.error === undefined ? {} : { error: vscode.l10n.t('No suggestions: {0}', errorText(answer.error)) }),
+      });
     } catch (error) {
       if (!isAbortError(error)) {
-        this.post({ type: 'suggestions', requestId, values: [] });
+        this.post({ type: 'suggestions', requestId, values: [], error: vscode.l10n.t('No suggestions: {0}', errorText(error)) });
       }
     }
-  }
-
-  private async values(key: string, value: string, signal: AbortSignal, eventName?: string): Promise<string[]> {
-    const answer = await this.session.client.events.values(
-      this.project.id,
-      { key, ...(value ? { value } : {}), ...(eventName ? { event_name: eventName } : {}) },
-      { signal },
-    );
-    // PostHog answers [{name}]; the spec says one event: nothing to suggest from that.
-    if (!Array.isArray(answer)) {
-      return [];
-    }
-    return answer
-      .map((entry) => entry.name)
-      .filter((name) => name !== undefined && name !== null)
-      .map((name) => (typeof name === 'string' ? name : JSON.stringify(name)));
   }
 
   private async open(id: string): Promise<void> {
     try {
-      const event = await this.session.client.events.get(this.project.id, id);
+      const event = await this.session.client.events.get(this.project.id, id, { include_person: true });
       this.post({ type: 'detail', id, detail: eventDetail(event) });
     } catch (error) {
       this.post({ type: 'detail', id, error: errorText(error) });
     }
   }
 
-  private async export(format: 'csv' | 'json', filters: FilterState): Promise<void> {
-    let query;
+  private async export(format: ExportFileFormat, filters: FilterState): Promise<void> {
+    let planned;
     try {
-      query = buildExportQuery(filters, this.now());
+      planned = buildExport(filters, this.now());
     } catch (error) {
       void this.deps.window.showErrorMessage(errorText(error));
       return;
     }
     await exportEvents(
       this.session.client.events,
-      { projectId: this.project.id, projectName: this.project.name, filters: query, format },
+      { projectId: this.project.id, projectName: this.project.name, filters: planned.filters, rows: planned.rows, format },
       this.deps.window,
       this.deps.saveDialog,
     );

@@ -1,34 +1,45 @@
-import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { Readable, Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import * as vscode from 'vscode';
-import { type EventFilters, type EventsApi, type ExportFormat, isAbortError } from '../api';
+import { type EventFilters, type EventsApi, EVENTS_MAX_PAGE, isAbortError } from '../api';
 import { abortSignalFor, type WindowApi } from '../common/window';
 import { errorText } from '../tree/explorerCommands';
+import { EXPORT_FILE_EXTENSIONS, type ExportFileFormat, writeEventsFile } from './exportWriter';
 
 export type SaveDialog = (options: vscode.SaveDialogOptions) => Thenable<vscode.Uri | undefined>;
 
 export interface ExportRequest {
   projectId: number;
   projectName: string;
+  /** The list's filters (without limit: the export pages by PostHog's maximum). */
   filters: EventFilters;
-  format: ExportFormat;
+  format: ExportFileFormat;
+  /** Rows the user asked for (1 to 1,000,000). */
+  rows: number;
 }
 
-export type ExportOutcome = { kind: 'saved'; uri: vscode.Uri; bytes: number } | { kind: 'cancelled' | 'failed' | 'dismissed' };
+export type ExportOutcome =
+  | { kind: 'saved'; uri: vscode.Uri; rows: number }
+  | { kind: 'cancelled' | 'failed' | 'dismissed' };
+
+const DIALOG_FILTERS: Record<ExportFileFormat, Record<string, string[]>> = {
+  csv: { CSV: ['csv'] },
+  json: { JSON: ['json'] },
+  jsonl: { 'JSON Lines': ['jsonl'] },
+};
 
 /**
- * Streams the event list in CSV or JSON straight to a file the user chose, with a cancellable
- * progress notification; a cancelled or failed export leaves no partial file behind.
+ * Exports up to `rows` events to a file the user chose: follows the list's `next` pages (PostHog answers
+ * at most 1,000 a request) and writes the file as they arrive, with a cancellable progress notification
+ * (rows written / asked). A cancelled or failed export leaves no file behind; the final message says how
+ * many rows were written.
  */
 export async function exportEvents(
-  events: Pick<EventsApi, 'export'>,
+  events: Pick<EventsApi, 'pages'>,
   request: ExportRequest,
   window: WindowApi,
   saveDialog: SaveDialog,
 ): Promise<ExportOutcome> {
-  const extension = request.format;
+  const extension = EXPORT_FILE_EXTENSIONS[request.format];
   const stamp = new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-');
   const fileName = `events-${request.projectId}-${stamp}.${extension}`;
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
@@ -36,7 +47,7 @@ export async function exportEvents(
     title: vscode.l10n.t('Export Events of {0}', request.projectName),
     saveLabel: vscode.l10n.t('Export'),
     defaultUri: folder ? vscode.Uri.joinPath(folder, fileName) : undefined,
-    filters: extension === 'csv' ? { CSV: ['csv'] } : { JSON: ['json'] },
+    filters: DIALOG_FILTERS[request.format],
   });
   if (!uri) {
     return { kind: 'dismissed' };
@@ -46,7 +57,8 @@ export async function exportEvents(
     return { kind: 'failed' };
   }
   const target = uri.fsPath;
-  let bytes = 0;
+  const asked = request.rows;
+  let written = 0;
   try {
     await window.withProgress(
       {
@@ -56,15 +68,19 @@ export async function exportEvents(
       },
       async (progress, token) => {
         const signal = abortSignalFor(token);
-        const body = await events.export(request.projectId, request.filters, request.format, { signal });
-        const counter = new Transform({
-          transform(chunk: Buffer, _encoding, done) {
-            bytes += chunk.length;
-            progress.report({ message: vscode.l10n.t('{0} KB written', Math.round(bytes / 1024).toLocaleString()) });
-            done(null, chunk);
-          },
+        const filters = { ...request.filters, limit: Math.min(asked, EVENTS_MAX_PAGE) };
+        const report = (rows: number) => {
+          const increment = ((rows - written) / asked) * 100;
+          written = rows;
+          progress.report({ message: vscode.l10n.t('{0} of {1} rows written', rows.toLocaleString('en-US'), asked.toLocaleString('en-US')), increment });
+        };
+        report(0);
+        await writeEventsFile(events.pages(request.projectId, filters, { signal }), target, {
+          format: request.format,
+          rows: asked,
+          onProgress: report,
+          signal,
         });
-        await pipeline(Readable.from(body), counter, createWriteStream(target), { signal });
       },
     );
   } catch (error) {
@@ -73,9 +89,14 @@ export async function exportEvents(
       void window.showInformationMessage(vscode.l10n.t('Export cancelled; no file was left behind.'));
       return { kind: 'cancelled' };
     }
-    void window.showErrorMessage(vscode.l10n.t('Could not export events: {0}', errorText(error)));
+    void window.showErrorMessage(vscode.l10n.t('Could not export events: {0} No file was left behind.', errorText(error)));
     return { kind: 'failed' };
   }
-  void window.showInformationMessage(vscode.l10n.t('Exported events to {0}.', vscode.workspace.asRelativePath(uri)));
-  return { kind: 'saved', uri, bytes };
+  const where = vscode.workspace.asRelativePath(uri);
+  void window.showInformationMessage(
+    written < asked
+      ? vscode.l10n.t('Exported {0} events to {1}: all that match the filters (you asked for {2}).', written.toLocaleString('en-US'), where, asked.toLocaleString('en-US'))
+      : vscode.l10n.t('Exported {0} events to {1}.', written.toLocaleString('en-US'), where),
+  );
+  return { kind: 'saved', uri, rows: written };
 }

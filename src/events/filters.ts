@@ -1,5 +1,6 @@
 // Turns the filter form into the event list's query parameters (spec 4.3). vscode-free.
-import type { EventFilters } from '../api';
+import { type EventFilters, EVENTS_MAX_PAGE } from '../api';
+import { MAX_EXPORT_ROWS } from './exportWriter';
 import { type FilterState, type PropertyRow, VALUELESS_OPERATORS } from './protocol';
 
 /** A filter the user must fix; the message is fit to show. */
@@ -90,27 +91,19 @@ export function propertyFilters(rows: readonly PropertyRow[], rawJson: string): 
   return filters.length ? filters : undefined;
 }
 
-/** One HogQL expression per line; blank lines ignored. */
-export function expressionList(text: string): string[] | undefined {
-  const lines = text
-    .split('\n')
-    .map((line) => line.trim())
-    .filter(Boolean);
-  return lines.length ? lines : undefined;
-}
-
 export function columnKeys(text: string): string[] {
   return [...new Set(text.split(',').map((key) => key.trim()).filter(Boolean))].slice(0, 12);
 }
 
 export interface EventQuery {
-  /** The list's query parameters (limit is the page size). */
+  /** The list's query parameters (limit is the page size); persons included, for the Person column. */
   filters: EventFilters;
-  /** `select` given: the experimental listing, rows of the selected expressions. */
-  selecting: boolean;
-  /** Property keys shown as extra columns (plain listing only). */
+  /** Property keys shown as extra columns. */
   columns: string[];
 }
+
+/** Rows an export writes when the form does not say. */
+export const DEFAULT_EXPORT_ROWS = 1_000;
 
 export function buildQuery(state: FilterState, now: Date): EventQuery {
   const filters: EventFilters = {};
@@ -125,22 +118,16 @@ export function buildQuery(state: FilterState, now: Date): EventQuery {
   set('after', resolveTime(state.after, now));
   set('before', resolveTime(state.before, now));
   set('properties', propertyFilters(state.properties, state.propertiesJson));
-  const select = expressionList(state.select);
-  const where = expressionList(state.where);
-  if (where && !select) {
-    throw new FilterError('"where" needs "select": add the expressions to return.');
-  }
-  set('select', select);
-  set('where', where);
-  set('limit', wholeNumber(state.limit, 10_000, 'The page size'));
-  return { filters, selecting: select !== undefined, columns: columnKeys(state.columns) };
+  set('limit', wholeNumber(state.limit, EVENTS_MAX_PAGE, 'The page size'));
+  filters.include_person = true;
+  return { filters, columns: columnKeys(state.columns) };
 }
 
-/** The query of an export: the same filters, with the export's row count instead of the page size. */
-export function buildExportQuery(state: FilterState, now: Date): EventFilters {
+/** An export: the same filters (persons included) without the page size, and how many rows to write. */
+export function buildExport(state: FilterState, now: Date): { filters: EventFilters; rows: number } {
   const { filters } = buildQuery({ ...state, limit: '' }, now);
-  const limit = wholeNumber(state.exportLimit, 100_000, 'The number of rows to export');
-  return limit === undefined ? filters : { ...filters, limit };
+  const rows = wholeNumber(state.exportLimit, MAX_EXPORT_ROWS, 'The number of rows to export') ?? DEFAULT_EXPORT_ROWS;
+  return { filters, rows };
 }
 
 function wholeNumber(text: string, max: number, what: string): number | undefined {

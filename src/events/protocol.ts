@@ -45,12 +45,9 @@ export const FilterStateSchema = z.object({
   properties: z._default(z.array(PropertyRowSchema).check(z.maxLength(50)), []),
   /** More property filters as raw JSON: a list, or an {type: AND|OR, values} group. */
   propertiesJson: z._default(text(20_000), ''),
-  /** HogQL expressions, one per line. */
-  select: z._default(text(20_000), ''),
-  where: z._default(text(20_000), ''),
-  /** Page size ('' = the server's default). */
+  /** Page size, at most 1,000 ('' = the server's default, 100). */
   limit: z._default(text(10), ''),
-  /** Rows in an export ('' = PostHog's default: 3,500 for CSV). */
+  /** Rows in an export, 1 to 1,000,000 ('' = 1,000). */
   exportLimit: z._default(text(10), ''),
   /** Property keys shown as columns, comma-separated. */
   columns: z._default(text(2_000), '$current_url, $browser'),
@@ -78,15 +75,22 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('query'), filters: FilterStateSchema }),
   /** The user has scrolled to row `upTo`: load pages until that row (and some beyond) is there. */
   z.object({ type: z.literal('need'), generation: count(), upTo: count().check(z.maximum(10_000_000)) }),
+  /**
+   * Suggestions for the field being typed: event names, or values of property `key` of the events named
+   * `eventName` (what the event field holds now). `propertyType` person gets none: events/values knows
+   * event properties only.
+   */
   z.object({
     type: z.literal('suggest'),
     requestId: count(),
     field: z.enum(['event', 'propertyValue']),
     key: z.optional(text(400)),
+    propertyType: z.optional(z.enum(['event', 'person'])),
+    eventName: z.optional(text(400)),
     text: text(400),
   }),
   z.object({ type: z.literal('open'), id: text(200) }),
-  z.object({ type: z.literal('export'), format: z.enum(['csv', 'json']), filters: FilterStateSchema }),
+  z.object({ type: z.literal('export'), format: z.enum(['csv', 'json', 'jsonl']), filters: FilterStateSchema }),
   z.object({ type: z.literal('copy'), text: text(5_000_000) }),
   z.object({ type: z.literal('cancel') }),
 ]);
@@ -122,7 +126,7 @@ export const ExtensionMessageSchema = z.discriminatedUnion('type', [
     scrollTop: z.number().check(z.minimum(0)),
   }),
   /** A new query began: forget the rows; `columns` are the table's headers. */
-  z.object({ type: z.literal('reset'), generation: count(), columns: z.array(z.string()), openable: z.boolean() }),
+  z.object({ type: z.literal('reset'), generation: count(), columns: z.array(z.string()) }),
   /** Rows appended at `start` (pages arrive in order, each once). */
   z.object({
     type: z.literal('rows'),
@@ -137,7 +141,14 @@ export const ExtensionMessageSchema = z.discriminatedUnion('type', [
     loading: z.boolean(),
     error: z.optional(z.string()),
   }),
-  z.object({ type: z.literal('suggestions'), requestId: count(), values: z.array(z.string()) }),
+  /** The answer to a `suggest`: values, and a note (e.g. "type an event name first") or an error to show by the field. */
+  z.object({
+    type: z.literal('suggestions'),
+    requestId: count(),
+    values: z.array(z.string()),
+    note: z.optional(z.string()),
+    error: z.optional(z.string()),
+  }),
   z.object({ type: z.literal('detail'), id: z.string(), detail: z.optional(EventDetailSchema), error: z.optional(z.string()) }),
 ]);
 export type ExtensionMessage = z.infer<typeof ExtensionMessageSchema>;

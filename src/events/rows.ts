@@ -55,16 +55,6 @@ export function eventRow(event: Event, propertyKeys: readonly string[]): Row {
   };
 }
 
-/** A row of the `select` listing; the event can be opened when one column is its uuid. */
-export function selectedRow(values: readonly unknown[], idColumn: number): Row {
-  const id = idColumn >= 0 && typeof values[idColumn] === 'string' ? (values[idColumn] as string) : null;
-  return { id, cells: values.map(cellText) };
-}
-
-export function idColumnOf(columns: readonly string[]): number {
-  return columns.findIndex((column) => /^(uuid|id)$/i.test(column.trim()));
-}
-
 function pretty(value: unknown): string {
   if (typeof value === 'string') {
     const parsed = asObject(value);

@@ -6,6 +6,8 @@
  *   GET  /_control/requests                    recorded requests (same shape as api.requests)
  *   POST /_control/requests/clear              clearRequests()
  *   POST /_control/faults                      body: a fault rule, `path` as a regex source (+ optional `flags`)
+ *                                              (status 429/500/502/503/504/512; `queryTimeout: true` makes a 504
+ *                                              PostHog's query-timeout JSON instead of a gateway page)
  *   POST /_control/latency                     body {ms}
  *   POST /_control/keys                        body {scopes, organizations?, projects?} -> {key}
  *   POST /_control/notebooks/bulk              body {projectId, count} -> {short_ids}

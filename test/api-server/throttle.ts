@@ -1,11 +1,13 @@
 // PostHog's personal-API-key rate limits, counted like DRF's SimpleRateThrottle (sliding window of
 // request times per key; a refused request is not counted by the throttle that refused it).
 
-export type ThrottleBucket = 'default' | 'events';
+/** events/values has its own limits instead of the events ones (PostHog's EventValues*Throttle). */
+export type ThrottleBucket = 'default' | 'events' | 'eventValues';
 
 const RATES: Record<ThrottleBucket, { requests: number; seconds: number }[]> = {
   default: [{ requests: 480, seconds: 60 }, { requests: 4800, seconds: 3600 }],
   events: [{ requests: 240, seconds: 60 }, { requests: 1200, seconds: 3600 }],
+  eventValues: [{ requests: 60, seconds: 60 }, { requests: 300, seconds: 3600 }],
 };
 
 export class RateLimiter {

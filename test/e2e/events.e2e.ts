@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { describe, it } from 'mocha';
 import type { Frame, Page } from 'playwright-core';
 import { repoRoot } from '../host/paths';
+import { csvRecords } from '../support/csv';
 import { e2e } from './context';
 
 const HOSTILE = '<img src=x onerror="window.__pwned=1">';
@@ -98,6 +99,27 @@ describe('Events explorer (e2e)', () => {
     assert.ok(pages.length >= 8, `followed next ${pages.length} times`);
     assert.ok(pages.every((request) => request.query['event'] === '$pageview'), 'next links keep the filter');
     assert.ok(loaded >= initiallyLoaded + 4 * PAGE_SIZE);
+    assert.ok(pages.every((request) => request.query['include_person'] === 'true'), 'persons are asked for');
+    const persons = await frame.locator('.grid .row.data .cell:nth-child(4)').allInnerTexts();
+    assert.ok(persons.some((text) => text.trim() !== ''), 'the Person column is filled');
+  });
+
+  it('suggests values of a property of the typed event, next to the field; without an event name says to type one', async () => {
+    const { page, api } = e2e();
+    api.clearRequests();
+    await frame.locator('vscode-button', { hasText: 'Add property filter' }).click();
+    await frame.locator('.property-row vscode-textfield[name=key] input').fill('$browser');
+    const value = frame.locator('.property-row input[name=value]');
+    await value.fill('Chr');
+    await waitUntil(page, async () => (await frame.locator('.property-row datalist option[value="Chrome"]').count()) > 0, 'Chrome is suggested');
+    const asked = api.requests.filter((request) => request.path.endsWith('/events/values/'));
+    assert.deepEqual(asked.at(-1)?.query, { key: '$browser', event_name: '$pageview', value: 'Chr' });
+    await frame.locator('input[name=event]').fill('');
+    await value.fill('Fire');
+    const note = frame.locator('.property-row .field-note');
+    await waitUntil(page, async () => /type an event name first/i.test(await note.innerText().catch(() => '')), 'the note shows by the field');
+    await frame.locator('vscode-button', { hasText: 'Remove' }).click();
+    await frame.locator('input[name=event]').fill('$pageview');
   });
 
   it('shows hostile property values as inert text, in the table and in the detail', async () => {
@@ -148,13 +170,15 @@ describe('Events explorer (e2e)', () => {
     await waitUntil(page, async () => (await workbench.inputBoxValue()).endsWith('/pageviews.csv'), 'the dialog shows the new name');
     await page.waitForTimeout(300);
     await workbench.acceptQuickInput();
-    const toast = await workbench.waitForNotification(/Exported events/);
+    const toast = await workbench.waitForNotification(/Exported [\d,]+ events/);
     const said = await toast.innerText();
     await waitUntil(page, async () => existsSync(target), `the file exists (the notification said: ${said})`);
-    const [header, ...lines] = readFileSync(target, 'utf8').trim().split('\n');
-    assert.match(header!, /(^|,)event(,|$)/);
-    assert.ok(lines.length > 100, `${lines.length} rows`);
-    assert.ok(lines.every((line) => line.includes('$pageview')));
+    const [header, ...rows] = csvRecords(readFileSync(target, 'utf8'));
+    const eventColumn = header!.indexOf('event');
+    assert.ok(eventColumn >= 0, header!.join(','));
+    assert.ok(rows.length > 100 && rows.length <= 1_000, `${rows.length} rows (1,000 asked by default)`);
+    assert.ok(rows.every((row) => row[eventColumn] === '$pageview'));
+    assert.match(said, new RegExp(`Exported ${rows.length.toLocaleString('en-US')} events`), 'the message counts the rows written');
   });
 
   it('restores the filters and scroll position when the panel is shown again (screenshot)', async () => {

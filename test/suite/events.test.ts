@@ -13,6 +13,7 @@ import type { WindowApi } from '../../src/common/window';
 import { ExplorerHarness, iconOf, labelOf } from './support/explorerHarness';
 import { allScopesKey, apiUrl, localApi, type RecordedRequest } from './support/localApi';
 import { runnerSecrets } from './support/runnerContext';
+import { csvRecords } from '../support/csv';
 
 const EXTENSION_ID = 'posthog-explorer.posthog-explorer';
 
@@ -49,6 +50,8 @@ describe('Events explorer (in the editor)', () => {
   let eventsNode: EventsNode;
   let panel: EventsPanel;
   let saveTo: vscode.Uri | undefined;
+  /** What export progress notifications said. */
+  const progressReports: { message?: string; increment?: number }[] = [];
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'posthog-events-'));
 
   before(async () => {
@@ -57,7 +60,12 @@ describe('Events explorer (in the editor)', () => {
     await harness.connectionCommands.signIn();
     const extension = vscode.extensions.getExtension(EXTENSION_ID);
     assert.ok(extension, `${EXTENSION_ID} is installed`);
-    commands = new EventsCommands(harness.connections, extension.extensionUri, harness.window.api, async () => saveTo);
+    const window: WindowApi = {
+      ...harness.window.api,
+      withProgress: ((_options: vscode.ProgressOptions, task: (progress: unknown, token: vscode.CancellationToken) => Thenable<unknown>) =>
+        task({ report: (value: { message?: string; increment?: number }) => progressReports.push(value) }, new vscode.CancellationTokenSource().token)) as unknown as WindowApi['withProgress'],
+    };
+    commands = new EventsCommands(harness.connections, extension.extensionUri, window, async () => saveTo);
     const node = await harness.child('Hedgebox Inc.', 'Hedgebox', 'Events');
     assert.ok(node instanceof EventsNode);
     eventsNode = node;
@@ -130,15 +138,54 @@ describe('Events explorer (in the editor)', () => {
     assert.deepEqual(await localApi.requests(), []);
   });
 
-  it('suggests property values from the values endpoint', async () => {
+  it('suggests values of a property of the event typed in the event field', async () => {
     await localApi.clearRequests();
     const suggestion = waitFor(panel.onDidPost, (message) => message.type === 'suggestions' && message.requestId === 7, 'suggestions');
-    await panel.receive({ type: 'suggest', requestId: 7, field: 'propertyValue', key: '$browser', text: 'chr' });
+    await panel.receive({ type: 'suggest', requestId: 7, field: 'propertyValue', key: '$browser', propertyType: 'event', eventName: '$pageview', text: 'chr' });
     const message = await suggestion;
-    assert.ok(message.type === 'suggestions' && message.values.includes('Chrome'), JSON.stringify(message));
-    const values = (await localApi.requests()).find((request) => request.path.endsWith('/events/values/'));
-    assert.equal(values?.query['key'], '$browser');
-    assert.equal(values?.query['value'], 'chr');
+    assert.ok(message.type === 'suggestions' && message.values.includes('Chrome') && !message.error, JSON.stringify(message));
+    const values = (await localApi.requests()).filter((request) => request.path.endsWith('/events/values/'));
+    assert.deepEqual(values.map((request) => request.query), [{ key: '$browser', event_name: '$pageview', value: 'chr' }]);
+  });
+
+  it('without an event name, says to type one first and asks nothing', async () => {
+    await localApi.clearRequests();
+    const suggestion = waitFor(panel.onDidPost, (message) => message.type === 'suggestions' && message.requestId === 8, 'suggestions');
+    await panel.receive({ type: 'suggest', requestId: 8, field: 'propertyValue', key: '$browser', eventName: '', text: 'chr' });
+    const message = await suggestion;
+    assert.ok(message.type === 'suggestions' && /type an event name first/i.test(message.note ?? ''), JSON.stringify(message));
+    assert.deepEqual(await localApi.requests(), []);
+  });
+
+  it('a failed suggestion request is shown by the field, not swallowed', async () => {
+    await localApi.injectFault({ path: '/events/values/$', status: 500 });
+    const suggestion = waitFor(panel.onDidPost, (message) => message.type === 'suggestions' && message.requestId === 9, 'suggestions');
+    await panel.receive({ type: 'suggest', requestId: 9, field: 'propertyValue', key: '$os', eventName: '$pageview', text: '' });
+    const message = await suggestion;
+    assert.ok(message.type === 'suggestions' && /HTTP 500/.test(message.error ?? ''), JSON.stringify(message));
+  });
+
+  it('asks for the persons: the Person column is filled', async () => {
+    await localApi.clearRequests();
+    const posted = record(panel);
+    await panel.receive({ type: 'query', filters: { ...defaultFilters(), limit: '200' } });
+    const reset = posted.find((message) => message.type === 'reset');
+    assert.ok(reset?.type === 'reset' && reset.columns[3] === 'Person');
+    const rows = posted.flatMap((message) => (message.type === 'rows' && message.generation === reset.generation ? message.rows : []));
+    assert.ok(rows.some((row) => row.cells[3] !== ''), 'some rows show their person');
+    const requests = await eventListRequests(eventsNode.project.id);
+    assert.ok(requests.length > 0 && requests.every((request) => request.query['include_person'] === 'true'));
+  });
+
+  it('a 512 (query too expensive) shows PostHog\'s text and is not retried', async () => {
+    await localApi.clearRequests();
+    await localApi.injectFault({ path: '/events/$', status: 512 });
+    const posted = record(panel);
+    await panel.receive({ type: 'query', filters: defaultFilters() });
+    const status = posted.find((message) => message.type === 'status' && message.error);
+    assert.ok(status?.type === 'status');
+    assert.equal(status.error, 'Estimated query execution time is too long. Try reducing its scope by changing the time range.');
+    assert.equal((await eventListRequests(eventsNode.project.id)).length, 1);
   });
 
   it('opens an event by id with its properties pretty-printed', async () => {
@@ -155,16 +202,44 @@ describe('Events explorer (in the editor)', () => {
     assert.match(detail.detail.properties, /^\{\n  "/);
   });
 
-  it('exports the current filter to a CSV file on disk', async () => {
-    saveTo = vscode.Uri.file(path.join(tmp, 'pageviews.csv'));
-    await panel.receive({ type: 'export', format: 'csv', filters: { ...defaultFilters(), event: '$pageview' } });
-    const text = readFileSync(saveTo.fsPath, 'utf8');
-    const [header, ...lines] = text.trim().split('\n');
-    assert.match(header!, /\bevent\b/);
-    assert.ok(lines.length > 0);
-    assert.ok(lines.every((line) => line.includes('$pageview')));
-    const exported = (await localApi.requests()).filter((request) => request.query['format'] === 'csv');
-    assert.equal(exported.at(-1)?.query['event'], '$pageview');
+  it('exports 5,000 rows to CSV, following pages of 1,000, written whole with progress', async () => {
+    await localApi.addEvents(eventsNode.project.id, 5_000);
+    await localApi.clearRequests();
+    progressReports.length = 0;
+    harness.window.messages.length = 0;
+    saveTo = vscode.Uri.file(path.join(tmp, 'five-thousand.csv'));
+    await panel.receive({ type: 'export', format: 'csv', filters: { ...defaultFilters(), exportLimit: '5000' } });
+    const [header, ...rows] = csvRecords(readFileSync(saveTo.fsPath, 'utf8'));
+    assert.equal(rows.length, 5_000);
+    assert.deepEqual(header, [...header!].sort(), 'dotted, sorted headers');
+    assert.ok(header!.includes('properties.$browser') && header!.includes('person.distinct_ids.0'), 'properties and persons flattened');
+    assert.equal(new Set(rows.map((row) => row[header!.indexOf('id')])).size, 5_000, 'every row once');
+    const pages = await eventListRequests(eventsNode.project.id);
+    assert.deepEqual(pages.map((request) => request.query['limit']), ['1000', '1000', '1000', '1000', '1000']);
+    assert.ok(pages.every((request) => request.query['include_person'] === 'true' && request.query['format'] === undefined));
+    assert.deepEqual(progressReports.map((report) => report.message), [
+      '0 of 5,000 rows written',
+      '1,000 of 5,000 rows written',
+      '2,000 of 5,000 rows written',
+      '3,000 of 5,000 rows written',
+      '4,000 of 5,000 rows written',
+      '5,000 of 5,000 rows written',
+    ]);
+    assert.equal(Math.round(progressReports.reduce((sum, report) => sum + (report.increment ?? 0), 0)), 100);
+    assert.match(harness.window.messages.at(-1)?.text ?? '', /^Exported 5,000 events to /);
+  });
+
+  it('an export asking for more rows than match says how many were written', async () => {
+    harness.window.messages.length = 0;
+    saveTo = vscode.Uri.file(path.join(tmp, 'uploads.jsonl'));
+    await panel.receive({ type: 'export', format: 'jsonl', filters: { ...defaultFilters(), event: 'uploaded_file', after: '-30d', exportLimit: '1000000' } });
+    const lines = readFileSync(saveTo.fsPath, 'utf8').trimEnd().split('\n');
+    assert.ok(lines.length > 0 && lines.length < 1_000_000);
+    assert.ok(lines.every((line) => JSON.parse(line).event === 'uploaded_file'));
+    assert.equal(
+      harness.window.messages.at(-1)?.text,
+      `Exported ${lines.length.toLocaleString('en-US')} events to ${vscode.workspace.asRelativePath(saveTo)}: all that match the filters (you asked for 1,000,000).`,
+    );
   });
 
   it('a cancelled export leaves no file behind', async () => {
@@ -180,7 +255,7 @@ describe('Events explorer (in the editor)', () => {
     };
     const outcome = await exportEvents(
       (await harness.connections.session(eventsNode.session.connection.id))!.client.events,
-      { projectId: eventsNode.project.id, projectName: 'Hedgebox', filters: {}, format: 'json' },
+      { projectId: eventsNode.project.id, projectName: 'Hedgebox', filters: {}, format: 'json', rows: 5_000 },
       cancelling,
       async () => saveTo,
     );

@@ -5,11 +5,15 @@ import {
   EventSchema,
   EventsPage,
   EventsPageSchema,
-  EventValue,
-  eventValuesOr,
+  EventValues,
+  eventValuesOf,
+  eventValuesSchemaFor,
 } from '../schemas';
 import { abortReason } from '../sleep';
 import { ResourceContext, segment } from './context';
+
+/** The most rows PostHog answers to one events request (larger limits are cut to it, CSV included). */
+export const EVENTS_MAX_PAGE = 1_000;
 
 /** Query parameters of the event list (spec 4.3). The endpoint group is deprecated. */
 export interface EventFilters {
@@ -25,19 +29,28 @@ export interface EventFilters {
   person_id?: string | number;
   /** Property filters, sent JSON-serialised: a list of {key, value, operator?, type?} or an AND/OR group. */
   properties?: readonly unknown[] | Record<string, unknown>;
-  /** Experimental: query-language expressions to return, sent as a JSON array. */
+  /** Fill each event's `person` (PostHog leaves it null otherwise). */
+  include_person?: boolean;
+  /**
+   * Listed in PostHog's API schema as experimental query-language expressions to return (a JSON array),
+   * but current servers ignore it and answer the ordinary events. Use PostHog's Query endpoint instead.
+   */
   select?: readonly string[];
-  /** Experimental: query-language expressions that must pass, sent as a JSON array. */
+  /** Like `select`: listed in the schema, ignored by current servers. */
   where?: readonly string[];
 }
 
 export type ExportFormat = 'csv' | 'json';
 
 export interface EventValuesQuery {
-  /** Property key (required by PostHog). */
+  /** Property key (required by PostHog), or `custom_event` for the custom event names. */
   key: string;
-  /** Substring the values must contain. */
+  /** Substring the values must contain (ignored for custom_event). */
   value?: string;
+  /**
+   * The event whose property values are wanted. PostHog requires it with a personal API key (400
+   * otherwise), also for custom_event, whose answer ignores it.
+   */
   event_name?: string;
   format?: 'json';
 }
@@ -102,7 +115,7 @@ export class EventsApi {
     return iteratePages(source, { limit, offset }, call?.signal);
   }
 
-  get(projectId: number | string, id: string, options?: { format?: 'json' }, call?: CallOptions): Promise<Event> {
+  get(projectId: number | string, id: string, options?: { format?: 'json'; include_person?: boolean }, call?: CallOptions): Promise<Event> {
     return this.transport.json(
       { method: 'GET', path: `${this.collectionPath(projectId)}${segment(id)}/`, query: { ...options } },
       EventSchema,
@@ -110,16 +123,24 @@ export class EventsApi {
     );
   }
 
-  /** PostHog answers at most 10 `{name}`; the spec calls the answer one event. Both are accepted. */
-  values(projectId: number | string, query: EventValuesQuery, call?: CallOptions): Promise<EventValue[] | Event> {
-    return this.transport.jsonOneOf(
+  /**
+   * Suggestions for a property's values (or custom event names). PostHog answers {results, refreshing},
+   * older servers a bare list, the spec one event (no suggestions): all three are accepted. PostHog
+   * throttles this endpoint apart: 60 a minute and 300 an hour.
+   */
+  async values(projectId: number | string, query: EventValuesQuery, call?: CallOptions): Promise<EventValues> {
+    const answer = await this.transport.jsonOneOf(
       { method: 'GET', path: `${this.collectionPath(projectId)}values/`, query: { ...query } },
-      eventValuesOr(EventSchema),
+      eventValuesSchemaFor,
       call,
     );
+    return eventValuesOf(answer);
   }
 
-  /** Streams the event list in CSV or JSON (CSV: PostHog's default limit is 3,500 rows, no next link). */
+  /**
+   * Streams one events request in CSV or JSON as the server sends it: at most 1,000 rows (CSV defaults
+   * to 1,000 and has no next link). More rows are read by following `pages`.
+   */
   export(projectId: number | string, filters: EventFilters, format: ExportFormat, call?: CallOptions): Promise<EventExport> {
     const spec = {
       method: 'GET' as const,

@@ -1,6 +1,5 @@
 import { ActivityPageSchema } from './activity';
 import { DemoDataStatusSchema } from './project';
-import { EventValueListSchema } from './event';
 
 function isObject(body: unknown): body is Record<string, unknown> {
   return typeof body === 'object' && body !== null && !Array.isArray(body);
@@ -16,11 +15,6 @@ export function activityOr<T>(resourceSchema: T) {
 export function demoDataStatusOr<T>(projectSchema: T) {
   return (body: unknown): typeof DemoDataStatusSchema | T =>
     isObject(body) && 'is_generating_demo_data' in body && !('api_token' in body) ? DemoDataStatusSchema : projectSchema;
-}
-
-/** events/values: PostHog sends a list of {name}; the spec calls it one event. */
-export function eventValuesOr<T>(eventSchema: T) {
-  return (body: unknown): typeof EventValueListSchema | T => (Array.isArray(body) ? EventValueListSchema : eventSchema);
 }
 
 /** Narrows an activity answer to the activity page PostHog really sends. */

@@ -37,7 +37,7 @@ let generation = -1;
 let projectInfo: { connectionId: string; id: number; name: string } | undefined;
 let pendingScrollTop = 0;
 let suggestionRequest = 0;
-let pendingSuggestion: { requestId: number; list: HTMLDataListElement } | undefined;
+let pendingSuggestion: { requestId: number; list: HTMLDataListElement; note: HTMLElement } | undefined;
 
 // ---- layout ---------------------------------------------------------------------------------------------
 
@@ -50,26 +50,25 @@ const ring = el('vscode-progress-ring', { class: 'ring', hidden: true, 'aria-hid
 
 const form = el('form', { class: 'filters', 'aria-label': 'Event filters' });
 const fields = {
-  event: suggestInput('event', 'Event', 'e.g. $pageview'),
+  event: suggestInput('event', 'Event', 'e.g. $pageview', () => ({ field: 'event' })),
   distinctId: textField('distinctId', 'Distinct ID', ''),
   personId: textField('personId', 'Person ID', ''),
   after: textField('after', 'After', '-24h, -7d or 2024-05-01'),
   before: textField('before', 'Before', 'e.g. -1h'),
-  limit: textField('limit', 'Page size', '100'),
+  limit: textField('limit', 'Page size (at most 1,000)', '100'),
 };
 const propertyRows = el('div', { class: 'property-rows', role: 'group', 'aria-label': 'Property filters' });
 const addProperty = button('Add property filter', { secondary: true });
-const advanced = el('vscode-collapsible', { title: 'More: raw properties JSON, select, where, columns, export size' });
+const advanced = el('vscode-collapsible', { title: 'More: raw properties JSON, columns, rows to export' });
 const propertiesJson = textArea('propertiesJson', 'Properties JSON (a list of {key, value, operator, type}, or an AND/OR group)');
-const select = textArea('select', 'Select (HogQL expressions, one per line)');
-const where = textArea('where', 'Where (HogQL expressions that must pass, one per line; needs select)');
 const columns = textField('columns', 'Property columns (comma-separated keys)', '$current_url, $browser');
-const exportLimit = textField('exportLimit', 'Rows to export (PostHog’s default: 3,500 for CSV)', '3500');
+const exportLimit = textField('exportLimit', 'Rows to export (1 to 1,000,000)', '1000');
 const apply = button('Apply');
 const reset = button('Reset', { secondary: true });
 const stop = button('Stop loading', { secondary: true });
 const exportCsv = button('Export CSV…', { secondary: true });
 const exportJson = button('Export JSON…', { secondary: true });
+const exportJsonLines = button('Export JSON Lines…', { secondary: true });
 
 const table = new VirtualTable({
   needMore: (lastVisible) => {
@@ -90,10 +89,10 @@ function layout(): void {
   const grid = el('div', { class: 'field-grid' });
   grid.append(...Object.values(fields).map((field) => field.wrapper));
   const advancedBody = el('div', { class: 'advanced' });
-  advancedBody.append(propertiesJson.wrapper, select.wrapper, where.wrapper, columns.wrapper, exportLimit.wrapper);
+  advancedBody.append(propertiesJson.wrapper, columns.wrapper, exportLimit.wrapper);
   advanced.append(advancedBody);
   const actions = el('div', { class: 'actions' });
-  actions.append(apply, reset, stop, exportCsv, exportJson);
+  actions.append(apply, reset, stop, exportCsv, exportJson, exportJsonLines);
   const propertyGroup = el('fieldset', { class: 'properties' });
   propertyGroup.append(el('legend', {}, 'Property filters'), propertyRows, addProperty);
   form.append(grid, propertyGroup, advanced, actions);
@@ -134,31 +133,54 @@ function textArea(name: string, labelText: string): Field {
   return { wrapper: labelled(labelText, input), input };
 }
 
-/** A native input with a datalist: the browser shows the suggestions accessibly. */
-function suggestInput(name: string, labelText: string, placeholder: string, onType?: (input: HTMLInputElement) => void): Field {
+type SuggestMessage = Extract<WebviewMessage, { type: 'suggest' }>;
+type SuggestQuery = Omit<SuggestMessage, 'type' | 'requestId' | 'text'>;
+
+/**
+ * A native input with a datalist: the browser shows the suggestions accessibly. A note under the field
+ * says why there are none (e.g. "type an event name first") or that asking for them failed.
+ */
+function suggestInput(name: string, labelText: string, placeholder: string, query: () => SuggestQuery): Field {
   const list = el('datalist', { id: `suggest-${name}-${++fieldIds}` });
-  const input = el('input', { class: 'native-input', name, placeholder, list: list.id, autocomplete: 'off', spellcheck: 'false' });
-  const ask = debounce(() => (onType ? onType(input) : suggest('event', input.value, list)), 250);
+  const note = el('p', { class: 'field-note', id: `note-${name}-${fieldIds}`, 'aria-live': 'polite', hidden: true });
+  const input = el('input', {
+    class: 'native-input',
+    name,
+    placeholder,
+    list: list.id,
+    autocomplete: 'off',
+    spellcheck: 'false',
+    'aria-describedby': note.id,
+  });
+  const ask = debounce(() => suggest({ ...query(), text: input.value }, list, note), 300);
   input.addEventListener('input', ask);
   input.addEventListener('focus', ask, { once: true });
   const wrapper = labelled(labelText, input);
-  wrapper.append(list);
+  wrapper.append(list, note);
   return { wrapper, input: input as unknown as ValueElement };
 }
 
-function suggest(field: 'event' | 'propertyValue', text: string, list: HTMLDataListElement, key?: string): void {
+function suggest(query: SuggestQuery & { text: string }, list: HTMLDataListElement, note: HTMLElement): void {
   const requestId = ++suggestionRequest;
-  pendingSuggestion = { requestId, list };
-  send({ type: 'suggest', requestId, field, text, ...(key === undefined ? {} : { key }) });
+  pendingSuggestion = { requestId, list, note };
+  send({ type: 'suggest', requestId, ...query });
 }
 
-function showSuggestions(requestId: number, values: string[]): void {
-  if (pendingSuggestion?.requestId !== requestId) {
+function showSuggestions(message: Extract<ExtensionMessage, { type: 'suggestions' }>): void {
+  if (pendingSuggestion?.requestId !== message.requestId) {
     return;
   }
-  pendingSuggestion.list.replaceChildren(...values.map((value) => el('option', { value })));
-  suggestionStatus.textContent = values.length ? `${values.length} suggestions` : 'No suggestions';
+  const { list, note } = pendingSuggestion;
+  list.replaceChildren(...message.values.map((value) => el('option', { value })));
+  const text = message.error ?? message.note ?? '';
+  note.textContent = text;
+  note.hidden = !text;
+  note.classList.toggle('error', message.error !== undefined);
+  note.setAttribute('role', message.error === undefined ? 'status' : 'alert');
+  suggestionStatus.textContent = message.values.length ? `${message.values.length} suggestions` : 'No suggestions';
 }
+
+const eventNameNow = (): string => (fields.event.input as unknown as HTMLInputElement).value;
 
 interface PropertyRowElements {
   element: HTMLElement;
@@ -174,10 +196,12 @@ function addPropertyRow(row: PropertyRow = { key: '', operator: 'exact', value: 
   operator.append(...PROPERTY_OPERATORS.map((name) => el('vscode-option', { value: name }, name)));
   const type = control('vscode-single-select', { label: 'Type' });
   type.append(el('vscode-option', { value: 'event' }, 'event'), el('vscode-option', { value: 'person' }, 'person'));
-  const value = suggestInput('value', 'Value', '', (input) => {
-    const list = input.list;
-    if (list) suggest('propertyValue', input.value, list, key.input.value);
-  });
+  const value = suggestInput('value', 'Value', '', () => ({
+    field: 'propertyValue',
+    key: key.input.value,
+    propertyType: type.value === 'person' ? 'person' : 'event',
+    eventName: eventNameNow(),
+  }));
   (value.input as unknown as HTMLInputElement).value = row.value;
   const remove = button('Remove', { secondary: true, 'aria-label': 'Remove this property filter' });
   const entry: PropertyRowElements = {
@@ -215,8 +239,6 @@ function readForm(): FilterState {
     limit: fields.limit.input.value ?? '',
     properties: propertyRowElements.map((row) => row.read()),
     propertiesJson: propertiesJson.input.value ?? '',
-    select: select.input.value ?? '',
-    where: where.input.value ?? '',
     columns: columns.input.value ?? '',
     exportLimit: exportLimit.input.value ?? '',
   };
@@ -230,8 +252,6 @@ function fillForm(filters: FilterState): void {
   fields.before.input.value = filters.before;
   fields.limit.input.value = filters.limit;
   propertiesJson.input.value = filters.propertiesJson;
-  select.input.value = filters.select;
-  where.input.value = filters.where;
   columns.input.value = filters.columns;
   exportLimit.input.value = filters.exportLimit;
   propertyRows.replaceChildren();
@@ -330,7 +350,7 @@ function onMessage(message: ExtensionMessage): void {
       return;
     case 'reset':
       generation = message.generation;
-      table.reset(message.columns, message.openable);
+      table.reset(message.columns);
       alertBox.textContent = '';
       return;
     case 'rows':
@@ -351,7 +371,7 @@ function onMessage(message: ExtensionMessage): void {
       if (!message.loading && !message.error && table.loaded === 0 && table.isDone) status.textContent = 'No events match these filters.';
       return;
     case 'suggestions':
-      showSuggestions(message.requestId, message.values);
+      showSuggestions(message);
       return;
     case 'detail':
       showDetail(message.id, message.detail, message.error);
@@ -401,6 +421,7 @@ reset.addEventListener('click', () => {
 stop.addEventListener('click', () => send({ type: 'cancel' }));
 exportCsv.addEventListener('click', () => send({ type: 'export', format: 'csv', filters: readForm() }));
 exportJson.addEventListener('click', () => send({ type: 'export', format: 'json', filters: readForm() }));
+exportJsonLines.addEventListener('click', () => send({ type: 'export', format: 'jsonl', filters: readForm() }));
 addProperty.addEventListener('click', () => addPropertyRow());
 closeDetail.addEventListener('click', hideDetail);
 detail.addEventListener('keydown', (event) => {

@@ -25,7 +25,6 @@ export class VirtualTable {
   private cells: string[] = [];
   private done = false;
   private loading = false;
-  private openable = true;
   private active = -1;
   private readonly rendered = new Map<number, HTMLElement>();
   private frame = 0;
@@ -56,9 +55,8 @@ export class VirtualTable {
     return this.rendered.size;
   }
 
-  reset(columns: string[], openable: boolean): void {
+  reset(columns: string[]): void {
     this.columns = columns;
-    this.openable = openable;
     this.ids = [];
     this.cells = [];
     this.done = false;
@@ -227,7 +225,7 @@ export class VirtualTable {
 
   private openActive(): void {
     const id = this.ids[this.active];
-    if (this.openable && id) {
+    if (id) {
       this.events.open(this.active, id);
     }
   }

@@ -6,8 +6,8 @@ import { parsePropertyFilter } from '../property-filter';
 import type { EventQuery } from '../events-query';
 import { parseDateParam } from '../time';
 
-/** Filters from the query string shared by plain and select listings. */
-export function eventQueryFrom(ctx: Ctx, table: EventTable, timestampOrder = true): { query: EventQuery; hasAfter: boolean } {
+/** The list's filters from the query string. */
+export function eventQueryFrom(ctx: Ctx, table: EventTable): { query: EventQuery; hasAfter: boolean } {
   const nowMicros = ctx.store.now().getTime() * 1000;
   const dateParam = (name: string): number | undefined => {
     const raw = param(ctx, name);
@@ -26,7 +26,7 @@ export function eventQueryFrom(ctx: Ctx, table: EventTable, timestampOrder = tru
   const properties = param(ctx, 'properties');
   if (properties !== undefined && properties !== '') query.properties = parsePropertyFilter(properties);
   const orderBy = param(ctx, 'orderBy');
-  if (orderBy !== undefined && timestampOrder) query.ascending = parseOrderBy(orderBy) === 'timestamp';
+  if (orderBy !== undefined) query.ascending = parseOrderBy(orderBy) === 'timestamp';
   if (param(ctx, 'action_id') !== undefined) query.extra = () => false; // no actions exist locally
   return { query, hasAfter: param(ctx, 'after') !== undefined };
 }

@@ -9,23 +9,31 @@ import { eventBody } from '../serializers';
 import { toCsv } from '../csv';
 import { isoOffset } from '../time';
 import { isUuid } from '../random';
-import { selectEvents } from './events-select';
 import { eventQueryFrom } from './event-params';
 
 const MAX_OFFSET = 50_000;
-const CSV_DEFAULT_LIMIT = 3_500;
-const CSV_MAX_LIMIT = 100_000;
+/** PostHog's EVENT_LIST_MAX_LIMIT: every request, CSV included, is cut to this. */
+export const EVENT_LIST_MAX_LIMIT = 1_000;
+/** PostHog's QUERY_DEFAULT_EXPORT_LIMIT: CSV without a limit. */
+const CSV_DEFAULT_LIMIT = 1_000;
+const JSON_DEFAULT_LIMIT = 100;
 
+/** `include_person=true` (or 1, any case): PostHog fills `person` only then. */
+function includePerson(ctx: Ctx): boolean {
+  return ['true', '1'].includes((param(ctx, 'include_person') ?? '').toLowerCase());
+}
+
+/** `select` and `where` are in PostHog's schema but its list ignores them: they are not read here either. */
 function list(ctx: Ctx): Reply {
   const table = ctx.store.eventsOf(projectOf(ctx).id);
-  if (param(ctx, 'select') !== undefined || param(ctx, 'where') !== undefined) return selectEvents(ctx, table);
   const csv = param(ctx, 'format') === 'csv';
-  const limit = Math.min(intParam(ctx, 'limit', csv ? CSV_DEFAULT_LIMIT : 100, 1), csv ? CSV_MAX_LIMIT : Infinity);
+  const limit = Math.min(intParam(ctx, 'limit', csv ? CSV_DEFAULT_LIMIT : JSON_DEFAULT_LIMIT, 1), EVENT_LIST_MAX_LIMIT);
   const offset = intParam(ctx, 'offset', 0);
-  if (offset > MAX_OFFSET) throw validation(`Offsets above ${MAX_OFFSET} are not supported. Use "before" or "after" to page further.`, 'offset');
+  if (offset > MAX_OFFSET) throw validation(`Offset is deprecated. Max supported offset value is ${MAX_OFFSET}`);
   const { query, hasAfter } = eventQueryFrom(ctx, table);
   const rows = listWithDefaultWindow(table, query, hasAfter, ctx.store.now().getTime() * 1000, offset, limit);
-  const results = rows.slice(0, limit).map((e) => eventBody(e, true));
+  const withPerson = includePerson(ctx);
+  const results = rows.slice(0, limit).map((e) => eventBody(e, withPerson));
   if (csv) return { status: 200, text: toCsv(results), contentType: 'text/csv; charset=utf-8' };
   let next: string | null = null;
   if (rows.length > limit) {
@@ -41,17 +49,39 @@ function retrieve(ctx: Ctx): Reply {
   if (!isUuid(id)) throw new ApiError(400, { detail: 'Invalid UUID', code: 'invalid', type: 'validation_error' });
   const event = ctx.store.eventsOf(projectOf(ctx).id).find(id);
   if (!event) throw notFound(`No events exist for event UUID ${id}`);
-  const body = eventBody(event, param(ctx, 'include_person') !== undefined);
+  const body = eventBody(event, includePerson(ctx));
   if (param(ctx, 'format') === 'csv') return { status: 200, text: toCsv([body]), contentType: 'text/csv; charset=utf-8' };
   return ok(body);
 }
 
-/** Up to 10 distinct values of a property (most frequent first), or custom event names for key=custom_event. */
+const EVENT_NAME_REQUIRED =
+  'The event_name parameter is required when using a personal API key. ' +
+  'For queries without event filters, please use the Query endpoint instead: https://posthog.com/docs/api/query';
+
+/** PostHog's `_return_with_short_cache`. */
+function valuesReply(names: Json[]): Reply {
+  return { status: 200, body: { results: names.map((name) => ({ name })), refreshing: false }, headers: { 'Cache-Control': 'max-age=10' } };
+}
+
+/**
+ * Up to 10 distinct values of a property of the named events (most frequent first). Every key here is a
+ * personal API key, so `event_name` is required, also for key=custom_event, whose answer (every custom
+ * event name, sorted) ignores both `event_name` and `value`, as PostHog's does.
+ */
 function values(ctx: Ctx): Reply {
   const key = param(ctx, 'key');
   if (!key) throw validation('You must provide a key');
+  const eventNames = ctx.query.getAll('event_name');
+  if (eventNames.length === 0) throw validation(EVENT_NAME_REQUIRED);
   const table = ctx.store.eventsOf(projectOf(ctx).id);
-  const eventName = param(ctx, 'event_name');
+  if (key === 'custom_event') {
+    const names = new Set<string>();
+    for (const row of table.sorted()) {
+      const name = table.nameOf(row);
+      if (!name.startsWith('$')) names.add(name);
+    }
+    return valuesReply([...names].sort());
+  }
   const needle = param(ctx, 'value')?.toLowerCase();
   const counts = new Map<string, { value: Json; count: number }>();
   const add = (value: Json): void => {
@@ -61,26 +91,20 @@ function values(ctx: Ctx): Reply {
     entry.count++;
     counts.set(text, entry);
   };
-  if (key === 'custom_event') {
-    for (const row of table.sorted()) {
-      const name = table.nameOf(row);
-      if (!name.startsWith('$')) add(name);
+  for (const eventName of new Set(eventNames)) {
+    const query: EventQuery = { before: Infinity, event: eventName };
+    for (const event of scanEvents(table, query, 0, 10_000)) {
+      const value = event.properties[key];
+      if (value === undefined || value === null) continue;
+      for (const item of Array.isArray(value) ? value : [value]) add(item);
     }
-    return ok([...counts.values()].map((entry) => ({ name: entry.value })));
-  }
-  const query: EventQuery = { before: Infinity };
-  if (eventName) query.event = eventName;
-  for (const event of scanEvents(table, query, 0, 10_000)) {
-    const value = event.properties[key];
-    if (value === undefined || value === null) continue;
-    for (const item of Array.isArray(value) ? value : [value]) add(item);
   }
   const top = [...counts.values()].sort((a, b) => b.count - a.count).slice(0, 10);
-  return ok(top.map((entry) => ({ name: entry.value })));
+  return valuesReply(top.map((entry) => entry.value));
 }
 
 export const eventRoutes: Route[] = [
   route('/api/projects/:projectId/events', { GET: { scope: 'query:read', handler: list } }, 'events'),
-  route('/api/projects/:projectId/events/values', { GET: { scope: 'query:read', handler: values } }, 'events'),
+  route('/api/projects/:projectId/events/values', { GET: { scope: 'query:read', handler: values } }, 'eventValues'),
   route('/api/projects/:projectId/events/:eventId', { GET: { scope: 'query:read', handler: retrieve } }, 'events'),
 ];

@@ -11,7 +11,9 @@ export interface Fault {
   /** A regular expression's source, matched against the path. */
   path?: string;
   times?: number;
-  status?: 429 | 500 | 502 | 503 | 504;
+  status?: 429 | 500 | 502 | 503 | 504 | 512;
+  /** 504 only: PostHog's JSON for a query that hit its time limit, not a gateway page. */
+  queryTimeout?: boolean;
   drop?: boolean;
   throttleSeconds?: number;
 }
@@ -50,4 +52,5 @@ export const localApi = {
   addNotebooks: (projectId: number, count: number) => control<void>('POST', 'notebooks/bulk', { projectId, count }),
   addProjects: (organizationId: string, count: number) => control<void>('POST', 'projects/bulk', { organizationId, count }),
   remoteEdit: (projectId: number, shortId: string) => control<void>('POST', `notebooks/${projectId}/${shortId}/remote-edit`),
+  addEvents: (projectId: number, count: number, withinHours = 20) => control<void>('POST', 'events/bulk', { projectId, count, withinHours }),
 };

@@ -24,7 +24,7 @@ describe('local API: events', () => {
   after(() => api.close());
 
   test('lists 100 events newest first with properties, person and elements as JSON values', async () => {
-    const page = (await get(api, `${base}/`)).json;
+    const page = (await get(api, `${base}/?include_person=true`)).json;
     assert.equal(page.results.length, 100);
     assert.deepEqual(Object.keys(page).sort(), ['next', 'results']);
     const stamps = page.results.map((e: { timestamp: string }) => e.timestamp);
@@ -102,8 +102,7 @@ describe('local API: events', () => {
   test('offsets above 50,000 are refused', async () => {
     const answer = await get(api, `${base}/?offset=50001`);
     assert.equal(answer.status, 400);
-    assert.equal(answer.json.type, 'validation_error');
-    assert.equal(answer.json.attr, 'offset');
+    assert.deepEqual(answer.json, errorBody('validation_error', 'invalid', 'Offset is deprecated. Max supported offset value is 50000'));
     assert.equal((await get(api, `${base}/?offset=50000`)).status, 200);
   });
 
@@ -124,9 +123,8 @@ describe('local API: events', () => {
     const one = (await get(api, `${base}/${listed.id}/`)).json;
     assert.equal(one.id, listed.id);
     assert.deepEqual(one.properties, listed.properties);
-    assert.equal(one.person, null, 'person only with include_person');
-    const withPerson = (await get(api, `${base}/${listed.id.replace(/-/g, '').toUpperCase()}/?include_person=1`)).json;
-    assert.equal(withPerson.id, listed.id);
+    const sameId = (await get(api, `${base}/${listed.id.replace(/-/g, '').toUpperCase()}/`)).json;
+    assert.equal(sameId.id, listed.id);
     const malformed = await get(api, `${base}/not-a-uuid/`);
     assert.equal(malformed.status, 400);
     assert.deepEqual(malformed.json, { detail: 'Invalid UUID', code: 'invalid', type: 'validation_error' });
@@ -135,46 +133,92 @@ describe('local API: events', () => {
     assert.equal(unknown.json.code, 'not_found');
   });
 
-  test('values: key is required; value filters by substring; event_name narrows; at most 10', async () => {
-    const missing = await get(api, `${base}/values/`);
+  test('values: key and (for a personal API key) event_name are required; {results, refreshing}; at most 10', async () => {
+    const missing = await get(api, `${base}/values/?event_name=%24pageview`);
     assert.equal(missing.status, 400);
     assert.equal(missing.json.detail, 'You must provide a key');
-    const browsers = (await get(api, `${base}/values/?key=%24browser`)).json;
-    assert.ok(browsers.length > 1 && browsers.length <= 10);
-    assert.ok(browsers.every((v: { name: unknown }) => typeof v.name === 'string'));
-    const safari = (await get(api, `${base}/values/?key=%24browser&value=safari`)).json;
+    const noEvent = await get(api, `${base}/values/?key=%24browser`);
+    assert.equal(noEvent.status, 400);
+    assert.deepEqual(
+      noEvent.json,
+      errorBody(
+        'validation_error',
+        'invalid',
+        'The event_name parameter is required when using a personal API key. For queries without event filters, please use the Query endpoint instead: https://posthog.com/docs/api/query',
+      ),
+    );
+    const browsers = await get(api, `${base}/values/?key=%24browser&event_name=%24pageview`);
+    assert.deepEqual(Object.keys(browsers.json).sort(), ['refreshing', 'results']);
+    assert.equal(browsers.json.refreshing, false);
+    assert.equal(browsers.headers.get('cache-control'), 'max-age=10');
+    assert.ok(browsers.json.results.length > 1 && browsers.json.results.length <= 10);
+    assert.ok(browsers.json.results.every((v: { name: unknown }) => typeof v.name === 'string'));
+    const safari = (await get(api, `${base}/values/?key=%24browser&event_name=%24pageview&value=safari`)).json.results;
     assert.ok(safari.length > 0 && safari.every((v: { name: string }) => v.name.toLowerCase().includes('safari')));
-    assert.deepEqual((await get(api, `${base}/values/?key=format&event_name=exported_report`)).json, [{ name: 'pdf' }]);
-    assert.deepEqual((await get(api, `${base}/values/?key=format&event_name=%24pageview`)).json, []);
-    const paths = (await get(api, `${base}/values/?key=%24pathname`)).json;
+    assert.deepEqual((await get(api, `${base}/values/?key=format&event_name=exported_report`)).json.results, [{ name: 'pdf' }]);
+    assert.deepEqual((await get(api, `${base}/values/?key=format&event_name=%24pageview`)).json.results, []);
+    const both = (await get(api, `${base}/values/?key=format&event_name=%24pageview&event_name=exported_report`)).json.results;
+    assert.deepEqual(both, [{ name: 'pdf' }], 'several event_name values are all used');
+    const paths = (await get(api, `${base}/values/?key=%24pathname&event_name=%24pageview`)).json.results;
     assert.equal(paths.length, 10);
   });
 
-  test('select/where answer columns, types and rows; aggregates group by the other columns', async () => {
-    const rows = (await get(api, `${base}/?select=${q(['event', 'properties.$browser', 'timestamp'])}&where=${q(["event = '$pageview'", "properties.$browser = 'Chrome'"])}&limit=5`)).json;
-    assert.deepEqual(rows.columns, ['event', 'properties.$browser', 'timestamp']);
-    assert.equal(rows.types[2], "DateTime64(6, 'UTC')");
-    assert.equal(rows.results.length, 5);
-    assert.ok(rows.results.every((r: unknown[]) => r[0] === '$pageview' && r[1] === 'Chrome'));
-    assert.equal(rows.has_more, true);
-    const counts = (await get(api, `${base}/?select=${q(['event', 'count()'])}&where=${q(["timestamp > now() - interval 2 day"])}`)).json;
-    const total = counts.results.reduce((sum: number, r: [string, number]) => sum + r[1], 0);
-    assert.equal(total, 500);
-    assert.deepEqual(counts.types, ['String', 'UInt64']);
-    const sortedCounts = counts.results.map((r: [string, number]) => r[1]);
-    assert.deepEqual(sortedCounts, [...sortedCounts].sort((a: number, b: number) => b - a));
+  test('values key=custom_event: needs event_name too, then lists every custom event name sorted, ignoring event_name and value', async () => {
+    assert.equal((await get(api, `${base}/values/?key=custom_event`)).status, 400);
+    const names = (await get(api, `${base}/values/?key=custom_event&event_name=anything&value=zzz`)).json.results.map((v: { name: string }) => v.name);
+    assert.ok(names.includes('exported_report'));
+    assert.ok(names.every((name: string) => !name.startsWith('$')));
+    assert.deepEqual(names, [...names].sort());
   });
 
-  test('select/where refuse what they cannot evaluate', async () => {
-    const unknownField = await get(api, `${base}/?select=${q(['nonsense_column'])}`);
-    assert.deepEqual(unknownField.json, errorBody('validation_error', 'invalid', 'Unable to resolve field: nonsense_column'));
-    const unknownFunction = await get(api, `${base}/?select=${q(['event'])}&where=${q(['sleep(3)'])}`);
-    assert.equal(unknownFunction.status, 400);
-    assert.match(unknownFunction.json.detail, /Unsupported function call "sleep\(\.\.\.\)"/);
-    const whereOnly = await get(api, `${base}/?where=${q(["event = 'x'"])}`);
-    assert.equal(whereOnly.status, 400);
-    assert.equal(whereOnly.json.detail, "Cannot use 'where' without 'select'");
-    const syntax = await get(api, `${base}/?select=${q(['event ='])}`);
-    assert.equal(syntax.status, 400);
+  test('select and where are ignored: the answer is the ordinary list of events', async () => {
+    const plain = (await get(api, `${base}/?limit=5`)).json;
+    const selected = (await get(api, `${base}/?limit=5&select=${q(['event', 'count()'])}&where=${q(["event = 'nothing'"])}`)).json;
+    assert.deepEqual(Object.keys(selected).sort(), ['next', 'results']);
+    assert.deepEqual(selected.results.map((e: { id: string }) => e.id), plain.results.map((e: { id: string }) => e.id));
+    const whereOnly = await get(api, `${base}/?limit=5&where=${q(['not even hogql ('])}`);
+    assert.equal(whereOnly.status, 200);
+    assert.equal(whereOnly.json.results.length, 5);
+  });
+
+  test('person is filled only with include_person=true (or 1), in the list and in retrieve', async () => {
+    const plain = (await get(api, `${base}/?limit=200`)).json.results as { id: string; person: unknown }[];
+    assert.ok(plain.every((e) => e.person === null), 'no person without include_person');
+    const withPerson = (await get(api, `${base}/?limit=200&include_person=true`)).json.results as { id: string; person: { distinct_ids: string[] } | null }[];
+    assert.ok(withPerson.some((e) => e.person && e.person.distinct_ids.length > 0));
+    assert.ok((await get(api, `${base}/?limit=200&include_person=no`)).json.results.every((e: { person: unknown }) => e.person === null));
+    const id = withPerson.find((e) => e.person)!.id;
+    assert.equal((await get(api, `${base}/${id}/?include_person=false`)).json.person, null);
+    assert.ok((await get(api, `${base}/${id}/?include_person=TRUE`)).json.person);
+    assert.ok((await get(api, `${base}/${id}/?include_person=1`)).json.person);
+  });
+});
+
+describe('local API: events are capped at 1,000 rows a request', () => {
+  let api: LocalApi;
+  let base: string;
+
+  before(async () => {
+    api = await startLocalApi({ seed: 'minimal' });
+    const { projectId } = mainProject(api);
+    base = `/api/projects/${projectId}/events`;
+    api.store.addEvents(projectId, 2_000, { withinHours: 20 });
+  });
+  after(() => api.close());
+
+  test('a JSON limit above 1,000 answers 1,000 rows and a next link', async () => {
+    const page = (await get(api, `${base}/?limit=5000`)).json;
+    assert.equal(page.results.length, 1_000);
+    assert.ok(page.next);
+    assert.equal(new URL(page.next).searchParams.get('limit'), '5000', 'next keeps the parameter as given');
+  });
+
+  test('CSV defaults to 1,000 rows, is cut to 1,000 and has no next', async () => {
+    const rows = (text: string) => text.trimEnd().split('\r\n').length - 1;
+    const plain = await get(api, `${base}/?format=csv`);
+    assert.equal(rows(plain.text), 1_000);
+    const big = await get(api, `${base}/?format=csv&limit=3500`);
+    assert.equal(rows(big.text), 1_000);
+    assert.equal(rows((await get(api, `${base}/?format=csv&limit=7`)).text), 7);
   });
 });

@@ -42,6 +42,24 @@ describe('local API: injected faults and latency', () => {
     assert.equal(withHeader.json.detail, 'Request was throttled. Expected available in 1 second.');
   });
 
+  test('512 answers PostHog\'s "too long" JSON; a 504 query timeout answers its JSON, a plain 504 the gateway page', async () => {
+    const events = `/api/projects/${mainProject(api).projectId}/events/`;
+    api.injectFault({ path: /\/events\/$/, status: 512 });
+    const tooLong = await get(api, events);
+    assert.equal(tooLong.status, 512);
+    assert.deepEqual(
+      tooLong.json,
+      errorBody('server_error', 'error', 'Estimated query execution time is too long. Try reducing its scope by changing the time range.'),
+    );
+    api.injectFault({ path: /\/events\/$/, status: 504, queryTimeout: true });
+    const timedOut = await get(api, events);
+    assert.equal(timedOut.status, 504);
+    assert.match(timedOut.json.detail, /^Query has hit the max execution time before completing\./);
+    api.injectFault({ status: 504 });
+    assert.match((await get(api, events)).headers.get('content-type') ?? '', /text\/html/);
+    assert.equal((await get(api, events)).status, 200);
+  });
+
   test('times, method and path narrow which requests fail', async () => {
     api.injectFault({ method: 'PATCH', path: /notebooks/, status: 502, times: 2 });
     assert.equal((await get(api, notebooks)).status, 200, 'GET is not matched');
@@ -109,7 +127,16 @@ describe('local API: rate limits', () => {
     assert.equal((await get(api, '/api/users/@me/')).status, 200, 'the general limit is counted separately');
   });
 
-  test('the hourly limits (4,800 and 1,200) are sliding windows', () => {
+  test('events/values has its own 60 a minute, apart from the events limit', async () => {
+    clock += 3_600_000;
+    const base = `/api/projects/${mainProject(api).projectId}/events/`;
+    const statuses = await burst(`${base}values/?key=%24browser&event_name=%24pageview`, 61);
+    assert.deepEqual(statuses.slice(0, 60).filter((s) => s !== 200), []);
+    assert.equal(statuses[60], 429);
+    assert.equal((await get(api, `${base}?limit=1`)).status, 200, 'the events list is counted separately');
+  });
+
+  test('the hourly limits (4,800, 1,200 and 300 for values) are sliding windows', () => {
     const limiter = new RateLimiter();
     const start = 1_000_000;
     for (let i = 0; i < 4800; i++) assert.equal(limiter.check('k', 'default', start + i * 200), undefined);
@@ -118,5 +145,7 @@ describe('local API: rate limits', () => {
     assert.equal(limiter.check('k', 'default', start + 3_600_001), undefined);
     for (let i = 0; i < 1200; i++) assert.equal(limiter.check('e', 'events', start + i * 1000), undefined);
     assert.notEqual(limiter.check('e', 'events', start + 1200 * 1000), undefined);
+    for (let i = 0; i < 300; i++) assert.equal(limiter.check('v', 'eventValues', start + i * 10_000), undefined);
+    assert.notEqual(limiter.check('v', 'eventValues', start + 300 * 10_000), undefined);
   });
 });

@@ -13,6 +13,7 @@ import {
   PostHogError,
   RateLimitedError,
   retryAfterSeconds,
+  QueryTooSlowError,
   ServerError,
   UnexpectedStatusError,
   ValidationError,
@@ -123,6 +124,18 @@ describe('errorFromResponse', () => {
     const plain = map(500, 'Internal Server Error');
     assert.ok(plain instanceof ServerError);
     assert.equal(plain.detail, 'Internal Server Error');
+  });
+
+  test('512 and a 504 query timeout show PostHog\'s own text; a 504 gateway page says the query took too long', () => {
+    const tooLong = map(512, body('server_error', 'error', 'Estimated query execution time is too long. Try reducing its scope by changing the time range.'));
+    assert.ok(tooLong instanceof QueryTooSlowError && tooLong instanceof ServerError);
+    assert.equal(tooLong.userMessage, 'Estimated query execution time is too long. Try reducing its scope by changing the time range.');
+    const timeout = map(504, body('server_error', 'error', 'Query has hit the max execution time before completing. See our docs for how to improve your query performance. You may need to materialize.'));
+    assert.ok(timeout instanceof QueryTooSlowError);
+    assert.match(timeout.userMessage, /^Query has hit the max execution time before completing\./);
+    const gateway = map(504, '<html><head><title>504 Gateway Time-out</title></head></html>');
+    assert.ok(gateway instanceof QueryTooSlowError);
+    assert.match(gateway.userMessage, /took too long \(HTTP 504\)/);
   });
 
   test('a redirect is refused and names only the target host', () => {

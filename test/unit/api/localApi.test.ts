@@ -262,8 +262,11 @@ describe('local API: events', () => {
     assert.equal(seen.size, 150, 'three pages of distinct events');
     const one = await client.events.get(projectId, page.results[0].id);
     assert.equal(one.id, page.results[0].id);
-    const values = await client.events.values(projectId, { key: '$browser' });
-    assert.ok(Array.isArray(values) && values.length > 0 && values.length <= 10);
+    assert.equal(one.person, null, 'no person without include_person');
+    assert.ok((await client.events.get(projectId, page.results[0].id, { include_person: true })).person);
+    const values = await client.events.values(projectId, { key: '$browser', event_name: '$pageview' });
+    assert.ok(values.results.length > 0 && values.results.length <= 10);
+    await assert.rejects(client.events.values(projectId, { key: '$browser' }), (error: unknown) => error instanceof ValidationError && /event_name parameter is required/.test(error.userMessage));
   });
 
   test('filters: event name and JSON-serialised properties', async () => {
@@ -271,8 +274,8 @@ describe('local API: events', () => {
     const { projectId } = await firstProject(client);
     const pageviews = await client.events.list(projectId, { event: '$pageview', limit: 20 });
     assert.ok(pageviews.results.every((event) => event.event === '$pageview'));
-    const browser = await client.events.values(projectId, { key: '$browser' });
-    const name = Array.isArray(browser) ? String(browser[0].name) : '';
+    const browser = await client.events.values(projectId, { key: '$browser', event_name: '$pageview' });
+    const name = String(browser.results[0]!.name);
     const filtered = await client.events.list(projectId, { properties: [{ key: '$browser', value: name, operator: 'exact', type: 'event' }], limit: 20 });
     assert.ok(filtered.results.length > 0);
     assert.ok(filtered.results.every((event) => typeof event.properties === 'object' && (event.properties as Record<string, unknown>).$browser === name));

@@ -213,7 +213,7 @@ describe('notebooks (7 operations + soft delete / restore)', () => {
 describe('events (3 operations + pages and export)', () => {
   const events = '/api/projects/1/events/';
 
-  test('list sends every filter, JSON-serialising properties, select and where', async () => {
+  test('list sends every filter, JSON-serialising properties (and select/where, which current servers ignore)', async () => {
     route(`GET ${events}`, 200, { next: null, results: [fixtures.eventAsJson, fixtures.eventAsStrings] });
     const properties = [{ key: '$browser', value: 'Firefox', operator: 'exact', type: 'event' }];
     const page = await client.events.list(1, {
@@ -225,6 +225,7 @@ describe('events (3 operations + pages and export)', () => {
       limit: 50,
       offset: 100,
       person_id: 5,
+      include_person: true,
       properties,
       select: ['event', 'count()'],
       where: ["properties.$browser = 'Firefox'"],
@@ -232,6 +233,7 @@ describe('events (3 operations + pages and export)', () => {
     assert.equal(page.results.length, 2);
     const query = lastRequest().query;
     assert.deepEqual(JSON.parse(query.get('properties')!), properties);
+    assert.equal(query.get('include_person'), 'true');
     assert.deepEqual(JSON.parse(query.get('select')!), ['event', 'count()']);
     assert.deepEqual(JSON.parse(query.get('where')!), ["properties.$browser = 'Firefox'"]);
     assert.deepEqual(
@@ -261,13 +263,17 @@ describe('events (3 operations + pages and export)', () => {
     assert.equal(lastRequest().query.get('format'), 'json');
   });
 
-  test('values accepts the list of {name} (real server) and one event (spec)', async () => {
-    route(`GET ${events}values/`, 200, [{ name: 'Firefox' }, { name: 'Chrome' }]);
-    assert.deepEqual(await client.events.values(1, { key: '$browser', value: 'fi', event_name: '$pageview' }), [{ name: 'Firefox' }, { name: 'Chrome' }]);
+  test('values accepts {results, refreshing} (PostHog), a bare list of {name} (older servers) and one event (spec)', async () => {
+    route(`GET ${events}values/`, 200, { results: [{ name: 'Firefox' }, { name: 'Chrome' }], refreshing: true });
+    assert.deepEqual(await client.events.values(1, { key: '$browser', value: 'fi', event_name: '$pageview' }), {
+      results: [{ name: 'Firefox' }, { name: 'Chrome' }],
+      refreshing: true,
+    });
     assert.deepEqual(Object.fromEntries(lastRequest().query), { key: '$browser', value: 'fi', event_name: '$pageview' });
+    route(`GET ${events}values/`, 200, [{ name: 'Firefox' }]);
+    assert.deepEqual(await client.events.values(1, { key: '$browser', event_name: 'x' }), { results: [{ name: 'Firefox' }], refreshing: false });
     route(`GET ${events}values/`, 200, fixtures.eventAsStrings);
-    const asEvent = await client.events.values(1, { key: '$browser' });
-    assert.ok(!Array.isArray(asEvent) && asEvent.event === '$pageview');
+    assert.deepEqual(await client.events.values(1, { key: '$browser', event_name: 'x' }), { results: [], refreshing: false });
   });
 
   describe('export', () => {

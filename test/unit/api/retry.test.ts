@@ -5,6 +5,7 @@ import {
   MethodNotAllowedError,
   NetworkError,
   NotFoundError,
+  QueryTooSlowError,
   RateLimitedError,
   ServerError,
   TimeoutError,
@@ -22,10 +23,18 @@ const headersTimeout = new TimeoutError({ endpoint, host: 'h', phase: 'headers',
 const connectTimeout = new TimeoutError({ endpoint, host: 'h', phase: 'connect', timeoutMs: 1000 });
 
 describe('isRetryable', () => {
-  test('GET retries 429, 502, 503, 504, resets, refusals and timeouts', () => {
-    for (const error of [throttled(1), server(502), server(503), server(504), reset, refused, headersTimeout, connectTimeout]) {
+  test('GET retries 429, 502, 503, resets, refusals and timeouts', () => {
+    for (const error of [throttled(1), server(502), server(503), reset, refused, headersTimeout, connectTimeout]) {
       assert.equal(isRetryable('GET', error), true, error.message);
       assert.equal(isRetryable('HEAD', error), true, error.message);
+    }
+  });
+
+  test('GET does not retry a query that took too long (504, 512): it would run just as long again', () => {
+    for (const status of [504, 512]) {
+      for (const error of [server(status), new QueryTooSlowError({ endpoint, status, detail: 'Estimated query execution time is too long.' })]) {
+        assert.equal(isRetryable('GET', error), false, error.message);
+      }
     }
   });
 

@@ -93,6 +93,19 @@ describe('retries', () => {
     assert.equal(stub.requests.length, 3);
   });
 
+  test('a 512 from the events list is not retried and carries PostHog\'s text', async () => {
+    const detail = 'Estimated query execution time is too long. Try reducing its scope by changing the time range.';
+    const { stub, client } = await setup((_, response) => sendJson(response, 512, { type: 'server_error', code: 'error', detail, attr: null }));
+    await assert.rejects(client.events.list(1), (error: unknown) => error instanceof ServerError && error.status === 512 && error.userMessage === detail);
+    assert.equal(stub.requests.length, 1);
+  });
+
+  test('a 504 query timeout is not retried', async () => {
+    const { stub, client } = await setup((_, response) => sendJson(response, 504, { detail: 'Query has hit the max execution time before completing.' }));
+    await assert.rejects(client.events.list(1), (error: unknown) => error instanceof ServerError && /max execution time/.test((error as ServerError).userMessage));
+    assert.equal(stub.requests.length, 1);
+  });
+
   test('500 is not retried', async () => {
     const { stub, client } = await setup((_, response) => sendJson(response, 500, { detail: 'boom' }));
     await assert.rejects(client.users.me(), ServerError);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { buildExportQuery, buildQuery, columnKeys, expressionList, FilterError, propertyFilters, resolveTime } from '../../../src/events/filters';
-import { defaultFilters } from '../../../src/events/protocol';
+import { buildExport, buildQuery, columnKeys, FilterError, propertyFilters, resolveTime } from '../../../src/events/filters';
+import { defaultFilters, FilterStateSchema } from '../../../src/events/protocol';
 
 const now = new Date('2024-05-15T13:45:30.000Z');
 
@@ -88,39 +88,39 @@ describe('the whole query', () => {
       before: '2024-05-15T12:00:00.000Z',
       properties: [{ key: '$browser', operator: 'icontains', type: 'event', value: 'chr' }],
       limit: 250,
+      include_person: true,
     });
-    assert.equal(query.selecting, false);
     assert.deepEqual(query.columns, ['$browser', '$os']);
   });
 
-  test('the default form is an empty query', () => {
-    assert.deepEqual(buildQuery(defaultFilters(), now).filters, {});
+  test('the default form asks only for the persons (the Person column)', () => {
+    assert.deepEqual(buildQuery(defaultFilters(), now).filters, { include_person: true });
   });
 
-  test('select and where are lists of expressions, one per line', () => {
-    const query = buildQuery({ ...defaultFilters(), select: 'event\n\n  count()  \n', where: "event = '$pageview'" }, now);
-    assert.deepEqual(query.filters.select, ['event', 'count()']);
-    assert.deepEqual(query.filters.where, ["event = '$pageview'"]);
-    assert.equal(query.selecting, true);
+  test('a saved form with select/where (older versions) is read without them: nothing promises them', () => {
+    const restored = FilterStateSchema.parse({ ...defaultFilters(), select: 'count()', where: 'true' });
+    assert.equal('select' in restored || 'where' in restored, false);
+    assert.deepEqual(buildQuery(restored, now).filters, { include_person: true });
   });
 
-  test('where without select is refused before anything is sent', () => {
-    assert.throws(() => buildQuery({ ...defaultFilters(), where: 'true' }, now), /needs "select"/);
+  test('the page size is at most 1,000, PostHog\'s cap', () => {
+    assert.equal(buildQuery({ ...defaultFilters(), limit: '1000' }, now).filters.limit, 1_000);
+    assert.throws(() => buildQuery({ ...defaultFilters(), limit: '1001' }, now), /from 1 to 1,000\./);
   });
 
   for (const limit of ['0', '-1', '2.5', 'ten', '100000']) {
     test(`refuses page size "${limit}"`, () => assert.throws(() => buildQuery({ ...defaultFilters(), limit }, now), FilterError));
   }
 
-  test('an export takes the same filters with its own row count, not the page size', () => {
+  test('an export takes the same filters (persons included) without the page size, and 1 to 1,000,000 rows (default 1,000)', () => {
     const state = { ...defaultFilters(), event: '$pageview', limit: '50' };
-    assert.deepEqual(buildExportQuery(state, now), { event: '$pageview' });
-    assert.deepEqual(buildExportQuery({ ...state, exportLimit: '20000' }, now), { event: '$pageview', limit: 20_000 });
-    assert.throws(() => buildExportQuery({ ...state, exportLimit: '1e9' }, now), /rows to export/);
+    assert.deepEqual(buildExport(state, now), { filters: { event: '$pageview', include_person: true }, rows: 1_000 });
+    assert.deepEqual(buildExport({ ...state, exportLimit: '1000000' }, now).rows, 1_000_000);
+    assert.throws(() => buildExport({ ...state, exportLimit: '1000001' }, now), /rows to export must be a whole number from 1 to 1,000,000/);
+    assert.throws(() => buildExport({ ...state, exportLimit: '1e9' }, now), /rows to export/);
   });
 
-  test('helpers: expression lines and column keys', () => {
-    assert.equal(expressionList(' \n '), undefined);
+  test('helpers: column keys', () => {
     assert.deepEqual(columnKeys(' a, ,b ,a'), ['a', 'b']);
   });
 });

@@ -151,15 +151,30 @@ describe('event pager', () => {
     assert.deepEqual(sink.pages, [{ start: 0, rows: [], done: true }]);
   });
 
-  test('select: rows of the chosen expressions, paged by offset, openable with a uuid column', async () => {
+  test('asks for the persons, so the Person column is filled', async () => {
     const sink = new RecordingSink();
-    const events = pager({ select: 'uuid\nevent\nproperties.$browser', where: "event = '$pageview'", limit: '40', after: '-24h' }, sink, { prefetchRows: 50 });
-    assert.deepEqual(events.columns, ['uuid', 'event', 'properties.$browser']);
-    assert.equal(events.openable, true);
+    const events = pager({ limit: '200' }, sink, { prefetchRows: 0 });
+    assert.equal(events.columns[3], 'Person');
     await events.need(0);
-    assert.equal(events.loaded, 80);
-    const requests = eventRequests();
-    assert.deepEqual(requests.map((request) => request.query['offset']), [undefined, '40']);
-    assert.ok(sink.all.every((row) => row.cells[1] === '$pageview' && row.id === row.cells[0]));
+    assert.ok(eventRequests().every((request) => request.query['include_person'] === 'true'));
+    assert.ok(sink.all.some((row) => row.cells[3] !== ''), 'some rows show their person');
+  });
+
+  test('a 512 (query too expensive) shows PostHog\'s text and is asked once', async () => {
+    api.injectFault({ path: /\/events\/$/, status: 512 });
+    const sink = new RecordingSink();
+    const events = pager({}, sink);
+    await events.need(0);
+    assert.equal(events.done, true);
+    assert.equal(sink.statuses.at(-1)!.error, 'Estimated query execution time is too long. Try reducing its scope by changing the time range.');
+    assert.equal(eventRequests().length, 1);
+  });
+
+  test('a 504 query timeout shows PostHog\'s text and is not retried', async () => {
+    api.injectFault({ path: /\/events\/$/, status: 504, queryTimeout: true });
+    const sink = new RecordingSink();
+    await pager({}, sink).need(0);
+    assert.match(sink.statuses.at(-1)!.error ?? '', /^Query has hit the max execution time before completing\./);
+    assert.equal(eventRequests().length, 1);
   });
 });

@@ -15,8 +15,10 @@ describe('events protocol: webview → extension', () => {
     { type: 'query', filters: { ...defaultFilters(), event: '$pageview', after: '-7d' } },
     { type: 'need', generation: 3, upTo: 1_250 },
     { type: 'suggest', requestId: 1, field: 'propertyValue', key: '$browser', text: 'Chr' },
+    { type: 'suggest', requestId: 2, field: 'propertyValue', key: '$browser', propertyType: 'event', eventName: '$pageview', text: '' },
     { type: 'open', id: '0190a1b2-0000-7000-8000-000000000000' },
     { type: 'export', format: 'csv', filters: defaultFilters() },
+    { type: 'export', format: 'jsonl', filters: defaultFilters() },
     { type: 'copy', text: '{"a":1}' },
     { type: 'cancel' },
   ];
@@ -62,10 +64,12 @@ describe('events protocol: webview → extension', () => {
 describe('events protocol: extension → webview', () => {
   const valid: ExtensionMessage[] = [
     { type: 'init', project: { id: 1, name: 'Hedgebox' }, connectionId: 'c1', filters: defaultFilters(), scrollTop: 0 },
-    { type: 'reset', generation: 2, columns: ['Time', 'Event'], openable: true },
+    { type: 'reset', generation: 2, columns: ['Time', 'Event'] },
     { type: 'rows', generation: 2, start: 100, rows: [{ id: 'a', cells: ['t', '<img src=x onerror=alert(1)>'] }], done: false },
     { type: 'status', generation: 2, loading: false, error: 'Refused' },
     { type: 'suggestions', requestId: 4, values: ['$pageview'] },
+    { type: 'suggestions', requestId: 5, values: [], note: 'Type an event name first.' },
+    { type: 'suggestions', requestId: 6, values: [], error: 'No suggestions: PostHog is limiting the request rate.' },
     { type: 'detail', id: 'a', error: 'Not found' },
   ];
   for (const message of valid) {

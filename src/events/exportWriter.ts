@@ -1,0 +1,181 @@
+// Writes events to a file as CSV, JSON or JSON Lines, page by page, in bounded memory. vscode-free.
+// PostHog answers at most 1,000 events a request (CSV too, without a next link), so an export of more
+// rows follows the JSON list's `next` links and writes the file itself.
+import { once } from 'node:events';
+import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import type { Event, EventsPage } from '../api';
+import { asObject } from './rows';
+
+export type ExportFileFormat = 'csv' | 'json' | 'jsonl';
+
+export const EXPORT_FILE_EXTENSIONS: Record<ExportFileFormat, string> = { csv: 'csv', json: 'json', jsonl: 'jsonl' };
+
+/** The most rows one export may ask for. */
+export const MAX_EXPORT_ROWS = 1_000_000;
+
+export interface ExportWriteOptions {
+  format: ExportFileFormat;
+  /** Rows asked for: writing stops there, or earlier when the events run out. */
+  rows: number;
+  /** Called after each page with the rows written so far. */
+  onProgress?(written: number): void;
+  signal?: AbortSignal;
+}
+
+/**
+ * Writes the events of `pages` (newest first, as PostHog pages them) to `target`, at most `rows` of
+ * them, and returns how many were written. Memory holds one page at a time; CSV, whose header must list
+ * every column before the first row, first writes the flattened rows to a staging file beside the target
+ * (removed afterwards). On failure or abort the target may be partial: the caller removes it.
+ */
+export async function writeEventsFile(pages: AsyncIterable<EventsPage>, target: string, options: ExportWriteOptions): Promise<number> {
+  if (options.format !== 'csv') {
+    return writeRecords(pages, target, options, options.format === 'json' ? jsonArrayWriter() : jsonLinesWriter());
+  }
+  const staging = `${target}.rows.tmp`;
+  try {
+    const headers = new Set<string>();
+    const written = await writeRecords(pages, staging, options, stagingWriter(headers));
+    await writeCsv(staging, target, [...headers].sort(), options.signal);
+    return written;
+  } finally {
+    await rm(staging, { force: true });
+  }
+}
+
+interface RecordWriter {
+  start: string;
+  record(event: Event, index: number): string;
+  end: string;
+}
+
+function jsonArrayWriter(): RecordWriter {
+  return { start: '[', record: (event, index) => `${index ? ',' : ''}\n${JSON.stringify(event)}`, end: '\n]\n' };
+}
+
+function jsonLinesWriter(): RecordWriter {
+  return { start: '', record: (event) => `${JSON.stringify(event)}\n`, end: '' };
+}
+
+/** One flattened row per line ([[column, text], ...]); collects the columns for the CSV header. */
+function stagingWriter(headers: Set<string>): RecordWriter {
+  return {
+    start: '',
+    record: (event) => {
+      const cells = flattenEvent(event);
+      cells.forEach((_, column) => headers.add(column));
+      return `${JSON.stringify([...cells])}\n`;
+    },
+    end: '',
+  };
+}
+
+async function writeRecords(pages: AsyncIterable<EventsPage>, path: string, options: ExportWriteOptions, writer: RecordWriter): Promise<number> {
+  const out = await openFile(path);
+  let written = 0;
+  try {
+    await write(out, writer.start);
+    for await (const page of pages) {
+      throwIfAborted(options.signal);
+      const take = page.results.slice(0, options.rows - written);
+      await write(out, take.map((event, index) => writer.record(event, written + index)).join(''));
+      written += take.length;
+      options.onProgress?.(written);
+      if (written >= options.rows || !page.next || page.results.length === 0) {
+        break;
+      }
+    }
+    await write(out, writer.end);
+    await close(out);
+    return written;
+  } catch (error) {
+    await discard(out);
+    throw error;
+  }
+}
+
+async function writeCsv(staging: string, target: string, headers: string[], signal: AbortSignal | undefined): Promise<void> {
+  const out = await openFile(target);
+  const lines = createInterface({ input: createReadStream(staging, 'utf8'), crlfDelay: Infinity });
+  try {
+    await write(out, csvLine(headers));
+    for await (const line of lines) {
+      throwIfAborted(signal);
+      if (line) {
+        const cells = new Map(JSON.parse(line) as [string, string][]);
+        await write(out, csvLine(headers.map((header) => cells.get(header) ?? '')));
+      }
+    }
+    await close(out);
+  } catch (error) {
+    await discard(out);
+    throw error;
+  } finally {
+    lines.close();
+  }
+}
+
+/**
+ * An event as PostHog's CSV shows it: nested objects and lists flattened into dotted columns
+ * (`properties.$browser`, `elements.0.tag_name`), properties and person given as JSON text parsed
+ * first, null as an empty cell, booleans as True/False (Python's text).
+ */
+export function flattenEvent(event: Event): Map<string, string> {
+  const value: Record<string, unknown> = { ...event };
+  for (const field of ['properties', 'person'] as const) {
+    if (typeof value[field] === 'string') {
+      value[field] = asObject(value[field]) ?? value[field];
+    }
+  }
+  return flatten(value, '', new Map());
+}
+
+function flatten(value: unknown, prefix: string, out: Map<string, string>): Map<string, string> {
+  if (value !== null && typeof value === 'object') {
+    const entries = Array.isArray(value) ? value.map((child, index) => [String(index), child] as const) : Object.entries(value);
+    for (const [key, child] of entries) {
+      flatten(child, prefix ? `${prefix}.${key}` : key, out);
+    }
+    return out;
+  }
+  if (value !== undefined) {
+    out.set(prefix, value === null ? '' : value === true ? 'True' : value === false ? 'False' : String(value));
+  }
+  return out;
+}
+
+export function csvLine(cells: readonly string[]): string {
+  return `${cells.map((text) => (/[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text)).join(',')}\r\n`;
+}
+
+/** A file opened for writing (created now, so that removing it later cannot race its creation). */
+async function openFile(path: string): Promise<WriteStream> {
+  const out = createWriteStream(path);
+  await once(out, 'open');
+  return out;
+}
+
+/** Closes a stream being abandoned; the caller then removes its file. */
+async function discard(out: WriteStream): Promise<void> {
+  if (!out.closed) {
+    const closed = once(out, 'close').catch(() => undefined);
+    out.destroy();
+    await closed;
+  }
+}
+
+async function write(out: WriteStream, text: string): Promise<void> {
+  if (text && !out.write(text)) {
+    await once(out, 'drain');
+  }
+}
+
+async function close(out: WriteStream): Promise<void> {
+  await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
+}
+
+function throwIfAborted(signal: AbortSignal | undefined): void {
+  signal?.throwIfAborted();
+}
