@@ -3,7 +3,8 @@ import { PostHogClient, type RequestLogEntry } from '../api';
 import { Disposable } from '../common/disposable';
 import { ExplorerModel } from '../tree/explorerModel';
 import { type Connection, ConnectionStore } from './connectionStore';
-import { affectsNetwork, describeRoute, networkOptions } from './networkSettings';
+import { affectsNetwork, networkOptions } from './networkSettings';
+import { describeRoute } from './routeDescription';
 
 /** A connection with its client and what the explorer has loaded through it. */
 export interface ConnectionSession {
