@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import * as tls from 'node:tls';
 
 /** Where Linux distributions keep the system's trusted authorities as one PEM bundle (the first found is read). */
 export const LINUX_CA_BUNDLES = [
@@ -15,6 +16,8 @@ export interface TrustOptions {
   env?: Readonly<Record<string, string | undefined>>;
   platform?: NodeJS.Platform;
   readFile?: (path: string) => string;
+  /** The operating system's store as Node reads it: default tls.getCACertificates('system') where Node has it (22.15 and later); null: none. */
+  systemStore?: (() => string[]) | null;
 }
 
 export interface ExtraCertificates {
@@ -36,7 +39,10 @@ export function extraCertificates(options: TrustOptions): ExtraCertificates {
   const env = options.env ?? process.env;
   const readFile = options.readFile ?? ((path: string) => readFileSync(path, 'utf8'));
   const result: ExtraCertificates = { certificates: [], sources: [], problems: [] };
-  if (options.systemCertificates && (options.platform ?? process.platform) === 'linux') {
+  const systemStore = options.systemStore === undefined ? nodeSystemStore() : options.systemStore;
+  if (options.systemCertificates && systemStore) {
+    addStore(result, systemStore);
+  } else if (options.systemCertificates && (options.platform ?? process.platform) === 'linux') {
     addSystemBundle(result, readFile);
   }
   const extraFile = env.NODE_EXTRA_CA_CERTS?.trim();
@@ -44,6 +50,22 @@ export function extraCertificates(options: TrustOptions): ExtraCertificates {
     addFile(result, readFile, extraFile, 'NODE_EXTRA_CA_CERTS');
   }
   return result;
+}
+
+/** Node 22.15+ reads the system's store itself (keychain, Windows store, Linux bundles); Node 20 cannot. */
+function nodeSystemStore(): (() => string[]) | undefined {
+  const getCACertificates = (tls as { getCACertificates?: (type: string) => string[] }).getCACertificates;
+  return typeof getCACertificates === 'function' ? () => getCACertificates('system') : undefined;
+}
+
+function addStore(result: ExtraCertificates, systemStore: () => string[]): void {
+  try {
+    const certificates = systemStore();
+    result.certificates.push(...certificates);
+    result.sources.push(`the system's store (${count(certificates.length)})`);
+  } catch (error) {
+    result.problems.push(`the system's certificates could not be read (${String(error)})`);
+  }
 }
 
 function addSystemBundle(result: ExtraCertificates, readFile: (path: string) => string): void {
@@ -79,6 +101,10 @@ function add(result: ExtraCertificates, text: string, source: string): boolean {
     return false;
   }
   result.certificates.push(...certificates);
-  result.sources.push(`${source} (${certificates.length} certificate${certificates.length === 1 ? '' : 's'})`);
+  result.sources.push(`${source} (${count(certificates.length)})`);
   return true;
+}
+
+function count(certificates: number): string {
+  return `${certificates} certificate${certificates === 1 ? '' : 's'}`;
 }

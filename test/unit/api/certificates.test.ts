@@ -20,7 +20,7 @@ function files(contents: Record<string, string>) {
 describe('extraCertificates', () => {
   test('on Linux: the first system bundle found, then NODE_EXTRA_CA_CERTS', () => {
     const { readFile } = files({ [LINUX_CA_BUNDLES[1]]: pem('a') + pem('b'), '/corp/ca.pem': pem('corp') });
-    const result = extraCertificates({ systemCertificates: true, platform: 'linux', env: { NODE_EXTRA_CA_CERTS: '/corp/ca.pem' }, readFile });
+    const result = extraCertificates({ systemCertificates: true, platform: 'linux', env: { NODE_EXTRA_CA_CERTS: '/corp/ca.pem' }, readFile, systemStore: null });
     assert.deepEqual(result.certificates, [pem('a').trim(), pem('b').trim(), pem('corp').trim()]);
     assert.deepEqual(result.sources, [`${LINUX_CA_BUNDLES[1]} (2 certificates)`, 'NODE_EXTRA_CA_CERTS /corp/ca.pem (1 certificate)']);
     assert.deepEqual(result.problems, []);
@@ -28,16 +28,29 @@ describe('extraCertificates', () => {
 
   test('http.systemCertificates off: the system bundle is not read', () => {
     const { read, readFile } = files({ [LINUX_CA_BUNDLES[0]]: pem('a') });
-    assert.deepEqual(extraCertificates({ systemCertificates: false, platform: 'linux', env: {}, readFile }).certificates, []);
+    assert.deepEqual(extraCertificates({ systemCertificates: false, platform: 'linux', env: {}, readFile, systemStore: null }).certificates, []);
     assert.deepEqual(read, []);
   });
 
-  test('macOS and Windows: no system bundle is read (Node has no reader for their stores)', () => {
+  test('macOS and Windows on Node 20: no system certificates are read (Node has no reader for their stores)', () => {
     const { read, readFile } = files({});
     for (const platform of ['darwin', 'win32'] as const) {
-      assert.deepEqual(extraCertificates({ systemCertificates: true, platform, env: {}, readFile }), { certificates: [], sources: [], problems: [] });
+      const result = extraCertificates({ systemCertificates: true, platform, env: {}, readFile, systemStore: null });
+      assert.deepEqual(result, { certificates: [], sources: [], problems: [] });
     }
     assert.deepEqual(read, []);
+  });
+
+  test("where Node reads the system's store itself (Node 22.15+), that store is used on every platform", () => {
+    const { read, readFile } = files({ [LINUX_CA_BUNDLES[0]]: pem('bundle') });
+    for (const platform of ['darwin', 'win32', 'linux'] as const) {
+      const result = extraCertificates({ systemCertificates: true, platform, env: {}, readFile, systemStore: () => [pem('store')] });
+      assert.deepEqual(result.certificates, [pem('store')]);
+      assert.deepEqual(result.sources, ["the system's store (1 certificate)"]);
+    }
+    assert.deepEqual(read, []);
+    const off = extraCertificates({ systemCertificates: false, env: {}, readFile, systemStore: () => assert.fail('not read when off') });
+    assert.deepEqual(off.certificates, []);
   });
 
   test('a missing or empty NODE_EXTRA_CA_CERTS file is reported, not fatal', () => {
@@ -51,6 +64,6 @@ describe('extraCertificates', () => {
 
   test('no system bundle anywhere is reported', () => {
     const { readFile } = files({});
-    assert.match(extraCertificates({ systemCertificates: true, platform: 'linux', env: {}, readFile }).problems[0], /no system certificate bundle found/);
+    assert.match(extraCertificates({ systemCertificates: true, platform: 'linux', env: {}, readFile, systemStore: null }).problems[0], /no system certificate bundle found/);
   });
 });
