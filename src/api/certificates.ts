@@ -43,7 +43,7 @@ export function extraCertificates(options: TrustOptions): ExtraCertificates {
   if (options.systemCertificates && systemStore) {
     addStore(result, systemStore);
   } else if (options.systemCertificates && (options.platform ?? process.platform) === 'linux') {
-    addSystemBundle(result, readFile);
+    addSystemBundle(result, options.readFile ?? readSystemBundleOnce);
   }
   const extraFile = env.NODE_EXTRA_CA_CERTS?.trim();
   if (extraFile) {
@@ -66,6 +66,18 @@ function addStore(result: ExtraCertificates, systemStore: () => string[]): void 
   } catch (error) {
     result.problems.push(`the system's certificates could not be read (${String(error)})`);
   }
+}
+
+const systemBundles = new Map<string, string>();
+
+/** The system's bundle changes with the system's packages: read once per session, as VS Code does. */
+function readSystemBundleOnce(path: string): string {
+  let text = systemBundles.get(path);
+  if (text === undefined) {
+    text = readFileSync(path, 'utf8');
+    systemBundles.set(path, text);
+  }
+  return text;
 }
 
 function addSystemBundle(result: ExtraCertificates, readFile: (path: string) => string): void {
