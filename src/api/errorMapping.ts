@@ -192,6 +192,13 @@ export function errorFromTransportFailure(error: unknown, context: TransportFail
     return proxyRefused(init, Number(proxyStatus[1]), context.proxy);
   }
   const reason = code ?? 'UNKNOWN';
+  if (context.proxy && CONNECT_FAILURES.has(reason)) {
+    // Through a proxy the client only ever connects to the proxy: the target's failures come back as its answer.
+    return new NetworkError(
+      { ...init, reason, beforeRequestSent: true },
+      `Could not reach the proxy ${context.proxy} (${reason === 'ECONNREFUSED' ? 'connection refused' : `host name not found or unreachable, ${reason}`}). Check the proxy setting (http.proxy or HTTPS_PROXY).`,
+    );
+  }
   const beforeRequestSent = CONNECT_FAILURES.has(reason) || isTlsFailure(reason);
   return new NetworkError({ ...init, reason, beforeRequestSent });
 }

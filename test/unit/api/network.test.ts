@@ -114,6 +114,17 @@ describe('requests through a proxy (local forward proxy, HTTPS server with a thr
     front.requests.length = 0;
   }
 
+  test('a proxy that cannot be reached is named as such, without its credentials', async () => {
+    const closed = await startForwardProxy();
+    await closed.close();
+    const client = connect({ proxy: `http://user:hidden@127.0.0.1:${closed.port}`, ca: [ca.caPem] });
+    await assert.rejects(client.users.me(), (error: unknown) => {
+      assert.ok(error instanceof NetworkError);
+      assert.equal(error.userMessage, `Could not reach the proxy http://127.0.0.1:${closed.port} (connection refused). Check the proxy setting (http.proxy or HTTPS_PROXY).`);
+      return true;
+    });
+  });
+
   test('with the proxy option every request goes through the proxy (the host resolves only there)', async () => {
     reset();
     const client = connect({ proxy: proxyUrl(), ca: [ca.caPem] });
