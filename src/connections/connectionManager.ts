@@ -51,7 +51,7 @@ export class ConnectionManager extends Disposable {
   }
 
   createClient(baseUrl: string, apiKey: string): PostHogClient {
-    const network = networkOptions((message) => this.log.warn(message));
+    const network = networkOptions(this.log);
     const client = new PostHogClient({ baseUrl, apiKey, network, onRequest: (entry) => this.logRequest(baseUrl, entry) });
     this.log.info(`${new URL(client.baseUrl).host}: ${describeRoute(client.route)}`);
     if (network.strictSSL === false) {

@@ -7,13 +7,16 @@ export const NETWORK_SETTINGS = ['http.proxy', 'http.noProxy', 'http.proxyStrict
 /**
  * The network options of a client created now: VS Code's proxy settings, and the authorities to trust
  * (the system's when http.systemCertificates is on, and NODE_EXTRA_CA_CERTS, read at this moment).
- * What could not be read is reported through `warn`, never fatal.
+ * What was read and what could not be (never fatal) go to the log.
  */
-export function networkOptions(warn: (message: string) => void): NetworkOptions {
+export function networkOptions(log: Pick<vscode.LogOutputChannel, 'info' | 'warn'>): NetworkOptions {
   const http = vscode.workspace.getConfiguration('http');
   const certificates = extraCertificates({ systemCertificates: http.get<boolean>('systemCertificates', true) });
+  if (certificates.sources.length) {
+    log.info(`Certificates trusted besides Node's own: ${certificates.sources.join(', ')}`);
+  }
   for (const problem of certificates.problems) {
-    warn(`Certificates: ${problem}.`);
+    log.warn(`Certificates: ${problem}.`);
   }
   return {
     proxy: http.get<string>('proxy', '').trim(),
