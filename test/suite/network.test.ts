@@ -26,7 +26,7 @@ describe('Proxies and certificates', function () {
   const http = () => vscode.workspace.getConfiguration('http');
   const proxyUrl = () => `http://${credentials.user}:${encodeURIComponent(credentials.password)}@127.0.0.1:${proxy.port}`;
 
-  async function setting(name: 'proxy' | 'noProxy', value: unknown): Promise<void> {
+  async function setting(name: 'proxy' | 'noProxy' | 'proxyStrictSSL', value: unknown): Promise<void> {
     await http().update(name, value, vscode.ConfigurationTarget.Global);
   }
 
@@ -61,6 +61,7 @@ describe('Proxies and certificates', function () {
     await harness.dispose();
     await setting('proxy', undefined);
     await setting('noProxy', undefined);
+    await setting('proxyStrictSSL', undefined);
     if (originalExtraCerts === undefined) {
       delete process.env.NODE_EXTRA_CA_CERTS;
     } else {
@@ -84,6 +85,18 @@ describe('Proxies and certificates', function () {
     await harness.connections.signedIn(baseUrl, undefined, allScopesKey());
     assert.ok((await browse()).includes('Hedgebox Inc.'));
     assert.ok(front.requests.length >= 3);
+  });
+
+  it('with http.proxyStrictSSL off the certificate is not checked, from the moment the setting changes', async () => {
+    delete process.env.NODE_EXTRA_CA_CERTS;
+    await harness.connections.signedIn(`https://localhost:${front.port}`, undefined, allScopesKey());
+    const [refused] = await harness.items();
+    assert.match(String(refused.item.tooltip), /authority that is not trusted/);
+    await setting('proxyStrictSSL', false);
+    assert.ok((await browse()).includes('Hedgebox Inc.'));
+    await setting('proxyStrictSSL', undefined);
+    const [again] = await harness.items();
+    assert.match(String(again.item.tooltip), /authority that is not trusted/, 'checked again once the setting is back on');
   });
 
   it('with http.proxy, every API request goes through the proxy, with its credentials, and the key stays inside the tunnel', async () => {
