@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, it } from 'mocha';
 import * as vscode from 'vscode';
+import { ConnectionManager } from '../../src/connections/connectionManager';
 import { ForwardProxy, startForwardProxy } from '../proxy/forwardProxy';
 import { HttpsFront, startHttpsFront } from '../tls/httpsFront';
 import { createThrowawayCa, ThrowawayCa } from '../tls/throwawayCa';
@@ -22,7 +23,7 @@ describe('Proxies and certificates', function () {
   let proxy: ForwardProxy;
   let harness: ExplorerHarness;
   const originalExtraCerts = process.env.NODE_EXTRA_CA_CERTS;
-  const credentials = { user: 'editor', password: 's3cret:proxy' };
+  const credentials = { user: 'corp-proxy-user', password: 's3cret:proxy' };
   const http = () => vscode.workspace.getConfiguration('http');
   const proxyUrl = () => `http://${credentials.user}:${encodeURIComponent(credentials.password)}@127.0.0.1:${proxy.port}`;
 
@@ -116,6 +117,28 @@ describe('Proxies and certificates', function () {
     assert.ok(!proxy.seen().includes(allScopesKey()), 'the key never appears in what the proxy relayed');
     const session = await harness.connections.session(connection.id);
     assert.equal(session?.client.route.proxy, proxy.url, 'the route names the proxy without its credentials');
+  });
+
+  it('logs once per client which way it goes and what certificates it trusts, never the proxy credentials', async () => {
+    await setting('proxy', proxyUrl());
+    process.env.NODE_EXTRA_CA_CERTS = '/nonexistent/posthog-explorer-ca.pem';
+    const lines: string[] = [];
+    const log = { info: (line: string) => lines.push(`info ${line}`), warn: (line: string) => lines.push(`warn ${line}`) };
+    const manager = new ConnectionManager(harness.store, log as unknown as vscode.LogOutputChannel);
+    try {
+      await manager.createClient(`https://${TARGET}:${front.port}`, allScopesKey()).dispose();
+      await manager.createClient(`https://localhost:${front.port}`, allScopesKey()).dispose();
+    } finally {
+      manager.dispose();
+    }
+    assert.ok(lines.includes(`info ${TARGET}:${front.port}: via proxy ${proxy.url} (http.proxy)`), lines.join('\n'));
+    assert.ok(lines.includes(`info localhost:${front.port}: direct (this machine is never reached through a proxy)`), lines.join('\n'));
+    assert.ok(
+      lines.includes('warn Certificates: NODE_EXTRA_CA_CERTS names /nonexistent/posthog-explorer-ca.pem, which could not be read (no such file).'),
+      lines.join('\n'),
+    );
+    const text = lines.join('\n');
+    assert.ok(!text.includes(credentials.password) && !text.includes(encodeURIComponent(credentials.password)) && !text.includes(credentials.user));
   });
 
   it('with http.noProxy matching the host, nothing goes through the proxy; the settings apply without a reload', async () => {
