@@ -1,5 +1,6 @@
 import { normalizeBaseUrl } from './baseUrl';
 import { RequestLogEntry, Timeouts, Transport } from './http';
+import type { NetworkOptions, NetworkRoute } from './network';
 import { DEFAULT_PAGE_CONCURRENCY } from './paging';
 import { OrganizationsApi, UsersApi } from './resources/discovery';
 import { EventsApi } from './resources/events';
@@ -23,6 +24,8 @@ export interface PostHogClientOptions {
   sleep?: Sleep;
   /** Injectable random source in [0, 1) for retry jitter (tests). */
   random?: () => number;
+  /** Proxy and certificates (VS Code's http.* settings); default: direct, or the environment's proxy. */
+  network?: NetworkOptions;
 }
 
 /** One client per connection (base URL + key), on its own keep-alive connection pool. */
@@ -48,6 +51,11 @@ export class PostHogClient {
     this.projects = new ProjectsApi(context);
     this.notebooks = new NotebooksApi(context);
     this.events = new EventsApi(context);
+  }
+
+  /** Which way this client's requests go (direct or which proxy), without credentials. */
+  get route(): NetworkRoute {
+    return this.transport.route;
   }
 
   /** Closes the connection pool; calls in flight fail with ClientDisposedError. */

@@ -1,5 +1,7 @@
 import {
   AuthenticationError,
+  CertificateError,
+  type CertificateProblem,
   ConflictError,
   MethodNotAllowedError,
   MissingScopeError,
@@ -168,6 +170,8 @@ export interface TransportFailureContext {
   endpoint: string;
   host: string;
   timeouts: { connectMs: number; headersMs: number; bodyMs: number };
+  /** The proxy requests go through (without credentials), if any. */
+  proxy?: string;
 }
 
 /** Maps an undici / socket failure (never an abort) to NetworkError or TimeoutError. */
@@ -183,9 +187,60 @@ export function errorFromTransportFailure(error: unknown, context: TransportFail
     case 'UND_ERR_BODY_TIMEOUT':
       return new TimeoutError({ ...init, phase: 'body', timeoutMs: context.timeouts.bodyMs });
   }
+  const certificate = certificateFailure(error);
+  if (certificate) {
+    return new CertificateError({ ...init, ...certificate });
+  }
+  const proxyStatus = /Proxy response \((\d+)\)/.exec(error instanceof Error ? error.message : '');
+  if (proxyStatus && context.proxy) {
+    return proxyRefused(init, Number(proxyStatus[1]), context.proxy);
+  }
   const reason = code ?? 'UNKNOWN';
+  if (context.proxy && CONNECT_FAILURES.has(reason)) {
+    // Through a proxy the client only ever connects to the proxy: the target's failures come back as its answer.
+    return new NetworkError(
+      { ...init, reason, beforeRequestSent: true },
+      `Could not reach the proxy ${context.proxy} (${reason === 'ECONNREFUSED' ? 'connection refused' : `host name not found or unreachable, ${reason}`}). Check the proxy setting (http.proxy or HTTPS_PROXY).`,
+    );
+  }
   const beforeRequestSent = CONNECT_FAILURES.has(reason) || isTlsFailure(reason);
   return new NetworkError({ ...init, reason, beforeRequestSent });
+}
+
+const CERTIFICATE_PROBLEMS: Record<string, CertificateProblem> = {
+  CERT_HAS_EXPIRED: 'expired',
+  CERT_NOT_YET_VALID: 'expired',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'self-signed',
+  SELF_SIGNED_CERT_IN_CHAIN: 'self-signed',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'unknown-authority',
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'unknown-authority',
+  UNABLE_TO_GET_ISSUER_CERT: 'unknown-authority',
+  CERT_UNTRUSTED: 'unknown-authority',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'hostname-mismatch',
+};
+
+/** The certificate code anywhere in the cause chain (undici wraps some, e.g. in a tunnel), with its plain-words problem. */
+function certificateFailure(error: unknown): { reason: string; problem: CertificateProblem } | undefined {
+  for (let current = error, depth = 0; current && typeof current === 'object' && depth < 4; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && (CERTIFICATE_PROBLEMS[code] || /CERT/.test(code))) {
+      return { reason: code, problem: CERTIFICATE_PROBLEMS[code] ?? 'other' };
+    }
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** The proxy answered CONNECT with something else than 200 (407: credentials refused). */
+function proxyRefused(init: { endpoint: string; host: string; cause: unknown }, status: number, proxy: string): NetworkError {
+  const why =
+    status === 407
+      ? 'it asks for credentials it did not get or did not accept: put the user name and password in http.proxy (http://user:password@host:port)'
+      : `it answered HTTP ${status}`;
+  return new NetworkError(
+    { ...init, reason: `PROXY_${status}`, beforeRequestSent: true },
+    `The proxy ${proxy} did not open a connection to ${init.host}: ${why}.`,
+  );
 }
 
 export function isTlsFailure(code: string): boolean {

@@ -219,10 +219,10 @@ export class NetworkError extends PostHogError {
   /** True when the request provably never reached the server (refused, DNS), so any method may be retried. */
   readonly beforeRequestSent: boolean;
 
-  constructor(init: PostHogErrorInit & { host: string; reason: string; beforeRequestSent: boolean }) {
+  constructor(init: PostHogErrorInit & { host: string; reason: string; beforeRequestSent: boolean }, userMessage?: string) {
     super(
       describe(init, init.reason),
-      `Could not reach ${init.host}${networkReasonText(init.reason)}. Check the URL and your connection.`,
+      userMessage ?? `Could not reach ${init.host}${networkReasonText(init.reason)}. Check the URL and your connection.`,
       init,
     );
     this.reason = init.reason;
@@ -242,6 +242,38 @@ function networkReasonText(reason: string): string {
       return ' (the connection was closed)';
     default:
       return /CERT|TLS|SSL|SELF_SIGNED|UNABLE_TO_VERIFY/.test(reason) ? ' (its TLS certificate was not accepted)' : '';
+  }
+}
+
+/** What was wrong with a server's TLS certificate, in plain words. */
+export type CertificateProblem = 'expired' | 'self-signed' | 'unknown-authority' | 'hostname-mismatch' | 'other';
+
+const TRUST_HINT =
+  "If it is your company's or your server's own authority, add it: keep http.systemCertificates on and install the authority in the system, or name a PEM file holding it in NODE_EXTRA_CA_CERTS. (Turning http.proxyStrictSSL off skips the check, but then anyone in between can read your key.)";
+
+/** A server certificate the client does not accept: which host, why, and the setting that helps. */
+export class CertificateError extends NetworkError {
+  override name = 'CertificateError';
+  readonly problem: CertificateProblem;
+
+  constructor(init: PostHogErrorInit & { host: string; reason: string; problem: CertificateProblem }) {
+    super({ ...init, beforeRequestSent: true }, certificateMessage(init.host, init.reason, init.problem));
+    this.problem = init.problem;
+  }
+}
+
+function certificateMessage(host: string, code: string, problem: CertificateProblem): string {
+  switch (problem) {
+    case 'expired':
+      return `The TLS certificate of ${host} has expired or is not valid yet (${code}). Check this computer's date and time; otherwise the server's certificate must be renewed.`;
+    case 'self-signed':
+      return `${host} presents a self-signed TLS certificate, which is not trusted (${code}). ${TRUST_HINT}`;
+    case 'unknown-authority':
+      return `The TLS certificate of ${host} was issued by an authority that is not trusted (${code}). ${TRUST_HINT}`;
+    case 'hostname-mismatch':
+      return `The TLS certificate of ${host} is for another host name (${code}). Check the address of the connection.`;
+    default:
+      return `The secure connection to ${host} failed (${code}). If a proxy inspects your traffic, add its authority with NODE_EXTRA_CA_CERTS; turning http.proxyStrictSSL off skips certificate checks but exposes your key.`;
   }
 }
 

@@ -1,7 +1,8 @@
-import { Agent, Dispatcher } from 'undici';
+import { Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { errorFromResponse, errorFromTransportFailure } from './errorMapping';
 import { ClientDisposedError, InvalidApiKeyError, PostHogError, ResponseShapeError } from './errors';
+import { createDispatcher, NetworkOptions, NetworkRoute } from './network';
 import { QueryParams, toSearchParams } from './query';
 import { DEFAULT_RETRY, isRetryable, retryDelayMs, RetryOptions } from './retry';
 import { abortReason, realSleep, Sleep, sleepUnlessAborted } from './sleep';
@@ -48,6 +49,8 @@ export interface TransportOptions {
   random?: () => number;
   /** Upper bound of parallel connections to the host (default 8). */
   connections?: number;
+  /** Proxy, no-proxy list, certificate checks and extra authorities (default: direct or the environment's proxy). */
+  network?: NetworkOptions;
 }
 
 export interface RequestSpec {
@@ -80,7 +83,9 @@ export class Transport {
   /** Path prefix of a self-hosted instance (e.g. "/posthog"), '' for none. */
   readonly basePath: string;
   readonly host: string;
-  private readonly agent: Agent;
+  /** Which way requests go (direct or which proxy), without credentials. */
+  readonly route: NetworkRoute;
+  private readonly agent: Dispatcher;
   private readonly authorization: string;
   private readonly apiKey: string;
   private readonly timeouts: Timeouts;
@@ -102,14 +107,14 @@ export class Transport {
     this.sleep = options.sleep ?? realSleep;
     this.random = options.random ?? Math.random;
     this.onRequest = options.onRequest;
-    this.agent = new Agent({
+    const { dispatcher, route } = createDispatcher(url, options.network ?? {}, {
       connections: options.connections ?? 8,
-      keepAliveTimeout: 4_000,
-      keepAliveMaxTimeout: 30_000,
-      connect: { timeout: this.timeouts.connectMs },
-      headersTimeout: this.timeouts.headersMs,
-      bodyTimeout: this.timeouts.bodyMs,
+      connectMs: this.timeouts.connectMs,
+      headersMs: this.timeouts.headersMs,
+      bodyMs: this.timeouts.bodyMs,
     });
+    this.agent = dispatcher;
+    this.route = route;
   }
 
   /** Sends a request and validates its JSON answer against the schema. */
@@ -243,7 +248,7 @@ export class Transport {
     if (this.disposed) {
       return new ClientDisposedError({ endpoint, cause: caught });
     }
-    return errorFromTransportFailure(caught, { endpoint, host: this.host, timeouts: this.timeouts });
+    return errorFromTransportFailure(caught, { endpoint, host: this.host, timeouts: this.timeouts, proxy: this.route.proxy });
   }
 
   private log(entry: RequestLogEntry): void {

@@ -3,6 +3,8 @@ import { PostHogClient, type RequestLogEntry } from '../api';
 import { Disposable } from '../common/disposable';
 import { ExplorerModel } from '../tree/explorerModel';
 import { type Connection, ConnectionStore } from './connectionStore';
+import { affectsNetwork, networkOptions } from './networkSettings';
+import { describeRoute } from './routeDescription';
 
 /** A connection with its client and what the explorer has loaded through it. */
 export interface ConnectionSession {
@@ -24,6 +26,14 @@ export class ConnectionManager extends Disposable {
     super();
     this._register(store.onDidChange(() => this.changed.fire()));
     this._register({ dispose: () => this.closeSessions() });
+    this._register(
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (affectsNetwork(event)) {
+          this.closeSessions();
+          this.changed.fire();
+        }
+      }),
+    );
   }
 
   connections(): Connection[] {
@@ -41,7 +51,13 @@ export class ConnectionManager extends Disposable {
   }
 
   createClient(baseUrl: string, apiKey: string): PostHogClient {
-    return new PostHogClient({ baseUrl, apiKey, onRequest: (entry) => this.logRequest(baseUrl, entry) });
+    const network = networkOptions(this.log);
+    const client = new PostHogClient({ baseUrl, apiKey, network, onRequest: (entry) => this.logRequest(baseUrl, entry) });
+    this.log.info(`${new URL(client.baseUrl).host}: ${describeRoute(client.route)}`);
+    if (network.strictSSL === false) {
+      this.log.warn(`${new URL(client.baseUrl).host}: certificates are not checked (http.proxyStrictSSL is off)`);
+    }
+    return client;
   }
 
   async signedIn(baseUrl: string, account: string | undefined, apiKey: string): Promise<Connection> {
