@@ -96,7 +96,12 @@ export class EventsCommands extends Disposable implements vscode.WebviewPanelSer
       panel,
       session,
       project,
-      { extensionUri: this.extensionUri, window: this.window, saveDialog: this.saveDialog },
+      {
+        extensionUri: this.extensionUri,
+        window: this.window,
+        saveDialog: this.saveDialog,
+        session: (connectionId) => this.connections.session(connectionId),
+      },
       restored,
     );
     this.panels.set(eventsPanel.key, eventsPanel);

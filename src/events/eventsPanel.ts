@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { isAbortError } from '../api';
+import { type EventsApi, isAbortError } from '../api';
 import { Disposable } from '../common/disposable';
 import type { WindowApi } from '../common/window';
 import type { ConnectionSession } from '../connections/connectionManager';
@@ -41,6 +41,8 @@ export interface EventsPanelDeps {
   readonly extensionUri: vscode.Uri;
   readonly window: WindowApi;
   readonly saveDialog: SaveDialog;
+  /** The connection's current session: clients are rebuilt on sign-in and network setting changes. */
+  readonly session: (connectionId: string) => Promise<ConnectionSession | undefined>;
   readonly now?: () => Date;
 }
 
@@ -78,7 +80,7 @@ export class EventsPanel extends Disposable {
   ) {
     super();
     this.filters = restored?.filters ?? defaultFilters();
-    this.suggestions = new EventSuggestions((query, signal) => session.client.events.values(project.id, query, { signal }));
+    this.suggestions = new EventSuggestions(async (query, signal) => (await this.events()).values(project.id, query, { signal }));
     this.scrollTop = restored?.scrollTop ?? 0;
     panel.webview.options = webviewOptions(deps.extensionUri);
     panel.iconPath = vscode.Uri.joinPath(deps.extensionUri, 'media', 'posthog.svg');
@@ -163,7 +165,18 @@ export class EventsPanel extends Disposable {
       this.post({ type: 'status', generation, loading: false, error: error instanceof FilterError ? error.message : String(error) });
       return;
     }
-    const pager = new EventPager(this.session.client.events, this.project.id, query, {
+    let events: EventsApi;
+    try {
+      events = await this.events();
+    } catch (error) {
+      this.post({ type: 'reset', generation, columns: [] });
+      this.post({ type: 'status', generation, loading: false, error: errorText(error) });
+      return;
+    }
+    if (generation !== this.generation) {
+      return;
+    }
+    const pager = new EventPager(events, this.project.id, query, {
       rows: (start, rows, done) => this.post({ type: 'rows', generation, start, rows, done }),
       status: (loading, error) => this.post({ type: 'status', generation, loading, error }),
       events: (events) => this.suggestions.learn(events),
@@ -196,7 +209,7 @@ export class EventsPanel extends Disposable {
 
   private async open(id: string): Promise<void> {
     try {
-      const event = await this.session.client.events.get(this.project.id, id, { include_person: true });
+      const event = await (await this.events()).get(this.project.id, id, { include_person: true });
       this.post({ type: 'detail', id, detail: eventDetail(event) });
     } catch (error) {
       this.post({ type: 'detail', id, error: errorText(error) });
@@ -211,12 +224,28 @@ export class EventsPanel extends Disposable {
       void this.deps.window.showErrorMessage(errorText(error));
       return;
     }
+    let events: EventsApi;
+    try {
+      events = await this.events();
+    } catch (error) {
+      void this.deps.window.showErrorMessage(errorText(error));
+      return;
+    }
     await exportEvents(
-      this.session.client.events,
+      events,
       { projectId: this.project.id, projectName: this.project.name, filters: planned.filters, rows: planned.rows, format },
       this.deps.window,
       this.deps.saveDialog,
     );
+  }
+
+  /** The events API of the connection's current client (the session the panel opened with may be closed). */
+  private async events(): Promise<EventsApi> {
+    const session = await this.deps.session(this.session.connection.id);
+    if (!session) {
+      throw new Error(vscode.l10n.t('Not signed in to this PostHog connection any more. Sign in, then browse the events again.'));
+    }
+    return session.client.events;
   }
 
   private post(message: ExtensionMessage): void {

@@ -107,6 +107,21 @@ describe('Events explorer (in the editor)', () => {
     assert.equal(await commands.browseEvents(eventsNode), panel);
   });
 
+  it('keeps working when the connection\'s client is rebuilt (a network setting changed)', async () => {
+    const http = vscode.workspace.getConfiguration('http');
+    const before = http.inspect<string[]>('noProxy')?.globalValue;
+    await http.update('noProxy', ['rebuild-clients.invalid'], vscode.ConfigurationTarget.Global);
+    try {
+      const posted = record(panel);
+      await panel.receive({ type: 'query', filters: defaultFilters() } satisfies WebviewMessage);
+      const errors = posted.flatMap((message) => (message.type === 'status' && message.error ? [message.error] : []));
+      assert.deepEqual(errors, []);
+      assert.ok(posted.some((message) => message.type === 'rows' && message.rows.length > 0), 'rows from the new client');
+    } finally {
+      await http.update('noProxy', before, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it('applies a filter: event, relative after and a property filter reach the server; rows match', async () => {
     await localApi.clearRequests();
     const posted = record(panel);
