@@ -7,7 +7,7 @@ import { PostHogFileSystem } from '../../src/documents/fileSystem';
 import { DialogConflictResolver } from '../../src/notebooks/conflicts';
 import { NotebookCommands } from '../../src/notebooks/notebookCommands';
 import { NotebookFileStore } from '../../src/notebooks/notebookFiles';
-import { DeletedNotebookNode, NotebookNode, NotebooksNode } from '../../src/tree/nodes';
+import { DeletedNotebookNode, NotebookNode, NotebooksNode, ProjectNode } from '../../src/tree/nodes';
 import { ExplorerHarness, labelOf } from './support/explorerHarness';
 import { allScopesKey, apiUrl, localApi, type RecordedRequest } from './support/localApi';
 import { runnerSecrets } from './support/runnerContext';
@@ -484,5 +484,70 @@ describe('Notebook files in the installed extension', function () {
       20_000,
     );
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+});
+
+describe('Notebook filter: created by', function () {
+  this.timeout(60_000);
+  let harness: ExplorerHarness;
+  let session: ConnectionSession;
+
+  beforeEach(async () => {
+    harness = new ExplorerHarness(runnerSecrets());
+    harness.window.pick('Self-hosted').type(apiUrl()).type(allScopesKey());
+    const connection = await harness.connectionCommands.signIn();
+    assert.ok(connection);
+    session = (await harness.connections.session(connection.id))!;
+    harness.window.prompts.length = 0;
+  });
+  afterEach(() => harness.dispose());
+
+  async function listRequest(): Promise<RecordedRequest> {
+    await localApi.clearRequests();
+    const notebooksNode = await harness.child(ORGANIZATION, 'Hedgebox', 'Notebooks');
+    await harness.items(notebooksNode);
+    const request = (await localApi.requests()).find((entry) => entry.path.endsWith('/notebooks/'));
+    assert.ok(request, 'the list was fetched');
+    return request;
+  }
+
+  it('offers you and the creators seen in the list, and sends the chosen one\'s UUID', async () => {
+    const me = await session.client.users.me();
+    const project = await harness.child(ORGANIZATION, 'Hedgebox');
+    const listed = await session.client.notebooks.listAll((project as ProjectNode).project.id);
+    const lee = listed.map((notebook) => notebook.created_by).find((user) => user?.first_name === 'Lee');
+    assert.ok(lee, 'Lee created a seeded notebook');
+    harness.window.pick('Created by').pick('Lee Chen').pick('Apply');
+    await harness.explorerCommands.filterNotebooks(project);
+    const creatorPick = harness.window.prompts.find((prompt) => prompt.title === 'Created by');
+    assert.ok(creatorPick, JSON.stringify(harness.window.prompts));
+    assert.deepEqual(creatorPick.labels.slice(0, 2), ['Anyone', `$(account) ${me.first_name} ${me.last_name}`], 'you come first');
+    assert.ok(creatorPick.labels.includes('Lee Chen') && creatorPick.labels.includes('Priya Patel'), creatorPick.labels.join(', '));
+    assert.ok(!creatorPick.labels.some((label) => /#\d+|user id/i.test(label)), 'no integer ids on offer');
+
+    const request = await listRequest();
+    assert.equal(request.query.created_by, lee.uuid);
+    assert.equal(request.status, 200);
+    const item = harness.tree.getTreeItem(await harness.child(ORGANIZATION, 'Hedgebox', 'Notebooks'));
+    assert.match(String(item.description), /created by Lee Chen/);
+    const shown = await harness.items(await harness.child(ORGANIZATION, 'Hedgebox', 'Notebooks'));
+    assert.ok(shown.length > 0);
+    assert.ok(shown.every(({ node }) => (node as NotebookNode).notebook.created_by?.uuid === lee.uuid), 'only Lee\'s notebooks');
+  });
+
+  it('takes another user\'s UUID, refusing an integer id with a clear message', async () => {
+    const me = await session.client.users.me();
+    const project = await harness.child(ORGANIZATION, 'Hedgebox');
+    harness.window.pick('Created by').pick("Another user's UUID").type('1').pick(undefined);
+    await harness.explorerCommands.filterNotebooks(project);
+    const refused = harness.window.prompts.find((prompt) => prompt.kind === 'inputBox');
+    assert.match(refused?.validation ?? '', /"1" is not a UUID/);
+
+    harness.window.prompts.length = 0;
+    harness.window.pick('Created by').pick("Another user's UUID").type(` ${me.uuid} `).pick('Apply');
+    await harness.explorerCommands.filterNotebooks(project);
+    const request = await listRequest();
+    assert.equal(request.query.created_by, me.uuid);
+    assert.equal(request.status, 200);
   });
 });
