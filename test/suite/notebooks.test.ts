@@ -171,6 +171,35 @@ describe('Notebook files', function () {
     assert.ok(document.getText().includes('Saved from VS Code'), 'the text is kept');
   });
 
+  it('opens a Markdown notebook with its Markdown as lines, and a save keeps text_content equal to the Markdown', async () => {
+    const markdown = '# Signup drop-off\n\nSignups fell **18%**.\n\n<Query query={{"kind":"SavedInsightNode","shortId":"Xk3pQ9aZ"}} />\n';
+    const notebook = await fixture.session.client.notebooks.create(fixture.projectId, {
+      title: 'Markdown in VS Code',
+      content: { type: 'doc', content: [{ type: 'ph-markdown-notebook', attrs: { nodeId: 'markdown-notebook-v2', markdown } }] },
+      text_content: markdown,
+    });
+    const document = await open(uriOf(fixture, notebook));
+    const shown = JSON.parse(document.getText());
+    assert.deepEqual(Object.keys(shown), ['_readonly', 'title', 'content']);
+    assert.deepEqual(shown.content.content[0].attrs.markdown, markdown.split('\n'));
+    assert.ok(document.getText().includes('"<Query query={{\\"kind\\":\\"SavedInsightNode\\",\\"shortId\\":\\"Xk3pQ9aZ\\"}} />",'), 'one line per line');
+
+    await editJson(document, (json) => json.content.content[0].attrs.markdown.splice(4, 0, '- [ ] Watch the failed signups', ''));
+    await localApi.clearRequests();
+    assert.equal(await document.save(), true);
+    const expected = '# Signup drop-off\n\nSignups fell **18%**.\n\n- [ ] Watch the failed signups\n\n<Query query={{"kind":"SavedInsightNode","shortId":"Xk3pQ9aZ"}} />\n';
+    const [patch] = (await notebookRequests(notebook)).filter((request) => request.method === 'PATCH');
+    const body = patch?.body as { content: { content: { attrs: { markdown: string } }[] }; text_content: string };
+    assert.equal(body.content.content[0].attrs.markdown, expected, 'the Markdown is sent as one string');
+    assert.equal(body.text_content, expected, 'text_content is the Markdown');
+    const saved = await server(fixture, notebook);
+    assert.equal((saved.content as typeof body.content).content[0].attrs.markdown, expected);
+    assert.equal(saved.text_content, expected.trim(), 'PostHog stores it trimmed, as every text field');
+    assert.equal(saved.version, notebook.version + 1);
+    await waitFor('the editor to show the new version', () => displayedVersion(document) === notebook.version + 1);
+    assert.deepEqual(JSON.parse(document.getText()).content.content[0].attrs.markdown, expected.split('\n'));
+  });
+
   it('saves twice in a row from the same editor without a conflict', async () => {
     const notebook = await newNotebook(fixture, 'Twice');
     const document = await open(uriOf(fixture, notebook));
