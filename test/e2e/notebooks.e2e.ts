@@ -110,4 +110,43 @@ describe('Notebooks (e2e)', () => {
     assert.deepEqual(searches.map((request) => request.query['search']), ['quokka'], 'one search, for what was typed');
     await workbench.runCommand('View: Close All Editors');
   });
+
+  it('Open Notebook finds a title from the start of its words as the user types ("sig" → "Signup drop-off"), which PostHog\'s whole-word search does not', async () => {
+    const { workbench, page, api } = e2e();
+    const organization = api.store.organizations[0]!;
+    const project = api.store.projectsOf(organization.id).find((entry) => entry.name === 'Hedgebox')!;
+    const signup = api.store.notebooksOf(project.id).find((entry) => entry.title === 'Signup drop-off' && !entry.deleted)!;
+    const serverAnswer = await fetch(`${api.url}/api/projects/${project.id}/notebooks/?search=sig`, {
+      headers: { Authorization: `Bearer ${api.keys.all}` },
+    }).then((response) => response.json() as Promise<{ count: number }>);
+    assert.equal(serverAnswer.count, 0, 'PostHog (and the local API) match whole words only');
+
+    await workbench.runCommand('PostHog: Open Notebook…');
+    await workbench.pickQuickItem(project.name);
+    await workbench.poll(async () => (await workbench.quickPickItems()).length > 1, 'the project\'s notebooks are listed');
+    api.clearRequests();
+    await page.keyboard.type('sig', { delay: 60 });
+    let items: string[] = [];
+    await workbench.poll(async () => {
+      items = await workbench.quickPickItems();
+      return items[0]?.startsWith('Signup drop-off') === true;
+    }, 'the title match').catch((error: Error) => {
+      throw new Error(`${error.message}; the pick shows ${JSON.stringify(items)}`);
+    });
+    await workbench.poll(
+      async () => api.requests.some((request) => request.query['search'] === 'sig' && request.status === 200),
+      'the server search for what was typed',
+    );
+    items = await workbench.quickPickItems();
+    assert.ok(items[0]?.startsWith('Signup drop-off'), `still first after the server answered: ${JSON.stringify(items)}`);
+    const searches = api.requests.filter((request) => request.path === `/api/projects/${project.id}/notebooks/` && request.query['search']);
+    assert.deepEqual(searches.map((request) => request.query['search']), ['sig'], 'one search once typing paused');
+    await workbench.pickQuickItem('Signup drop-off', { filter: false });
+    await workbench.poll(
+      async () => (await workbench.activeEditorTitle()) === `Signup drop-off (${signup.short_id}).json`,
+      'the Markdown notebook opens',
+    );
+    assert.match(await workbench.activeEditorText(), /"markdown": \[/);
+    await workbench.runCommand('View: Close All Editors');
+  });
 });
