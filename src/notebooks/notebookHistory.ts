@@ -2,9 +2,9 @@ import type { Notebook } from '../api';
 import {
   displayedVersion,
   type DocumentProblem,
-  markdownOf,
   editableOf,
   type EditableNotebook,
+  markdownOf,
   NotebookDocumentError,
   parseNotebookDocument,
   type ParsedNotebookDocument,

@@ -115,7 +115,6 @@ async function askCreatedBy(window: WindowApi, filter: NotebookFilter, creators:
     ...creators.map((creator) => ({
       label: creator.isMe ? `$(account) ${creator.name}` : creator.name,
       description: [creator.email, creator.isMe ? vscode.l10n.t('you') : undefined].filter(Boolean).join(' · '),
-      picked: creator.uuid === filter.createdBy?.uuid,
       creator,
     })),
     { label: vscode.l10n.t("Another user's UUID…"), other: true },
@@ -140,5 +139,10 @@ async function askCreatedBy(window: WindowApi, filter: NotebookFilter, creators:
         ? undefined
         : vscode.l10n.t('"{0}" is not a UUID: PostHog filters notebooks on the creator\'s UUID, like 01234567-89ab-cdef-0123-456789abcdef.', value.trim()),
   });
-  return uuid === undefined ? filter : { ...filter, createdBy: { uuid: uuid.trim(), name: uuid.trim() } };
+  if (uuid === undefined) {
+    return filter;
+  }
+  const typed = uuid.trim();
+  const known = creators.find((creator) => creator.uuid.toLowerCase() === typed.toLowerCase());
+  return { ...filter, createdBy: known ?? { uuid: typed, name: typed } };
 }

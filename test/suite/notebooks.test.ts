@@ -578,5 +578,7 @@ describe('Notebook filter: created by', function () {
     const request = await listRequest();
     assert.equal(request.query.created_by, me.uuid);
     assert.equal(request.status, 200);
+    const item = harness.tree.getTreeItem(await harness.child(ORGANIZATION, 'Hedgebox', 'Notebooks'));
+    assert.match(String(item.description), new RegExp(`created by ${me.first_name} ${me.last_name}`), 'a known UUID shows the name');
   });
 });
