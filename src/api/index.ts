@@ -14,6 +14,7 @@ export type { RetryOptions } from './retry';
 export { DEFAULT_RETRY } from './retry';
 export type { Sleep } from './sleep';
 export { isAbortError } from './sleep';
+export { isUuid } from './uuid';
 export * from './schemas';
 export { NOT_MODIFIED } from './resources/notebooks';
 export type { NotModified, NotebookListFilters, NotebookGetOptions } from './resources/notebooks';

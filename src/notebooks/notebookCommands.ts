@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { type ActivityPage, type NotebookListFilters, type NotebookListItem, PersonalApiKeyNotSupportedError } from '../api';
+import { type ActivityPage, type NotebookListItem, PersonalApiKeyNotSupportedError } from '../api';
 import { Disposable } from '../common/disposable';
 import type { WindowApi } from '../common/window';
 import type { ConnectionManager, ConnectionSession } from '../connections/connectionManager';
@@ -11,6 +11,7 @@ import { formatRelativeTime } from '../common/time';
 import { describeActivity } from './activityFormat';
 import { LatestSearch } from './latestSearch';
 import { describeUser } from './notebookDocument';
+import { mergeMatches, prefixMatches } from './notebookSearch';
 import type { NotebookFileStore } from './notebookFiles';
 
 const SEARCH_DEBOUNCE_MS = 250;
@@ -196,42 +197,60 @@ export class NotebookCommands extends Disposable {
     return vscode.window.showTextDocument(document, { preview: false });
   }
 
+  /**
+   * Search as the user types: at once, the loaded notebooks (the explorer's list of the project) whose title
+   * words start with what is typed; once typing pauses, PostHog's whole-word search of titles and text too.
+   */
   private searchNotebook(session: ConnectionSession, projectId: number, projectName: string): Promise<NotebookListItem | undefined> {
     const pick = vscode.window.createQuickPick<SearchItem>();
     pick.title = vscode.l10n.t('Open Notebook from {0}', projectName);
-    pick.placeholder = vscode.l10n.t('Type to search titles and text on PostHog');
+    pick.placeholder = vscode.l10n.t('Type to search: title words starting with it, and whole words of titles and text on PostHog');
     pick.matchOnDescription = true;
+    let loaded: NotebookListItem[] | undefined;
+    const loading = session.model.notebooks(projectId, {}).then((notebooks) => (loaded = notebooks));
+    const show = (notebooks: readonly NotebookListItem[], settled: boolean, problem?: string) => {
+      const items: SearchItem[] = notebooks.map((notebook) => ({
+        label: notebookTitle(notebook.title),
+        description: notebook.short_id,
+        detail: [describeUser(notebook.last_modified_by), formatRelativeTime(notebook.last_modified_at, new Date(), vscode.env.language)]
+          .filter(Boolean)
+          .join(' · '),
+        notebook,
+        alwaysShow: true,
+      }));
+      if (problem) {
+        items.push({ label: `$(error) ${problem}`, alwaysShow: true });
+      } else if (items.length === 0 && settled) {
+        items.push({ label: vscode.l10n.t('No notebook matches'), alwaysShow: true });
+      }
+      pick.items = items;
+    };
     const search = new LatestSearch<NotebookListItem[]>(
       async (query, signal) => {
-        const filters: NotebookListFilters = { limit: SEARCH_LIMIT, ...(query ? { search: query } : {}) };
-        return (await session.client.notebooks.list(projectId, filters, { signal })).results;
+        if (!query) {
+          return loading;
+        }
+        const [all, found] = await Promise.all([
+          loading.catch((): NotebookListItem[] => []),
+          session.client.notebooks.list(projectId, { limit: SEARCH_LIMIT, search: query }, { signal }),
+        ]);
+        return mergeMatches(prefixMatches(all, query), found.results);
       },
       {
         onBusy: (busy) => (pick.busy = busy),
-        onResults: (_query, notebooks) => {
-          pick.items = notebooks.length
-            ? notebooks.map((notebook) => ({
-                label: notebookTitle(notebook.title),
-                description: notebook.short_id,
-                detail: [
-                  describeUser(notebook.last_modified_by),
-                  formatRelativeTime(notebook.last_modified_at, new Date(), vscode.env.language),
-                ]
-                  .filter(Boolean)
-                  .join(' · '),
-                notebook,
-                alwaysShow: true,
-              }))
-            : [{ label: vscode.l10n.t('No notebook matches'), alwaysShow: true }];
-        },
-        onError: (_query, error) => {
-          pick.items = [{ label: `$(error) ${errorText(error)}`, alwaysShow: true }];
-        },
+        onResults: (_query, notebooks) => show(notebooks, true),
+        onError: (query, error) => show(query && loaded ? prefixMatches(loaded, query) : [], true, errorText(error)),
       },
       SEARCH_DEBOUNCE_MS,
     );
     return new Promise((resolve) => {
-      pick.onDidChangeValue((value) => search.update(value.trim()));
+      pick.onDidChangeValue((value) => {
+        const query = value.trim();
+        if (loaded) {
+          show(query ? prefixMatches(loaded, query) : loaded, false);
+        }
+        search.update(query);
+      });
       pick.onDidAccept(() => {
         const notebook = pick.selectedItems[0]?.notebook;
         if (notebook) {

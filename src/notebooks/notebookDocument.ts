@@ -13,10 +13,18 @@ import { describePath, JsonSyntaxError, type Location, parseJsonWithLocations, t
  *
  * Keys come in a fixed order (nodes: type, attrs, text, marks, content, then the rest sorted), two spaces
  * of indentation, a final newline, so the same notebook always reads the same.
+ *
+ * A Markdown notebook (content is one ph-markdown-notebook node, the form PostHog is migrating notebooks to)
+ * shows its Markdown as a list of lines, `attrs.markdown: ["# Title", "", "Text"]`, saved back as the one
+ * string those lines make joined with "\n" (so the round trip is exact: a line keeps a "\r" it had). Its
+ * text_content is the Markdown, so the document leaves it out and a save keeps it equal to the Markdown.
  */
 export const READONLY_KEY = '_readonly';
 export const EDITABLE_FIELDS = ['title', 'content', 'text_content'] as const;
 export const READONLY_NOTE = 'Read-only, kept by PostHog: changes here are refused. Edit title, content and text_content.';
+export const MARKDOWN_READONLY_NOTE =
+  'Read-only, kept by PostHog: changes here are refused. Edit title and the Markdown (content.content[0].attrs.markdown, one string per line); text_content is the Markdown.';
+export const MARKDOWN_NODE = 'ph-markdown-notebook';
 
 export interface EditableNotebook {
   readonly title: string | null;
@@ -46,7 +54,7 @@ export function editableOf(notebook: Pick<Notebook, 'title' | 'content' | 'text_
 
 export function readonlyOf(notebook: Notebook): ReadonlyBlock {
   return {
-    about: READONLY_NOTE,
+    about: markdownOf(notebook.content) === undefined ? READONLY_NOTE : MARKDOWN_READONLY_NOTE,
     short_id: notebook.short_id,
     version: notebook.version,
     created_at: notebook.created_at,
@@ -57,7 +65,50 @@ export function readonlyOf(notebook: Notebook): ReadonlyBlock {
 }
 
 export function serializeNotebook(notebook: Notebook): string {
-  return `${JSON.stringify({ [READONLY_KEY]: readonlyOf(notebook), ...editableOf(notebook) }, null, 2)}\n`;
+  return `${JSON.stringify({ [READONLY_KEY]: readonlyOf(notebook), ...documentFieldsOf(editableOf(notebook)) }, null, 2)}\n`;
+}
+
+/** The editable fields as the document shows them: a Markdown notebook with its Markdown as lines, without text_content. */
+function documentFieldsOf(editable: EditableNotebook): Record<string, unknown> {
+  if (markdownOf(editable.content) === undefined) {
+    return { ...editable };
+  }
+  return { title: editable.title, content: mapMarkdownNodes(editable.content, (markdown) => (typeof markdown === 'string' ? markdown.split('\n') : markdown)) };
+}
+
+/**
+ * The Markdown of a Markdown notebook, or undefined for any other document. As PostHog decides: the content
+ * is exactly one ph-markdown-notebook node; a node without attrs.markdown holds "".
+ */
+export function markdownOf(content: unknown): string | undefined {
+  const nodes = isObject(content) && Array.isArray(content['content']) ? content['content'] : [];
+  const [node] = nodes;
+  if (nodes.length !== 1 || !isObject(node) || node['type'] !== MARKDOWN_NODE) {
+    return undefined;
+  }
+  const markdown = isObject(node['attrs']) ? node['attrs']['markdown'] : undefined;
+  return typeof markdown === 'string' ? markdown : '';
+}
+
+/** The document's Markdown lines back into the one string PostHog stores. */
+function markdownFromLines(content: unknown): unknown {
+  return mapMarkdownNodes(content, (markdown) =>
+    Array.isArray(markdown) && markdown.every((line) => typeof line === 'string') ? markdown.join('\n') : markdown,
+  );
+}
+
+/** The content with `attrs.markdown` of each top-level ph-markdown-notebook node replaced. */
+function mapMarkdownNodes(content: unknown, map: (markdown: unknown) => unknown): unknown {
+  if (!isObject(content) || !Array.isArray(content['content'])) {
+    return content;
+  }
+  const nodes = content['content'].map((node) => {
+    if (!isObject(node) || node['type'] !== MARKDOWN_NODE || !isObject(node['attrs']) || !('markdown' in node['attrs'])) {
+      return node;
+    }
+    return { ...node, attrs: { ...node['attrs'], markdown: map(node['attrs']['markdown']) } };
+  });
+  return { ...content, content: nodes };
 }
 
 export function describeUser(user: User | null | undefined): string | null {
@@ -99,9 +150,13 @@ const TEXT_BLOCKS = new Set(['paragraph', 'heading', 'codeBlock']);
 /**
  * The plain text PostHog keeps beside the content, as its editor makes it: the text of each text block
  * (paragraph, heading, code block, or any node holding text), blocks separated by a blank line; PostHog's
- * own nodes (ph-*) have no text.
+ * own nodes (ph-*) have no text. A Markdown notebook's is its Markdown.
  */
 export function textContentOf(content: unknown): string {
+  const markdown = markdownOf(content);
+  if (markdown !== undefined) {
+    return markdown;
+  }
   const blocks: string[] = [];
   const walk = (node: unknown): void => {
     if (!isObject(node)) {
@@ -202,7 +257,7 @@ export function parseNotebookDocument(text: string): ParsedNotebookDocument {
   return {
     editable: {
       title: (root['title'] as string | null) ?? null,
-      content: canonical(root['content']),
+      content: canonical(markdownFromLines(root['content'])),
       text_content: (root['text_content'] as string | null | undefined) ?? null,
     },
     hasTextContent: 'text_content' in root,
@@ -239,6 +294,9 @@ function validateNode(node: Record<string, unknown>, path: (string | number)[], 
   if ('attrs' in node && node['attrs'] !== null && !isObject(node['attrs'])) {
     problems.at([...path, 'attrs'], `${where}.attrs must be an object, not ${typeName(node['attrs'])}`);
   }
+  if (node['type'] === MARKDOWN_NODE && isObject(node['attrs']) && 'markdown' in node['attrs']) {
+    validateMarkdown(node['attrs']['markdown'], [...path, 'attrs', 'markdown'], problems);
+  }
   if ('marks' in node) {
     if (!Array.isArray(node['marks'])) {
       problems.at([...path, 'marks'], `${where}.marks must be a list, not ${typeName(node['marks'])}`);
@@ -265,6 +323,22 @@ function validateNode(node: Record<string, unknown>, path: (string | number)[], 
       }
     });
   }
+}
+
+function validateMarkdown(markdown: unknown, path: (string | number)[], problems: Problems): void {
+  const where = describePath(path);
+  if (typeof markdown === 'string') {
+    return;
+  }
+  if (!Array.isArray(markdown)) {
+    problems.at(path, `${where} must be the Markdown as a list of lines (strings), or one string, not ${typeName(markdown)}`);
+    return;
+  }
+  markdown.forEach((line, index) => {
+    if (typeof line !== 'string') {
+      problems.at([...path, index], `${where}[${index}] must be a line of Markdown (a string), not ${typeName(line)}`);
+    }
+  });
 }
 
 class Problems {

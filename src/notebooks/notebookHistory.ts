@@ -4,8 +4,10 @@ import {
   type DocumentProblem,
   editableOf,
   type EditableNotebook,
+  markdownOf,
   NotebookDocumentError,
   parseNotebookDocument,
+  type ParsedNotebookDocument,
   READONLY_KEY,
   readonlyOf,
   type ReadonlyBlock,
@@ -96,8 +98,8 @@ export class NotebookHistory {
       ]);
     }
     const base = this.baseOf(displayed);
-    const full = this.resolveTextContent(parsed.editable, parsed.hasTextContent, shown?.editable);
     const baseState = this.served.get(base);
+    const full = this.resolveTextContent(parsed, shown?.editable, baseState?.editable);
     if (baseState && sameJson(full, baseState.editable)) {
       return { kind: 'unchanged', displayed, base };
     }
@@ -111,9 +113,31 @@ export class NotebookHistory {
     return { kind: 'patch', displayed, body, full };
   }
 
-  /** text_content follows the content unless the user edited it (compared with what the text showed). */
-  private resolveTextContent(edited: EditableNotebook, hasTextContent: boolean, shown: EditableNotebook | undefined): EditableNotebook {
+  /**
+   * text_content follows the content unless the user edited it (compared with what the text showed). A
+   * Markdown notebook's text_content is its Markdown, always.
+   */
+  private resolveTextContent(
+    parsed: ParsedNotebookDocument,
+    shown: EditableNotebook | undefined,
+    base: EditableNotebook | undefined,
+  ): EditableNotebook {
+    const { editable: edited, hasTextContent } = parsed;
     const textEdited = hasTextContent && (!shown || edited.text_content !== shown.text_content);
+    const markdown = markdownOf(edited.content);
+    if (markdown !== undefined) {
+      if (textEdited && !sameAsStored(edited.text_content, markdown)) {
+        throw new NotebookDocumentError([
+          {
+            message: 'a Markdown notebook\'s text_content is its Markdown and follows it on save: remove the text_content field',
+            location: parsed.json.locateKey(['text_content']),
+            field: 'text_content',
+          },
+        ]);
+      }
+      const stored = base?.text_content ?? null;
+      return { ...edited, text_content: stored !== null && sameAsStored(stored, markdown) ? stored : markdown };
+    }
     if (textEdited) {
       return edited;
     }
@@ -149,4 +173,9 @@ export class NotebookHistory {
   private latestServedVersion(): number | undefined {
     return Math.max(...this.served.keys());
   }
+}
+
+/** PostHog trims text fields as it stores them: text equal but for outer whitespace is what it would keep. */
+function sameAsStored(text: string | null, markdown: string): boolean {
+  return (text ?? '').trim() === markdown.trim();
 }

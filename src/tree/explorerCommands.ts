@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { PostHogError } from '../api';
+import { isUuid, PostHogError } from '../api';
 import { Disposable } from '../common/disposable';
 import type { WindowApi } from '../common/window';
 import type { ConnectionManager } from '../connections/connectionManager';
@@ -7,10 +7,9 @@ import type { ConnectionTarget } from '../connections/connectionCommands';
 import type { DeletedNotebooks } from '../notebooks/deletedNotebooks';
 import type { ExplorerTreeProvider } from './explorerTreeProvider';
 import { editNotebookFilter } from './filterNotebooks';
+import { knownCreators } from './notebookFilter';
 import { DeletedNotebookNode, type ExplorerNode, NotebooksNode, ProjectNode } from './nodes';
 import { pickProject } from './pickProject';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The explorer's own commands: refresh, notebook filters, deleted notebooks, organizations by id. */
 export class ExplorerCommands extends Disposable {
@@ -44,8 +43,11 @@ export class ExplorerCommands extends Disposable {
     }
     const { session, project } = target;
     const current = this.tree.notebookFilter(session.connection.id, project.id);
-    const loaded = await session.model.notebooks(project.id, current).catch(() => []);
-    const filter = await editNotebookFilter(this.window, project.name, current, loaded);
+    const [me, listed] = await Promise.all([
+      session.client.users.me().catch(() => undefined),
+      session.model.notebooks(project.id, {}).catch(() => []),
+    ]);
+    const filter = await editNotebookFilter(this.window, project.name, current, knownCreators(me, listed, current.createdBy));
     if (filter) {
       this.tree.setNotebookFilter(session.connection.id, project.id, filter, target.node);
     }
@@ -89,7 +91,7 @@ export class ExplorerCommands extends Disposable {
       prompt: vscode.l10n.t('The organization id (a UUID), shown in PostHog under Settings → Organization.'),
       placeHolder: '01234567-89ab-cdef-0123-456789abcdef',
       validateInput: (value) =>
-        UUID.test(value.trim()) ? undefined : vscode.l10n.t('An organization id is a UUID like 01234567-89ab-cdef-0123-456789abcdef.'),
+        isUuid(value.trim()) ? undefined : vscode.l10n.t('An organization id is a UUID like 01234567-89ab-cdef-0123-456789abcdef.'),
     });
     if (!organizationId) {
       return;

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import type { NotebookListItem } from '../api';
+import { isUuid } from '../api';
 import type { WindowApi } from '../common/window';
-import { containsProblem, describeFilter, isIsoDate, type NotebookFilter } from './notebookFilter';
+import { containsProblem, type Creator, describeFilter, isIsoDate, type NotebookFilter } from './notebookFilter';
 
 type FilterAction = 'contains' | 'createdBy' | 'onlyMine' | 'dateFrom' | 'dateTo' | 'apply' | 'clear';
 
@@ -17,7 +17,7 @@ export async function editNotebookFilter(
   window: WindowApi,
   projectName: string,
   initial: NotebookFilter,
-  loaded: readonly NotebookListItem[],
+  creators: readonly Creator[],
 ): Promise<NotebookFilter | undefined> {
   let filter: NotebookFilter = { ...initial };
   for (;;) {
@@ -38,7 +38,7 @@ export async function editNotebookFilter(
         filter = { ...filter, onlyMine: !filter.onlyMine };
         break;
       case 'createdBy':
-        filter = await askCreatedBy(window, filter, loaded);
+        filter = await askCreatedBy(window, filter, creators);
         break;
       case 'contains':
         filter = await askText(window, filter, 'contains', {
@@ -74,7 +74,7 @@ function filterMenu(filter: NotebookFilter): ActionItem[] {
     {
       action: 'createdBy',
       label: `$(person) ${vscode.l10n.t('Created by')}`,
-      description: filter.createdBy === undefined ? any : `#${filter.createdBy}`,
+      description: filter.createdBy?.name ?? any,
     },
     {
       action: 'onlyMine',
@@ -108,38 +108,41 @@ async function askText(
   return { ...filter, [field]: value.trim() || undefined };
 }
 
-async function askCreatedBy(
-  window: WindowApi,
-  filter: NotebookFilter,
-  loaded: readonly NotebookListItem[],
-): Promise<NotebookFilter> {
-  const creators = new Map<number, string>();
-  for (const notebook of loaded) {
-    const user = notebook.created_by;
-    if (user) {
-      creators.set(user.id, [user.first_name, user.last_name].filter(Boolean).join(' ') || user.email);
-    }
-  }
-  type CreatorItem = vscode.QuickPickItem & { readonly userId?: number; readonly other?: boolean };
+async function askCreatedBy(window: WindowApi, filter: NotebookFilter, creators: readonly Creator[]): Promise<NotebookFilter> {
+  type CreatorItem = vscode.QuickPickItem & { readonly creator?: Creator; readonly other?: boolean };
   const items: CreatorItem[] = [
     { label: vscode.l10n.t('Anyone') },
-    ...[...creators].map(([id, name]) => ({ label: name, description: `#${id}`, userId: id })),
-    { label: vscode.l10n.t('Another user id…'), other: true },
+    ...creators.map((creator) => ({
+      label: creator.isMe ? `$(account) ${creator.name}` : creator.name,
+      description: [creator.email, creator.isMe ? vscode.l10n.t('you') : undefined].filter(Boolean).join(' · '),
+      creator,
+    })),
+    { label: vscode.l10n.t("Another user's UUID…"), other: true },
   ];
   const picked = await window.showQuickPick(items, {
     title: vscode.l10n.t('Created by'),
-    placeHolder: vscode.l10n.t('Choose a creator'),
+    placeHolder: vscode.l10n.t('Choose a creator: you, or someone who created a notebook here'),
+    matchOnDescription: true,
   });
   if (!picked) {
     return filter;
   }
   if (!picked.other) {
-    return { ...filter, createdBy: picked.userId };
+    return { ...filter, createdBy: picked.creator };
   }
-  const id = await window.showInputBox({
-    title: vscode.l10n.t('Created by user id'),
-    prompt: vscode.l10n.t('The numeric id of a PostHog user.'),
-    validateInput: (value) => (/^\d+$/.test(value.trim()) ? undefined : vscode.l10n.t('A user id is a whole number.')),
+  const uuid = await window.showInputBox({
+    title: vscode.l10n.t('Created by (user UUID)'),
+    prompt: vscode.l10n.t("The user's UUID, as in PostHog's API (the user object's uuid, not its numeric id)."),
+    placeHolder: '01234567-89ab-cdef-0123-456789abcdef',
+    validateInput: (value) =>
+      isUuid(value.trim())
+        ? undefined
+        : vscode.l10n.t('"{0}" is not a UUID: PostHog filters notebooks on the creator\'s UUID, like 01234567-89ab-cdef-0123-456789abcdef.', value.trim()),
   });
-  return id === undefined ? filter : { ...filter, createdBy: Number(id.trim()) };
+  if (uuid === undefined) {
+    return filter;
+  }
+  const typed = uuid.trim();
+  const known = creators.find((creator) => creator.uuid.toLowerCase() === typed.toLowerCase());
+  return { ...filter, createdBy: known ?? { uuid: typed, name: typed } };
 }

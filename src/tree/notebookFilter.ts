@@ -1,22 +1,27 @@
+import type { Me, NotebookListFilters, NotebookListItem, UserBasic } from '../api';
+
+/** A PostHog user the filter can name: PostHog filters notebooks on the creator's UUID. */
+export interface Creator {
+  readonly uuid: string;
+  readonly name: string;
+  readonly email?: string;
+  /** The key's own user. */
+  readonly isMe?: boolean;
+}
+
 /** The notebook list filters of the API (spec 4.2), as the user sets them in the explorer. */
 export interface NotebookFilter {
   /** Match pairs `target:match`, separated by commas or spaces, e.g. `recording:true insight:false`. */
   readonly contains?: string;
-  /** The creator's user id. */
-  readonly createdBy?: number;
+  /** The creator; its UUID is what is sent. */
+  readonly createdBy?: Creator;
   /** Only notebooks created by the key's user. */
   readonly onlyMine?: boolean;
   readonly dateFrom?: string;
   readonly dateTo?: string;
 }
 
-export interface NotebookListQuery {
-  contains?: string;
-  created_by?: number;
-  user?: string;
-  date_from?: string;
-  date_to?: string;
-}
+export type NotebookListQuery = Pick<NotebookListFilters, 'contains' | 'created_by' | 'user' | 'date_from' | 'date_to'>;
 
 export function isEmptyFilter(filter: NotebookFilter): boolean {
   return Object.keys(toNotebookQuery(filter)).length === 0;
@@ -29,7 +34,7 @@ export function toNotebookQuery(filter: NotebookFilter): NotebookListQuery {
     query.contains = filter.contains.trim();
   }
   if (filter.createdBy !== undefined) {
-    query.created_by = filter.createdBy;
+    query.created_by = filter.createdBy.uuid;
   }
   if (filter.onlyMine) {
     query.user = 'true';
@@ -50,7 +55,7 @@ export function describeFilter(filter: NotebookFilter): string {
     parts.push(`contains ${filter.contains.trim()}`);
   }
   if (filter.createdBy !== undefined) {
-    parts.push(`created by #${filter.createdBy}`);
+    parts.push(`created by ${filter.createdBy.name}`);
   }
   if (filter.onlyMine) {
     parts.push('mine');
@@ -62,6 +67,34 @@ export function describeFilter(filter: NotebookFilter): string {
     parts.push(`before ${filter.dateTo}`);
   }
   return parts.join(' · ');
+}
+
+/**
+ * The people a "created by" filter can name, from what the extension already knows: the key's user
+ * (GET /api/users/@me/, when the key may read it) first, then the creators seen in the notebook list, by
+ * name; each once, by UUID. The current choice stays offered even when no listed notebook has it.
+ */
+export function knownCreators(me: Me | undefined, notebooks: readonly NotebookListItem[], current?: Creator): Creator[] {
+  const byUuid = new Map<string, Creator>();
+  for (const notebook of notebooks) {
+    const user = notebook.created_by;
+    if (user && !byUuid.has(user.uuid.toLowerCase())) {
+      byUuid.set(user.uuid.toLowerCase(), creatorOf(user));
+    }
+  }
+  if (current && !byUuid.has(current.uuid.toLowerCase())) {
+    byUuid.set(current.uuid.toLowerCase(), { ...current, isMe: undefined });
+  }
+  const others = [...byUuid.values()].sort((a, b) => a.name.localeCompare(b.name));
+  if (!me) {
+    return others;
+  }
+  return [{ ...creatorOf(me), isMe: true }, ...others.filter((creator) => creator.uuid.toLowerCase() !== me.uuid.toLowerCase())];
+}
+
+function creatorOf(user: Pick<UserBasic, 'uuid' | 'first_name' | 'last_name' | 'email'>): Creator {
+  const name = [user.first_name, user.last_name].filter(Boolean).join(' ') || user.email || user.uuid;
+  return { uuid: user.uuid, name, email: user.email || undefined };
 }
 
 const CONTAINS_PAIR = /^[a-z_]+(:[^\s,:]*)?$/i;

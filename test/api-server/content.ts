@@ -74,10 +74,29 @@ export function replayTimestamp(sessionRecordingId: string, playbackTime: number
 
 export const doc = (...nodes: Node[]): Node => ({ type: 'doc', content: nodes });
 
+export const MARKDOWN_NOTEBOOK_NODE = 'ph-markdown-notebook';
+
+/** A Markdown notebook as newer PostHog stores it: one ph-markdown-notebook node holding the Markdown. */
+export const markdownDoc = (markdown: string): Node =>
+  doc({ type: MARKDOWN_NOTEBOOK_NODE, attrs: { nodeId: 'markdown-notebook-v2', markdown } });
+
+/** The Markdown of a Markdown notebook (exactly one ph-markdown-notebook node, as PostHog decides), else undefined. */
+export function markdownOf(document: Json): string | undefined {
+  if (!document || typeof document !== 'object' || Array.isArray(document)) return undefined;
+  const nodes = Array.isArray(document['content']) ? document['content'] : [];
+  const [node] = nodes;
+  if (nodes.length !== 1 || !node || typeof node !== 'object' || Array.isArray(node) || node['type'] !== MARKDOWN_NOTEBOOK_NODE) return undefined;
+  const attrs = node['attrs'];
+  const markdown = attrs && typeof attrs === 'object' && !Array.isArray(attrs) ? attrs['markdown'] : undefined;
+  return typeof markdown === 'string' ? markdown : '';
+}
+
 const BLOCKS = new Set(['paragraph', 'heading', 'listItem', 'codeBlock', 'blockquote', 'bulletList', 'orderedList']);
 
-/** Plain text of a document, blocks separated by blank lines (TipTap's getText). */
+/** Plain text of a document, blocks separated by blank lines (TipTap's getText); a Markdown notebook's is its Markdown. */
 export function textContentOf(document: Json): string {
+  const markdown = markdownOf(document);
+  if (markdown !== undefined) return markdown;
   const blocks: string[] = [];
   const walk = (node: Json): void => {
     if (!node || typeof node !== 'object' || Array.isArray(node)) return;

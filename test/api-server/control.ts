@@ -23,7 +23,7 @@ import type { ServerState } from './server';
 import type { FaultRule } from './faults';
 import type { SeededKeys } from './seed';
 import { notebookFull } from './serializers';
-import { paragraph } from './content';
+import { markdownDoc, markdownOf, paragraph } from './content';
 
 export interface ControlContext {
   state: ServerState;
@@ -101,6 +101,8 @@ function remoteEdit(control: ControlContext, projectId: number, shortId: string,
 }
 
 function appendParagraph(content: Json, text: string): Json {
+  const markdown = markdownOf(content);
+  if (markdown !== undefined) return markdownDoc(markdown ? `${markdown}\n\n${text}` : text);
   const doc = content && typeof content === 'object' && !Array.isArray(content) ? content : { type: 'doc', content: [] };
   const nodes = Array.isArray(doc['content']) ? doc['content'] : [];
   return { ...doc, type: 'doc', content: [...nodes, paragraph(text)] };

@@ -11,8 +11,8 @@ export type { RecordedRequest } from './server';
 export type { FaultRule } from './faults';
 export type { EventRecord, NewEvent } from './events';
 export type * from './model';
-export { textContentOf } from './content';
-export { SAMPLE_REFS } from './notebook-samples';
+export { markdownDoc, markdownOf, textContentOf } from './content';
+export { SAMPLE_REFS, sampleMarkdownNotebooks } from './notebook-samples';
 
 export interface StartOptions {
   port?: number;

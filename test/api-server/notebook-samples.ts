@@ -2,7 +2,7 @@
 import type { Json } from './model';
 import type { Rng } from './random';
 import {
-  bulletList, codeBlock, doc, eventsQueryNode, featureFlagNode, heading, insightNode, nodeId, paragraph, personNode,
+  bulletList, codeBlock, doc, eventsQueryNode, featureFlagNode, heading, insightNode, markdownDoc, nodeId, paragraph, personNode,
   recordingNode, replayTimestamp, savedInsightNode, text,
 } from './content';
 
@@ -73,6 +73,84 @@ export function sampleNotebooks(rng: Rng): SampleNotebook[] {
         bulletList('Update the changelog', 'Announce in the community forum', 'Turn on the launch banner'),
         paragraph(),
       ),
+    },
+  ];
+}
+
+/**
+ * Markdown notebooks, the form PostHog is migrating notebooks to: headings, lists, task lists, tables, code,
+ * quotes, marks, and PostHog nodes as MDX-like self-closing tags whose props are the node's attrs.
+ */
+export function sampleMarkdownNotebooks(): SampleNotebook[] {
+  const r = SAMPLE_REFS;
+  return [
+    {
+      title: 'Signup drop-off',
+      content: markdownDoc([
+        '# Signup drop-off',
+        '',
+        'Signups fell **18%** on Tuesday. Most of the loss is between the pricing page and the signup form.',
+        '',
+        `<Query query={{"kind":"SavedInsightNode","shortId":"${r.insight}"}} />`,
+        '',
+        '## What we checked',
+        '',
+        '- [x] Ad spend and campaign links',
+        '- [x] Errors on `/signup`',
+        '- [ ] Mobile Safari sessions',
+        '',
+        `<Recording id="${r.recording}" />`,
+        '',
+        '> The form reset itself after a failed captcha, twice in a row.',
+        '',
+        '| Step | Users | Conversion |',
+        '| --- | ---: | ---: |',
+        '| Pricing page | 4,210 | 100% |',
+        '| Signup form | 1,830 | 43% |',
+        '| Signed up | 1,120 | 27% |',
+        '',
+        'Next: watch the [replays of failed signups](https://us.posthog.com/replay) with the team.',
+      ].join('\n')),
+    },
+    {
+      title: 'Activation metrics',
+      content: markdownDoc([
+        '# Activation metrics',
+        '',
+        'Weekly active uploaders, and what moved them. _Owner: Priya_',
+        '',
+        '```sql',
+        'SELECT toStartOfWeek(timestamp) AS week, count(DISTINCT person_id) AS uploaders',
+        'FROM events',
+        "WHERE event = 'uploaded_file'",
+        'GROUP BY week',
+        'ORDER BY week',
+        '```',
+        '',
+        '<Query query={{"kind":"DataTableNode","source":{"kind":"HogQLQuery","query":"select event, count() from events group by event"}}} />',
+        '',
+        '1. Share the numbers in the weekly review',
+        '2. Compare with the ~~old~~ new onboarding flow',
+        '',
+        `<FeatureFlag id={${r.flagId}} />`,
+        '',
+        '---',
+        '',
+        `<Person id="${r.person}" />`,
+      ].join('\n')),
+    },
+    {
+      title: 'Support tickets review',
+      content: markdownDoc([
+        '# Support tickets review',
+        '',
+        'Top themes this month:',
+        '',
+        '- Sharing links that expire too soon',
+        '- Upload limits on the free plan',
+        '',
+        `<Query query={{"kind":"SavedInsightNode","shortId":"${r.insight}"}} />`,
+      ].join('\n')),
     },
   ];
 }

@@ -4,7 +4,7 @@ import type { JsonObject, Notebook, Project, User } from './model';
 import { Store } from './store';
 import { Rng } from './random';
 import { MICROS_PER_DAY, MICROS_PER_HOUR } from './time';
-import { sampleNotebooks } from './notebook-samples';
+import { sampleMarkdownNotebooks, sampleNotebooks } from './notebook-samples';
 import { textContentOf } from './content';
 
 export type SeedName = 'demo' | 'minimal' | 'empty';
@@ -62,6 +62,7 @@ function seedMinimal(store: Store, users: User[]): void {
   seedNotebooks(store, main, users, 5, true);
   store.addEvents(main.id, 500);
   store.setCurrentProject(sam.id, main.id);
+  seedMarkdownNotebooks(store, main, users, 2);
 }
 
 function seedDemo(store: Store, users: User[], demoEvents: number): void {
@@ -81,10 +82,12 @@ function seedDemo(store: Store, users: User[], demoEvents: number): void {
     [nimbus.id, 'Nimbus Internal', 20, 0, 7, { is_demo: true }],
   ];
   const notebookCounts = [12, 3, 4, 2, 3, 1, 3, 1, 0];
+  const markdownCounts = [3, 0, 1, 0, 1, 0, 0, 0, 0];
   plan.forEach(([orgId, name, daysAgo, events, days, settings], i) => {
     const p = project(store, orgId, name, daysAgo, settings);
     if (i === 0) p.siteHost = 'hedgebox.net';
     seedNotebooks(store, p, users, notebookCounts[i]!, i === 0);
+    seedMarkdownNotebooks(store, p, users, markdownCounts[i]!);
     if (events > 0) {
       const table = store.eventsOf(p.id);
       table.addPersons(Math.max(20, Math.round(events / 40)), store.rng, store.now().getTime() * 1000 - days * MICROS_PER_DAY);
@@ -131,6 +134,19 @@ function seedNotebooks(store: Store, project: Project, users: User[], count: num
     store.logActivity(project, store.mainUser.id, 'Notebook', last.short_id, 'deleted', { name: last.title, short_id: last.short_id, changes: [{ type: 'Notebook', action: 'changed', field: 'deleted', before: false, after: true }] }, last.last_modified_at);
   }
   return made;
+}
+
+/** Markdown notebooks, the form PostHog is migrating notebooks to: text_content is the Markdown. */
+function seedMarkdownNotebooks(store: Store, project: Project, users: User[], count: number): void {
+  const now = store.now().getTime() * 1000;
+  sampleMarkdownNotebooks().slice(0, count).forEach(({ title, content }, i) => {
+    const author = users[(i + 1) % users.length]!;
+    const created = now - (6 - i) * MICROS_PER_DAY;
+    const notebook = store.createNotebook(project.id, { title, content, text_content: textContentOf(content) }, author.id, created);
+    notebook.version = i + 2;
+    notebook.last_modified_at = created + (i + 1) * 5 * MICROS_PER_HOUR;
+    notebook.lastModifiedById = store.mainUser.id;
+  });
 }
 
 function retitle(content: unknown, title: string): JsonObject {

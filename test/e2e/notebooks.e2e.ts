@@ -2,6 +2,9 @@ import assert from 'node:assert/strict';
 import { copyFile, mkdir } from 'node:fs/promises';
 import * as path from 'node:path';
 import { describe, it } from 'mocha';
+import type { Notebook } from '../../src/api';
+import { markdownOf, serializeNotebook } from '../../src/notebooks/notebookDocument';
+import { notebookFull } from '../api-server/serializers';
 import { repoRoot } from '../host/paths';
 import { e2e } from './context';
 
@@ -108,6 +111,86 @@ describe('Notebooks (e2e)', () => {
     );
     const searches = api.requests.filter((request) => request.path === `/api/projects/${project.id}/notebooks/` && request.query['search']);
     assert.deepEqual(searches.map((request) => request.query['search']), ['quokka'], 'one search, for what was typed');
+    await workbench.runCommand('View: Close All Editors');
+  });
+
+  it('Open Notebook finds a title from the start of its words as the user types ("sig" → "Signup drop-off"), which PostHog\'s whole-word search does not', async () => {
+    const { workbench, page, api } = e2e();
+    const organization = api.store.organizations[0]!;
+    const project = api.store.projectsOf(organization.id).find((entry) => entry.name === 'Hedgebox')!;
+    const signup = api.store.notebooksOf(project.id).find((entry) => entry.title === 'Signup drop-off' && !entry.deleted)!;
+    const serverAnswer = await fetch(`${api.url}/api/projects/${project.id}/notebooks/?search=sig`, {
+      headers: { Authorization: `Bearer ${api.keys.all}` },
+    }).then((response) => response.json() as Promise<{ count: number }>);
+    assert.equal(serverAnswer.count, 0, 'PostHog (and the local API) match whole words only');
+
+    await workbench.runCommand('PostHog: Open Notebook…');
+    await workbench.pickQuickItem(project.name);
+    await workbench.poll(async () => (await workbench.quickInputTitle()) === `Open Notebook from ${project.name}`, 'the notebook search opens');
+    await workbench.poll(async () => (await workbench.quickPickItems()).length > 1, 'the project\'s notebooks are listed');
+    api.clearRequests();
+    await page.keyboard.type('sig', { delay: 60 });
+    let items: string[] = [];
+    await workbench.poll(async () => {
+      items = await workbench.quickPickItems();
+      return items[0]?.startsWith('Signup drop-off') === true;
+    }, 'the title match').catch((error: Error) => {
+      throw new Error(`${error.message}; the pick shows ${JSON.stringify(items)}`);
+    });
+    await workbench.poll(
+      async () => api.requests.some((request) => request.query['search'] === 'sig' && request.status === 200),
+      'the server search for what was typed',
+    );
+    items = await workbench.quickPickItems();
+    assert.ok(items[0]?.startsWith('Signup drop-off'), `still first after the server answered: ${JSON.stringify(items)}`);
+    const searches = api.requests.filter((request) => request.path === `/api/projects/${project.id}/notebooks/` && request.query['search']);
+    assert.deepEqual(searches.map((request) => request.query['search']), ['sig'], 'one search once typing paused');
+    await workbench.pickQuickItem('Signup drop-off', { filter: false });
+    await workbench.poll(
+      async () => (await workbench.activeEditorTitle()) === `Signup drop-off (${signup.short_id}).json`,
+      'the Markdown notebook opens',
+    );
+    assert.match(await workbench.activeEditorText(), /"markdown": \[/);
+    await workbench.runCommand('View: Close All Editors');
+  });
+
+  it('edits a line of a Markdown notebook by typing and saves it: PostHog holds the Markdown, and text_content is that Markdown', async () => {
+    const { workbench, page, api } = e2e();
+    const organization = api.store.organizations[0]!;
+    const project = api.store.projectsOf(organization.id).find((entry) => entry.name === 'Hedgebox')!;
+    const notebook = api.store.notebooksOf(project.id).find((entry) => entry.title === 'Activation metrics' && !entry.deleted)!;
+    const before = markdownOf(notebook.content)!;
+    const line = 'Weekly active uploaders, and what moved them. _Owner: Priya_';
+    const text = serializeNotebook(notebookFull(api.store, notebook) as unknown as Notebook);
+    const lineNumber = text.split('\n').findIndex((each) => each.includes(JSON.stringify(line))) + 1;
+    assert.ok(lineNumber > 0, 'the Markdown line has a line of its own in the document');
+
+    await workbench.runCommand('PostHog: Open Notebook…');
+    await workbench.pickQuickItem(project.name);
+    await workbench.poll(async () => (await workbench.quickInputTitle()) === `Open Notebook from ${project.name}`, 'the notebook search opens');
+    await page.keyboard.type('activ', { delay: 30 });
+    await workbench.pickQuickItem('Activation metrics', { filter: false });
+    await workbench.poll(
+      async () => (await workbench.activeEditorTitle()) === `Activation metrics (${notebook.short_id}).json`,
+      'the Markdown notebook opens',
+    );
+    await workbench.typeInEditor('');
+    await page.keyboard.press('Control+G');
+    await page.keyboard.type(String(lineNumber));
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('End');
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.type(' Edited in VS Code.');
+    api.clearRequests();
+    await workbench.saveActiveEditor();
+    const expected = before.replace(line, `${line} Edited in VS Code.`);
+    const saved = api.store.getNotebook(project.id, notebook.short_id)!;
+    assert.equal(markdownOf(saved.content), expected);
+    assert.equal(saved.text_content, expected);
+    const patches = api.requests.filter((request) => request.method === 'PATCH');
+    assert.deepEqual(patches.map((request) => request.status), [200]);
+    assert.equal((patches[0]!.body as { text_content: string }).text_content, expected);
     await workbench.runCommand('View: Close All Editors');
   });
 });

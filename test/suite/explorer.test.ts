@@ -163,9 +163,6 @@ describe('Explorer tree', () => {
     harness.window
       .pick('Contains')
       .type('recording:true')
-      .pick('Created by')
-      .pick('Another user id')
-      .type('1')
       .pick('Only mine')
       .pick('Modified after')
       .type('2020-01-01')
@@ -182,7 +179,6 @@ describe('Explorer tree', () => {
       { ...request.query, limit: undefined, offset: undefined },
       {
         contains: 'recording:true',
-        created_by: '1',
         user: 'true',
         date_from: '2020-01-01',
         date_to: '2100-01-01',

@@ -7,7 +7,7 @@ import { PostHogFileSystem } from '../../src/documents/fileSystem';
 import { DialogConflictResolver } from '../../src/notebooks/conflicts';
 import { NotebookCommands } from '../../src/notebooks/notebookCommands';
 import { NotebookFileStore } from '../../src/notebooks/notebookFiles';
-import { DeletedNotebookNode, NotebookNode, NotebooksNode } from '../../src/tree/nodes';
+import { DeletedNotebookNode, NotebookNode, NotebooksNode, ProjectNode } from '../../src/tree/nodes';
 import { ExplorerHarness, labelOf } from './support/explorerHarness';
 import { allScopesKey, apiUrl, localApi, type RecordedRequest } from './support/localApi';
 import { runnerSecrets } from './support/runnerContext';
@@ -169,6 +169,35 @@ describe('Notebook files', function () {
     await waitFor('the editor to show the new version', () => displayedVersion(document) === notebook.version + 1);
     assert.equal(document.isDirty, false);
     assert.ok(document.getText().includes('Saved from VS Code'), 'the text is kept');
+  });
+
+  it('opens a Markdown notebook with its Markdown as lines, and a save keeps text_content equal to the Markdown', async () => {
+    const markdown = '# Signup drop-off\n\nSignups fell **18%**.\n\n<Query query={{"kind":"SavedInsightNode","shortId":"Xk3pQ9aZ"}} />\n';
+    const notebook = await fixture.session.client.notebooks.create(fixture.projectId, {
+      title: 'Markdown in VS Code',
+      content: { type: 'doc', content: [{ type: 'ph-markdown-notebook', attrs: { nodeId: 'markdown-notebook-v2', markdown } }] },
+      text_content: markdown,
+    });
+    const document = await open(uriOf(fixture, notebook));
+    const shown = JSON.parse(document.getText());
+    assert.deepEqual(Object.keys(shown), ['_readonly', 'title', 'content']);
+    assert.deepEqual(shown.content.content[0].attrs.markdown, markdown.split('\n'));
+    assert.ok(document.getText().includes('"<Query query={{\\"kind\\":\\"SavedInsightNode\\",\\"shortId\\":\\"Xk3pQ9aZ\\"}} />",'), 'one line per line');
+
+    await editJson(document, (json) => json.content.content[0].attrs.markdown.splice(4, 0, '- [ ] Watch the failed signups', ''));
+    await localApi.clearRequests();
+    assert.equal(await document.save(), true);
+    const expected = '# Signup drop-off\n\nSignups fell **18%**.\n\n- [ ] Watch the failed signups\n\n<Query query={{"kind":"SavedInsightNode","shortId":"Xk3pQ9aZ"}} />\n';
+    const [patch] = (await notebookRequests(notebook)).filter((request) => request.method === 'PATCH');
+    const body = patch?.body as { content: { content: { attrs: { markdown: string } }[] }; text_content: string };
+    assert.equal(body.content.content[0].attrs.markdown, expected, 'the Markdown is sent as one string');
+    assert.equal(body.text_content, expected, 'text_content is the Markdown');
+    const saved = await server(fixture, notebook);
+    assert.equal((saved.content as typeof body.content).content[0].attrs.markdown, expected);
+    assert.equal(saved.text_content, expected.trim(), 'PostHog stores it trimmed, as every text field');
+    assert.equal(saved.version, notebook.version + 1);
+    await waitFor('the editor to show the new version', () => displayedVersion(document) === notebook.version + 1);
+    assert.deepEqual(JSON.parse(document.getText()).content.content[0].attrs.markdown, expected.split('\n'));
   });
 
   it('saves twice in a row from the same editor without a conflict', async () => {
@@ -484,5 +513,72 @@ describe('Notebook files in the installed extension', function () {
       20_000,
     );
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+});
+
+describe('Notebook filter: created by', function () {
+  this.timeout(60_000);
+  let harness: ExplorerHarness;
+  let session: ConnectionSession;
+
+  beforeEach(async () => {
+    harness = new ExplorerHarness(runnerSecrets());
+    harness.window.pick('Self-hosted').type(apiUrl()).type(allScopesKey());
+    const connection = await harness.connectionCommands.signIn();
+    assert.ok(connection);
+    session = (await harness.connections.session(connection.id))!;
+    harness.window.prompts.length = 0;
+  });
+  afterEach(() => harness.dispose());
+
+  async function listRequest(): Promise<RecordedRequest> {
+    await localApi.clearRequests();
+    const notebooksNode = await harness.child(ORGANIZATION, 'Hedgebox', 'Notebooks');
+    await harness.items(notebooksNode);
+    const request = (await localApi.requests()).find((entry) => entry.path.endsWith('/notebooks/'));
+    assert.ok(request, 'the list was fetched');
+    return request;
+  }
+
+  it('offers you and the creators seen in the list, and sends the chosen one\'s UUID', async () => {
+    const me = await session.client.users.me();
+    const project = await harness.child(ORGANIZATION, 'Hedgebox');
+    const listed = await session.client.notebooks.listAll((project as ProjectNode).project.id);
+    const lee = listed.map((notebook) => notebook.created_by).find((user) => user?.first_name === 'Lee');
+    assert.ok(lee, 'Lee created a seeded notebook');
+    harness.window.pick('Created by').pick('Lee Chen').pick('Apply');
+    await harness.explorerCommands.filterNotebooks(project);
+    const creatorPick = harness.window.prompts.find((prompt) => prompt.title === 'Created by');
+    assert.ok(creatorPick, JSON.stringify(harness.window.prompts));
+    assert.deepEqual(creatorPick.labels.slice(0, 2), ['Anyone', `$(account) ${me.first_name} ${me.last_name}`], 'you come first');
+    assert.ok(creatorPick.labels.includes('Lee Chen') && creatorPick.labels.includes('Priya Patel'), creatorPick.labels.join(', '));
+    assert.ok(!creatorPick.labels.some((label) => /#\d+|user id/i.test(label)), 'no integer ids on offer');
+
+    const request = await listRequest();
+    assert.equal(request.query.created_by, lee.uuid);
+    assert.equal(request.status, 200);
+    const item = harness.tree.getTreeItem(await harness.child(ORGANIZATION, 'Hedgebox', 'Notebooks'));
+    assert.match(String(item.description), /created by Lee Chen/);
+    const shown = await harness.items(await harness.child(ORGANIZATION, 'Hedgebox', 'Notebooks'));
+    assert.ok(shown.length > 0);
+    assert.ok(shown.every(({ node }) => (node as NotebookNode).notebook.created_by?.uuid === lee.uuid), 'only Lee\'s notebooks');
+  });
+
+  it('takes another user\'s UUID, refusing an integer id with a clear message', async () => {
+    const me = await session.client.users.me();
+    const project = await harness.child(ORGANIZATION, 'Hedgebox');
+    harness.window.pick('Created by').pick("Another user's UUID").type('1').pick(undefined);
+    await harness.explorerCommands.filterNotebooks(project);
+    const refused = harness.window.prompts.find((prompt) => prompt.kind === 'inputBox');
+    assert.match(refused?.validation ?? '', /"1" is not a UUID/);
+
+    harness.window.prompts.length = 0;
+    harness.window.pick('Created by').pick("Another user's UUID").type(` ${me.uuid} `).pick('Apply');
+    await harness.explorerCommands.filterNotebooks(project);
+    const request = await listRequest();
+    assert.equal(request.query.created_by, me.uuid);
+    assert.equal(request.status, 200);
+    const item = harness.tree.getTreeItem(await harness.child(ORGANIZATION, 'Hedgebox', 'Notebooks'));
+    assert.match(String(item.description), new RegExp(`created by ${me.first_name} ${me.last_name}`), 'a known UUID shows the name');
   });
 });

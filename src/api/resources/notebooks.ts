@@ -1,3 +1,4 @@
+import { PostHogError } from '../errors';
 import type { CallOptions } from '../http';
 import { collectAll, DEFAULT_PAGE_SIZE, iteratePages, ListAllCall } from '../paging';
 import {
@@ -11,6 +12,7 @@ import {
   paginated,
   Paginated,
 } from '../schemas';
+import { isUuid } from '../uuid';
 import { listSource, ResourceContext, segment, splitPaging } from './context';
 import type { ActivityPaging } from './projects';
 
@@ -24,8 +26,11 @@ export type NotModified = typeof NOT_MODIFIED;
 export interface NotebookListFilters {
   /** Pairs `target:match` separated by commas or spaces, e.g. "recording:true,insight:abc". */
   contains?: string;
-  /** Id of the creating user. */
-  created_by?: number;
+  /**
+   * The creator's UUID (the user object's `uuid`, never its integer `id`: PostHog filters on the UUID and
+   * answers anything else with a 500). A value that is not a UUID is refused before anything is sent.
+   */
+  created_by?: string;
   /** Only notebooks modified after this date-time. */
   date_from?: string;
   /** Only notebooks modified before this date-time. */
@@ -143,6 +148,11 @@ export class NotebooksApi {
   }
 
   private source(projectId: number | string, filters: Omit<NotebookListFilters, 'limit' | 'offset'>) {
+    if (filters.created_by !== undefined && !isUuid(filters.created_by)) {
+      const message = `The notebook filter created_by must be a user's UUID, not "${filters.created_by}".`;
+      const refuse = () => Promise.reject(new PostHogError(message, message, { endpoint: `GET ${this.collectionPath(projectId)}`, attr: 'created_by' }));
+      return { byOffset: refuse, byNextUrl: refuse };
+    }
     return listSource(this.context, this.collectionPath(projectId), { ...filters }, NotebookPageSchema);
   }
 }

@@ -2,12 +2,11 @@
 import type { Json, JsonObject, Notebook } from '../model';
 import { route, type Route } from '../router';
 import { ok, paginate, param, projectOf, queryDict, type Ctx, type Reply } from '../http';
-import { notFound, validation } from '../errors';
+import { notFound, serverError, validation } from '../errors';
 import { requireObject, validateBody } from '../validation';
 import { NOTEBOOK_SCHEMA } from '../defaults';
 import { notebookFull, notebookMinimal } from '../serializers';
 import { parseDateParam } from '../time';
-import { isUuid, normaliseUuid } from '../random';
 import { activityPage } from './activity';
 
 const ORDER_FIELDS = new Set(['created_at', 'last_modified_at', 'title', 'short_id', 'version']);
@@ -19,26 +18,53 @@ function list(ctx: Ctx): Reply {
 }
 
 function applyFilter(ctx: Ctx, notebooks: Notebook[], key: string, value: string): Notebook[] {
-  const userMatches = (id: number | null): boolean => {
-    const user = ctx.store.getUser(id);
-    return !!user && (String(user.id) === value || (isUuid(value) && user.uuid === normaliseUuid(value)));
+  const byUser = (userId: (n: Notebook) => number | null): Notebook[] => {
+    const uuid = uuidLookup(value);
+    return notebooks.filter((n) => ctx.store.getUser(userId(n))?.uuid === uuid);
   };
   switch (key) {
     case 'user': return notebooks.filter((n) => n.createdById === ctx.user.id);
-    case 'created_by': return notebooks.filter((n) => userMatches(n.createdById));
-    case 'last_modified_by': return notebooks.filter((n) => userMatches(n.lastModifiedById));
+    case 'created_by': return byUser((n) => n.createdById);
+    case 'last_modified_by': return byUser((n) => n.lastModifiedById);
     case 'date_from': case 'date_to': {
       const bound = parseDateParam(value, ctx.store.now().getTime() * 1000);
       if (bound === undefined) throw validation(`Invalid date: "${value}"`, key);
       return notebooks.filter((n) => (key === 'date_from' ? n.last_modified_at > bound : n.last_modified_at < bound));
     }
     case 'search': {
-      const needle = value.toLowerCase();
-      return notebooks.filter((n) => `${n.title ?? ''}\n${n.text_content ?? ''}`.toLowerCase().includes(needle));
+      if (!value) return notebooks;
+      const query = words(value);
+      return notebooks.filter((n) => hasAllWords(n.title, query) || hasAllWords(n.text_content, query));
     }
     case 'contains': return value.replace(/,/g, ' ').split(' ').reduce(applyContainsPair, notebooks);
     default: return notebooks;
   }
+}
+
+/**
+ * A `created_by__uuid` lookup: Django's UUIDField reads the value as Python's uuid.UUID(hex=...) does
+ * (urn:/uuid: prefix, braces and dashes dropped, then 32 hex digits). Anything else raises a Django
+ * ValidationError that DRF does not handle: a 500.
+ */
+function uuidLookup(value: string): string {
+  const hex = value.replaceAll('urn:', '').replaceAll('uuid:', '').replace(/^[{}]+|[{}]+$/g, '').replace(/-/g, '').toLowerCase();
+  if (!/^[0-9a-f]{32}$/.test(hex)) throw serverError();
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/**
+ * PostHog's `search` is `Q(title__search=v) | Q(text_content__search=v)`: Postgres full-text search, all words
+ * of the query in the title, or all in text_content. Here: lower-case runs of letters and digits, whole words
+ * only (no stemming, no stop words; see the README).
+ */
+function words(text: string): string[] {
+  return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
+function hasAllWords(text: string | null, query: string[]): boolean {
+  if (query.length === 0) return false;
+  const present = new Set(words(text ?? ''));
+  return query.every((word) => present.has(word));
 }
 
 /** One `target:match` pair: "recordings:true" (has one), ":false" (has none), ":<id>" (has that one). */

@@ -37,7 +37,7 @@ describe('local API: test-control surface', () => {
     assert.deepEqual(json.keys, api.keys);
     assert.deepEqual(json.organizations.map((o: { name: string }) => o.name), ['Hedgebox Inc.', 'Acme Analytics']);
     assert.equal(json.projects.length, 4);
-    assert.equal(json.notebooks[String(projectId)].length, 5);
+    assert.equal(json.notebooks[String(projectId)].length, 7);
     assert.ok(json.notebooks[String(projectId)].some((n: { deleted: boolean }) => n.deleted));
   });
 

@@ -1,6 +1,6 @@
 import { describe, test, afterEach, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { startLocalApi, textContentOf, SAMPLE_REFS, type LocalApi } from '../../api-server';
+import { markdownOf, startLocalApi, textContentOf, SAMPLE_REFS, type LocalApi } from '../../api-server';
 import { call, errorBody, get, mainProject } from './helpers';
 
 const DOC = { type: 'doc', content: [{ type: 'heading', attrs: { level: 1 }, content: [{ type: 'text', text: 'Hello' }] }] };
@@ -20,7 +20,7 @@ describe('local API: notebooks', () => {
   const live = () => api.store.notebooksOf(projectId).filter((n) => !n.deleted);
 
   test('seeded notebooks hold real ProseMirror content with matching text_content', async () => {
-    const notebook = live()[0]!;
+    const notebook = live().find((n) => markdownOf(n.content) === undefined)!;
     const full = (await get(api, `${base}/${notebook.short_id}/`)).json;
     assert.match(full.short_id, /^[A-Za-z0-9]{8}$/);
     assert.equal(full.content.type, 'doc');
@@ -33,7 +33,7 @@ describe('local API: notebooks', () => {
 
   test('the list leaves out deleted notebooks and content, newest modification first', async () => {
     const page = (await get(api, `${base}/`)).json;
-    assert.equal(page.count, 4);
+    assert.equal(page.count, 6);
     assert.deepEqual(Object.keys(page.results[0]).sort(), [
       'created_at', 'created_by', 'deleted', 'id', 'last_modified_at', 'last_modified_by', 'short_id', 'title', 'user_access_level',
     ]);
@@ -52,6 +52,37 @@ describe('local API: notebooks', () => {
     assert.equal(answer.json.created_by.email, 'sam@hedgebox.net');
     const first = (await get(api, `${base}/`)).json.results[0];
     assert.equal(first.short_id, answer.json.short_id);
+  });
+
+  test('seeded Markdown notebooks: one ph-markdown-notebook node, text_content is the Markdown, PostHog nodes as tags', async () => {
+    const markdownNotebooks = live().filter((n) => markdownOf(n.content) !== undefined);
+    assert.deepEqual(markdownNotebooks.map((n) => n.title).sort(), ['Activation metrics', 'Signup drop-off']);
+    for (const { short_id } of markdownNotebooks) {
+      const full = (await get(api, `${base}/${short_id}/`)).json;
+      assert.deepEqual(Object.keys(full.content), ['type', 'content']);
+      assert.equal(full.content.content.length, 1);
+      assert.equal(full.content.content[0].type, 'ph-markdown-notebook');
+      assert.equal(full.content.content[0].attrs.nodeId, 'markdown-notebook-v2');
+      assert.equal(full.text_content, full.content.content[0].attrs.markdown);
+      assert.match(full.text_content, /^# /);
+    }
+    const signup = (await get(api, `${base}/${markdownNotebooks.find((n) => n.title === 'Signup drop-off')!.short_id}/`)).json;
+    assert.ok(signup.text_content.includes(`<Query query={{"kind":"SavedInsightNode","shortId":"${SAMPLE_REFS.insight}"}} />`));
+    assert.match(signup.text_content, /\n- \[x\] /);
+    assert.match(signup.text_content, /\n\| Step \| Users \| Conversion \|\n/);
+  });
+
+  test('a remote edit of a Markdown notebook appends to its Markdown and keeps text_content equal to it', async () => {
+    await api.close();
+    api = await startLocalApi({ seed: 'minimal', control: true });
+    ({ projectId } = mainProject(api));
+    const notebook = live().find((n) => n.title === 'Activation metrics')!;
+    const before = markdownOf(notebook.content)!;
+    const answer = await call(api, 'POST', `/_control/notebooks/${projectId}/${notebook.short_id}/remote-edit`, { key: null });
+    assert.equal(answer.status, 200);
+    assert.equal(markdownOf(answer.json.content), `${before}\n\nEdited remotely (version ${notebook.version}).`);
+    assert.equal(answer.json.content.content.length, 1);
+    assert.equal(answer.json.text_content, markdownOf(answer.json.content));
   });
 
   test('validation: version must be an integer, content an object, deleted a boolean', async () => {
@@ -117,7 +148,7 @@ describe('local API: notebooks', () => {
     const path = `${base}/${notebook.short_id}/`;
     assert.equal((await call(api2, 'PATCH', path, { body: { deleted: true } })).json.deleted, true);
     assert.equal((await get(api2, path)).status, 404);
-    assert.equal((await get(api2, `${base}/`)).json.count, 3);
+    assert.equal((await get(api2, `${base}/`)).json.count, 5);
     const restored = await call(api2, 'PATCH', path, { body: { deleted: false } });
     assert.equal(restored.status, 200);
     assert.equal(restored.json.deleted, false);
@@ -131,22 +162,56 @@ describe('local API: notebooks', () => {
     assert.ok(activity.total_count >= 3);
   });
 
-  test('filters: user, created_by, date_from/date_to, search', async () => {
+  test('filters: user, created_by and last_modified_by (by UUID), date_from/date_to', async () => {
     const mine = (await get(api, `${base}/?user=true`)).json.results;
     assert.ok(mine.length > 0 && mine.every((n: { created_by: { email: string } }) => n.created_by.email === 'sam@hedgebox.net'));
     const lee = api.store.users[1]!;
     const byUuid = (await get(api, `${base}/?created_by=${lee.uuid}`)).json.results;
     assert.ok(byUuid.length > 0 && byUuid.every((n: { created_by: { id: number } }) => n.created_by.id === lee.id));
-    assert.deepEqual((await get(api, `${base}/?created_by=${lee.id}`)).json.results, byUuid);
+    const undashed = (await get(api, `${base}/?created_by=${lee.uuid.replace(/-/g, '').toUpperCase()}`)).json.results;
+    assert.deepEqual(undashed, byUuid, 'Django reads a UUID without dashes, in any case');
+    const modifiedBySam = (await get(api, `${base}/?last_modified_by=${api.store.users[0]!.uuid}`)).json.results;
+    assert.ok(modifiedBySam.length > 0 && modifiedBySam.every((n: { last_modified_by: { id: number } }) => n.last_modified_by.id === api.store.users[0]!.id));
 
     const sorted = live().sort((a, b) => a.last_modified_at - b.last_modified_at);
     const middle = new Date(sorted[1]!.last_modified_at / 1000).toISOString();
     const after = (await get(api, `${base}/?date_from=${encodeURIComponent(middle)}`)).json.results;
-    assert.equal(after.length, 2, 'strictly after');
+    assert.equal(after.length, sorted.length - 2, 'strictly after');
     const before = (await get(api, `${base}/?date_to=${encodeURIComponent(middle)}`)).json.results;
     assert.equal(before.length, 1, 'strictly before');
-    assert.equal((await get(api, `${base}/?date_from=-1000d`)).json.count, 4);
-    assert.equal((await get(api, `${base}/?search=funnel`)).json.results[0].title, 'Onboarding funnel investigation');
+    assert.equal((await get(api, `${base}/?date_from=-1000d`)).json.count, 6);
+  });
+
+  test('created_by or last_modified_by that is not a UUID (an integer id, a name, empty) is a 500, as on PostHog', async () => {
+    const lee = api.store.users[1]!;
+    for (const value of [String(lee.id), '5', 'lee@hedgebox.net', '', `${lee.uuid}x`]) {
+      for (const key of ['created_by', 'last_modified_by']) {
+        const answer = await get(api, `${base}/?${key}=${encodeURIComponent(value)}`);
+        assert.equal(answer.status, 500, `${key}=${value}`);
+        assert.deepEqual(answer.json, { type: 'server_error', code: 'error', detail: 'A server error occurred.', attr: null });
+      }
+    }
+  });
+
+  test('search is full-text on whole words: all words in the title, or all in text_content; prefixes do not match', async () => {
+    const titles = async (search: string) =>
+      (await get(api, `${base}/?search=${encodeURIComponent(search)}`)).json.results.map((n: { title: string }) => n.title).sort();
+    assert.deepEqual(await titles('funnel'), ['Onboarding funnel investigation']);
+    assert.deepEqual(await titles('FUNNEL Onboarding'), ['Onboarding funnel investigation'], 'any order, any case');
+    assert.deepEqual(await titles('funn'), [], 'a prefix is not a word');
+    assert.deepEqual(await titles('sig'), []);
+    assert.deepEqual(await titles('signup'), ['Signup drop-off'], 'drop-off is the words drop and off');
+    assert.deepEqual(await titles('drop'), ['Onboarding funnel investigation', 'Signup drop-off'], '"drop off" in a text, "drop-off" in a title');
+    assert.deepEqual(await titles('captcha'), ['Signup drop-off'], 'words of the Markdown text_content');
+    assert.deepEqual(await titles('uploaders weekly'), ['Activation metrics']);
+    assert.deepEqual(await titles('funnel captcha'), [], 'all words must be in one field');
+    assert.deepEqual(await titles('Signup captcha'), ['Signup drop-off'], 'both words are in the text');
+    await call(api, 'POST', `${base}/`, { body: { title: 'Quarterly review', content: DOC, text_content: 'Numbers for the board.' } });
+    assert.deepEqual(await titles('quarterly'), ['Quarterly review']);
+    assert.deepEqual(await titles('board'), ['Quarterly review']);
+    assert.deepEqual(await titles('quarterly board'), [], 'one word in the title and one in the text is no match');
+    assert.deepEqual(await titles('-'), [], 'no words: no match');
+    assert.equal((await get(api, `${base}/?search=`)).json.count, 7, 'an empty search filters nothing');
   });
 
   test('contains: presence, absence, an id, numeric ids and saved insights', async () => {
@@ -154,7 +219,11 @@ describe('local API: notebooks', () => {
       (await get(api, `${base}/?contains=${encodeURIComponent(query)}`)).json.results.map((n: { title: string }) => n.title).sort();
     assert.deepEqual(await titles('recordings:true'), ['Onboarding funnel investigation', 'Weekly product review']);
     assert.deepEqual(await titles('recording'), ['Onboarding funnel investigation', 'Weekly product review']);
-    assert.deepEqual(await titles('recording:false'), ['Pricing experiment notes', 'SQL snippets']);
+    assert.deepEqual(
+      await titles('recording:false'),
+      ['Activation metrics', 'Pricing experiment notes', 'SQL snippets', 'Signup drop-off'],
+      'a Markdown notebook has one node; its <Recording /> tags are text',
+    );
     assert.deepEqual(await titles(`recording:${SAMPLE_REFS.recording}`), ['Weekly product review']);
     assert.deepEqual(await titles(`feature-flag:${SAMPLE_REFS.flagId}`), ['Pricing experiment notes']);
     assert.deepEqual(await titles(`query:${SAMPLE_REFS.insight}`), ['Weekly product review']);
@@ -166,7 +235,7 @@ describe('local API: notebooks', () => {
   test('pages through thousands of notebooks with limit/offset', async () => {
     api.store.addNotebooks(projectId, 5000);
     const first = (await get(api, `${base}/?limit=1000`)).json;
-    assert.equal(first.count, 5004);
+    assert.equal(first.count, 5006);
     const seen = new Set<string>();
     let next: string | null = `${api.url}${base}/?limit=1000`;
     while (next) {
@@ -174,7 +243,7 @@ describe('local API: notebooks', () => {
       page.results.forEach((n) => seen.add(n.short_id));
       next = page.next;
     }
-    assert.equal(seen.size, 5004);
+    assert.equal(seen.size, 5006);
   });
 
   test('notebook-wide activity lists Notebook entries newest first (when personal keys are allowed)', async () => {

@@ -37,7 +37,7 @@ describe('local API: routing and error bodies', () => {
   test('@current addresses the current project', async () => {
     const answer = await get(api, '/api/projects/@current/notebooks/');
     assert.equal(answer.status, 200);
-    assert.equal(answer.json.count, 4);
+    assert.equal(answer.json.count, 6);
   });
 
   test('a method the route does not have is 405 with the error body', async () => {

@@ -147,7 +147,7 @@ describe('local API: notebooks', () => {
     const client = connect(api.keys.all);
     const { projectId } = await firstProject(client);
     const page = await client.notebooks.list(projectId);
-    assert.equal(page.count, 4);
+    assert.equal(page.count, 6);
     assert.ok(page.results.every((item) => item.deleted === false));
     assert.equal((await client.notebooks.listAll(projectId)).length, page.count);
     let fromPages = 0;
@@ -164,8 +164,8 @@ describe('local API: notebooks', () => {
     const mine = await client.notebooks.list(projectId, { user: true });
     assert.ok(mine.results.every((item) => item.created_by?.email === all.find((each) => each.id === item.id)?.created_by?.email));
     const creator = all.find((item) => item.created_by)!.created_by!;
-    const byCreator = await client.notebooks.list(projectId, { created_by: creator.id });
-    assert.ok(byCreator.results.length > 0 && byCreator.results.every((item) => item.created_by?.id === creator.id));
+    const byCreator = await client.notebooks.list(projectId, { created_by: creator.uuid });
+    assert.ok(byCreator.results.length > 0 && byCreator.results.every((item) => item.created_by?.uuid === creator.uuid));
     const future = await client.notebooks.list(projectId, { date_from: '2999-01-01T00:00:00Z' });
     assert.equal(future.count, 0);
     const past = await client.notebooks.list(projectId, { date_to: '2000-01-01T00:00:00Z' });

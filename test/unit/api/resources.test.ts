@@ -4,7 +4,7 @@ import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { isActivityPage, NOT_MODIFIED, PostHogClient, TimeoutError } from '../../../src/api';
+import { isActivityPage, NOT_MODIFIED, PostHogClient, PostHogError, TimeoutError } from '../../../src/api';
 import * as fixtures from './fixtures';
 import { sendJson, startStub, Stub, StubRequest } from './stubServer';
 
@@ -132,7 +132,7 @@ describe('notebooks (7 operations + soft delete / restore)', () => {
     route(`GET ${list}`, 200, fixtures.page([fixtures.notebookListItem(1)]));
     await client.notebooks.list(1, {
       contains: 'recording:true,insight:abc',
-      created_by: 7,
+      created_by: '0191c2a7-5e2b-7c1d-9f3e-2a6b8c4d1e0f',
       date_from: '2025-01-01T00:00:00Z',
       date_to: '2025-02-01T00:00:00Z',
       limit: 20,
@@ -141,13 +141,34 @@ describe('notebooks (7 operations + soft delete / restore)', () => {
     });
     assert.deepEqual(Object.fromEntries(lastRequest().query), {
       contains: 'recording:true,insight:abc',
-      created_by: '7',
+      created_by: '0191c2a7-5e2b-7c1d-9f3e-2a6b8c4d1e0f',
       date_from: '2025-01-01T00:00:00Z',
       date_to: '2025-02-01T00:00:00Z',
       user: 'true',
       limit: '20',
       offset: '40',
     });
+  });
+
+  test('created_by must be a UUID: an integer id (a 500 on PostHog) is refused before anything is sent', async () => {
+    const before = stub.requests.length;
+    for (const call of [
+      () => client.notebooks.list(1, { created_by: '7' }),
+      () => client.notebooks.listAll(1, { created_by: 'sam@hedgebox.net' }),
+      async () => {
+        for await (const page of client.notebooks.pages(1, { created_by: '' })) {
+          void page;
+        }
+      },
+    ]) {
+      await assert.rejects(call(), (error: unknown) => {
+        assert.ok(error instanceof PostHogError);
+        assert.equal(error.attr, 'created_by');
+        assert.match(error.userMessage, /created_by must be a user's UUID/);
+        return true;
+      });
+    }
+    assert.equal(stub.requests.length, before, 'nothing was sent');
   });
 
   test('listAll and pages keep the filters on every page', async () => {

@@ -53,7 +53,7 @@ describe('ExplorerModel against the local API', () => {
     api.clearRequests();
     await model.notebooks(project.id, {
       contains: 'recording:true',
-      createdBy: 1,
+      createdBy: { uuid: api.store.users[0]!.uuid, name: 'Sam Rivera' },
       onlyMine: true,
       dateFrom: '2020-01-01',
       dateTo: '2100-01-01',
@@ -61,7 +61,8 @@ describe('ExplorerModel against the local API', () => {
     const request = api.requests.find((entry) => entry.path.endsWith('/notebooks/'));
     assert.ok(request);
     assert.equal(request.query.contains, 'recording:true');
-    assert.equal(request.query.created_by, '1');
+    assert.equal(request.query.created_by, api.store.users[0]!.uuid);
+    assert.equal(request.status, 200);
     assert.equal(request.query.user, 'true');
     assert.equal(request.query.date_from, '2020-01-01');
     assert.equal(request.query.date_to, '2100-01-01');
