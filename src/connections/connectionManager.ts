@@ -63,7 +63,11 @@ export class ConnectionManager extends Disposable {
       return undefined;
     }
     const client = this.createClient(connection.baseUrl, apiKey);
-    const model = new ExplorerModel(client, () => this.store.addedOrganizations(connectionId));
+    const model = new ExplorerModel(
+      client,
+      () => this.store.addedOrganizations(connectionId),
+      () => this.store.addedProjects(connectionId),
+    );
     return { connection, client, model };
   }
 

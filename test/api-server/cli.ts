@@ -65,6 +65,7 @@ async function main(): Promise<void> {
   console.log(`  all access (*)   ${api.keys.all}`);
   console.log(`  read only        ${api.keys.readOnly}`);
   console.log(`  notebooks only   ${api.keys.notebooksOnly}`);
+  console.log(`  one project (*)  ${api.keys.oneProject}   (limited to project ${api.store.currentProjectOf(api.store.mainUser.id)?.id ?? 'none'})`);
   console.log(`Try: curl -H "Authorization: Bearer ${api.keys.all}" ${api.url}/api/organizations/`);
   if (options.control) console.log(`Test control surface: ${api.url}/_control/state`);
   console.log('Press Ctrl+C to stop.');

@@ -1,7 +1,7 @@
 // Local, in-memory, PostHog-compatible API server (see CONTEXT.md "Local API programmatic interface").
 import type { AddressInfo } from 'node:net';
 import { createApiServer, trackSockets, type RecordedRequest } from './server';
-import { seedStore, type SeedName } from './seed';
+import { seedStore, type SeedName, type SeededKeys } from './seed';
 import { Faults, type FaultRule } from './faults';
 import { RateLimiter } from './throttle';
 import type { Store } from './store';
@@ -29,7 +29,7 @@ export interface StartOptions {
 
 export interface LocalApi {
   url: string;
-  keys: { all: string; readOnly: string; notebooksOnly: string };
+  keys: SeededKeys;
   createKey(opts: { scopes: string[]; organizations?: string[]; projects?: number[] }): string;
   store: Store;
   requests: RecordedRequest[];

@@ -23,13 +23,14 @@ function startCli(args: string[]) {
 }
 
 describe('local API: CLI', () => {
-  test('prints its URL and three keys, serves, and stops cleanly on SIGTERM', async () => {
+  test('prints its URL and four keys (one limited to a project), serves, and stops cleanly on SIGTERM', async () => {
     const { child, ready } = startCli(['--port', '0', '--seed', 'minimal']);
     try {
       const banner = await ready;
       const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(banner)![1]!;
       const keys = [...banner.matchAll(/phx_[A-Za-z0-9]+/g)].map((m) => m[0]);
-      assert.equal(new Set(keys).size, 3);
+      assert.equal(new Set(keys).size, 4);
+      assert.match(banner, /one project \(\*\) +phx_[A-Za-z0-9]+ +\(limited to project \d+\)/);
       const me = await fetch(`${url}/api/users/@me/`, { headers: { Authorization: `Bearer ${keys[0]}` } });
       assert.equal(me.status, 200);
       const exit = once(child, 'exit');
