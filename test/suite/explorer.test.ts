@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { DEFAULT_RETRY, LIST_ALL_PAGE_SIZE } from '../../src/api';
 import { NotebooksNode, ProjectNode } from '../../src/tree/nodes';
 import { ExplorerHarness, iconOf, labelOf } from './support/explorerHarness';
-import { allScopesKey, apiUrl, localApi } from './support/localApi';
+import { allScopesKey, apiUrl, localApi, seededKeys } from './support/localApi';
 import { runnerSecrets } from './support/runnerContext';
 
 /** Signs the harness in to the local API through the real sign-in flow, as a self-hosted instance. */
@@ -273,5 +273,37 @@ describe('Explorer errors', () => {
     await harness.tree.refresh(organization);
     const projects = await harness.items(organization);
     assert.ok(projects.some(({ item: project }) => labelOf(project) === 'Hedgebox'));
+  });
+});
+
+describe('A key limited to one project', () => {
+  let harness: ExplorerHarness;
+  before(async () => {
+    harness = new ExplorerHarness(runnerSecrets());
+  });
+  after(() => harness.dispose());
+
+  it('signs in, says the key is limited, and browses its project and notebooks under a note why organizations are missing', async () => {
+    const connection = await signIn(harness, seededKeys().oneProject);
+    assert.ok(connection, JSON.stringify(harness.window.messages));
+    const [signedIn] = harness.window.messages;
+    assert.equal(signedIn.severity, 'info', JSON.stringify(harness.window.messages));
+    assert.match(signedIn.text, /limited to some projects/);
+
+    const roots = await harness.items();
+    assert.deepEqual(
+      roots.map(({ item }) => labelOf(item)),
+      ['Key limited to some projects: organizations are not listed', 'Hedgebox Inc.'],
+    );
+    const [note] = roots;
+    assert.equal(iconOf(note.item), 'info');
+    assert.match(String(note.item.tooltip), /PostHog does not let such a key list organizations/);
+    assert.equal(note.item.command?.command, 'posthogExplorer.addProject');
+
+    const projects = await harness.items(await harness.child('Hedgebox Inc.'));
+    assert.deepEqual(projects.map(({ item }) => labelOf(item)), ['Hedgebox']);
+    const notebooks = await harness.items(await harness.child('Hedgebox Inc.', 'Hedgebox', 'Notebooks'));
+    assert.ok(notebooks.length >= 4, notebooks.map(({ item }) => labelOf(item)).join(', '));
+    assert.ok(notebooks.every(({ item }) => item.contextValue === 'notebook'));
   });
 });
