@@ -23,6 +23,8 @@ export interface PostHogClientOptions {
   sleep?: Sleep;
   /** Injectable random source in [0, 1) for retry jitter (tests). */
   random?: () => number;
+  /** CA certificates (PEM) to trust instead of Node's bundled ones (see TransportOptions.ca). */
+  ca?: string | Buffer;
 }
 
 /** One client per connection (base URL + key), on its own keep-alive connection pool. */

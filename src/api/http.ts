@@ -31,6 +31,8 @@ export interface RequestLogEntry {
   attempt: number;
   /** "ErrorClass: message" when the attempt failed. */
   error?: string;
+  /** Something the client did about the request that the log should say (see RequestSpec.note). */
+  note?: string;
 }
 
 export interface CallOptions {
@@ -48,6 +50,11 @@ export interface TransportOptions {
   random?: () => number;
   /** Upper bound of parallel connections to the host (default 8). */
   connections?: number;
+  /**
+   * CA certificates (PEM) to trust instead of Node's bundled ones, e.g. a self-hosted instance's own CA
+   * (and the tests' throwaway certificate). Default: the bundled CAs.
+   */
+  ca?: string | Buffer;
 }
 
 export interface RequestSpec {
@@ -58,6 +65,8 @@ export interface RequestSpec {
   /** JSON body. */
   body?: unknown;
   headers?: Record<string, string>;
+  /** Logged with each attempt: what the client did to make the request (e.g. mended a next link). No secrets. */
+  note?: string;
 }
 
 /** What a response handler gets once the status is a success (2xx or 304). */
@@ -106,7 +115,7 @@ export class Transport {
       connections: options.connections ?? 8,
       keepAliveTimeout: 4_000,
       keepAliveMaxTimeout: 30_000,
-      connect: { timeout: this.timeouts.connectMs },
+      connect: { timeout: this.timeouts.connectMs, ...(options.ca ? { ca: options.ca } : {}) },
       headersTimeout: this.timeouts.headersMs,
       bodyTimeout: this.timeouts.bodyMs,
     });
@@ -163,7 +172,7 @@ export class Transport {
           throw await this.failure(response, endpoint);
         }
         const result = await handle({ status, headers: response.headers, body: response.body, endpoint });
-        this.log({ method: spec.method, path: spec.path, status, durationMs: performance.now() - started, attempt });
+        this.log({ method: spec.method, path: spec.path, status, durationMs: performance.now() - started, attempt, ...noteOf(spec) });
         return result;
       } catch (caught) {
         if (signal?.aborted) {
@@ -177,6 +186,7 @@ export class Transport {
           durationMs: performance.now() - started,
           attempt,
           error: `${error.name}: ${error.message}`,
+          ...noteOf(spec),
         });
         const delay = isRetryable(spec.method, error) ? retryDelayMs(attempt - 1, error, this.retry, this.random) : undefined;
         if (delay === undefined) {
@@ -260,6 +270,10 @@ export class Transport {
       // A failing logger must not fail the request.
     }
   }
+}
+
+function noteOf(spec: RequestSpec): Pick<RequestLogEntry, 'note'> {
+  return spec.note ? { note: spec.note } : {};
 }
 
 function checkApiKey(apiKey: string): string {

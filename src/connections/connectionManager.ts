@@ -86,7 +86,8 @@ export class ConnectionManager extends Disposable {
   private logRequest(baseUrl: string, entry: RequestLogEntry): void {
     const status = entry.status ?? entry.error ?? 'failed';
     const attempt = entry.attempt > 1 ? ` (attempt ${entry.attempt})` : '';
-    const line = `${entry.method} ${new URL(baseUrl).host}${entry.path} → ${status} in ${Math.round(entry.durationMs)} ms${attempt}`;
+    const note = entry.note ? ` (${entry.note})` : '';
+    const line = `${entry.method} ${new URL(baseUrl).host}${entry.path} → ${status} in ${Math.round(entry.durationMs)} ms${attempt}${note}`;
     if (entry.status !== undefined && entry.status < 400) {
       this.log.info(line);
     } else {

@@ -2,8 +2,10 @@ import { describe, test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { startLocalApi, textContentOf, type LocalApi } from '../../api-server';
+import { parseArgs } from '../../api-server/cli';
 import { get, mainProject } from './helpers';
 
 const CLI = join(__dirname, '..', '..', 'api-server', 'cli.js');
@@ -49,6 +51,28 @@ describe('local API: CLI', () => {
     const [code] = await once(child, 'exit');
     assert.equal(code, 2);
     assert.match(stderr, /loopback/);
+  });
+});
+
+describe('local API: CLI over https', () => {
+  test('--tls serves over https with a throwaway certificate and prints where it is; --http-next-links needs --tls', async () => {
+    assert.throws(() => parseArgs(['--http-next-links']), /--http-next-links needs --tls/);
+    assert.deepEqual(parseArgs(['--tls', '--http-next-links']), { port: 8010, seed: 'demo', tls: true, httpNextLinks: true });
+    const { child, ready } = startCli(['--port', '0', '--seed', 'empty', '--tls', '--http-next-links']);
+    try {
+      const banner = await ready;
+      assert.match(banner, /listening on https:\/\/127\.0\.0\.1:\d+/);
+      assert.match(banner, /TLS certificate \(self-signed; trust it with curl --cacert\): \S+cert\.pem/);
+      assert.match(banner, /next\/previous links use http:\/\//);
+      const certFile = /--cacert\): (\S+)/.exec(banner)![1]!;
+      assert.ok(existsSync(certFile));
+      const exit = once(child, 'exit');
+      child.kill('SIGTERM');
+      await exit;
+      assert.ok(!existsSync(certFile), 'the certificate is removed on shutdown');
+    } finally {
+      child.kill('SIGKILL');
+    }
   });
 });
 
