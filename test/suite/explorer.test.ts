@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, it } from 'mocha';
 import * as vscode from 'vscode';
-import { DEFAULT_RETRY, LIST_ALL_PAGE_SIZE } from '../../src/api';
+import { DEFAULT_RETRY, LIST_ALL_PAGE_SIZE, PostHogClient } from '../../src/api';
 import { NotebooksNode, ProjectNode } from '../../src/tree/nodes';
 import { ExplorerHarness, iconOf, labelOf } from './support/explorerHarness';
 import { allScopesKey, apiUrl, localApi, seededKeys } from './support/localApi';
@@ -305,5 +305,36 @@ describe('A key limited to one project', () => {
     const notebooks = await harness.items(await harness.child('Hedgebox Inc.', 'Hedgebox', 'Notebooks'));
     assert.ok(notebooks.length >= 4, notebooks.map(({ item }) => labelOf(item)).join(', '));
     assert.ok(notebooks.every(({ item }) => item.contextValue === 'notebook'));
+  });
+
+  it('a key limited to a project other than the current one: the note offers Add Project by ID, and the added project shows', async () => {
+    const client = new PostHogClient({ baseUrl: apiUrl(), apiKey: allScopesKey() });
+    const staging = (await client.projects.listAccessible()).results.find((project) => project.name === 'Hedgebox Staging');
+    await client.dispose();
+    assert.ok(staging);
+    const response = await fetch(`${apiUrl()}/_control/keys`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ scopes: ['*'], projects: [staging.id] }),
+    });
+    const { key } = (await response.json()) as { key: string };
+    const other = new ExplorerHarness(runnerSecrets());
+    try {
+      assert.ok(await signIn(other, key));
+      const [note] = await other.items();
+      assert.equal(labelOf(note.item), 'Key limited to some projects: none found. Add one by id…');
+      assert.equal(note.item.command?.command, 'posthogExplorer.addProject');
+      const target = note.item.command?.arguments?.[0];
+      other.window.type('abc');
+      await other.explorerCommands.addProject(target);
+      assert.equal(other.window.prompts.at(-1)?.validation, 'A project id is a whole number, like 12345.');
+      other.window.type(String(staging.id));
+      await other.explorerCommands.addProject(target);
+      assert.equal(other.window.prompts.at(-1)?.validation, undefined, JSON.stringify(other.window.messages));
+      assert.deepEqual((await other.items()).map(({ item }) => labelOf(item)), ['Key limited to some projects: organizations are not listed', 'Hedgebox Inc.']);
+      assert.deepEqual((await other.items(await other.child('Hedgebox Inc.'))).map(({ item }) => labelOf(item)), ['Hedgebox Staging']);
+    } finally {
+      await other.dispose();
+    }
   });
 });
