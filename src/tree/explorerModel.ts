@@ -46,11 +46,7 @@ export class ExplorerModel {
   ) {}
 
   discovery(): Promise<Discovery> {
-    return this.discoveryCache.get('', async () => {
-      const found = await this.discover();
-      this.limitedToProjects = found.limitedToProjects;
-      return found;
-    });
+    return this.discovered();
   }
 
   async organizations(): Promise<OrganizationSummary[]> {
@@ -59,7 +55,7 @@ export class ExplorerModel {
 
   projects(organizationId: string): Promise<ProjectListItem[]> {
     return this.projectsCache.get(organizationId, async () => {
-      const discovery: CachedDiscovery = await this.discovery();
+      const discovery = await this.discovered();
       return discovery.reachable
         ? (discovery.reachable.get(organizationId) ?? [])
         : this.client.projects.listAll(organizationId);
@@ -89,6 +85,14 @@ export class ExplorerModel {
 
   refreshProject(projectId: number): void {
     this.notebooksCache.invalidate(`${projectId}?`);
+  }
+
+  private discovered(): Promise<CachedDiscovery> {
+    return this.discoveryCache.get('', async () => {
+      const found = await this.discover();
+      this.limitedToProjects = found.limitedToProjects;
+      return found;
+    });
   }
 
   /**
