@@ -12,6 +12,7 @@ import {
   PostHogError,
   PostHogErrorInit,
   QueryTooSlowError,
+  ProjectScopedKeyError,
   RateLimitedError,
   ServerError,
   TimeoutError,
@@ -40,6 +41,7 @@ export interface FailedResponse {
 
 const MISSING_SCOPE = /API key missing required scope '([^']+)'/i;
 const NO_PERSONAL_KEY = /does not support personal API key access/i;
+const SCOPED_PROJECTS_ONLY = /scoped projects are only supported on project-based endpoints/i;
 const THROTTLE_WAIT = /available in (\d+(?:\.\d+)?) seconds?/i;
 
 /** Reads an error body; tolerates empty, non-JSON and plain DRF field-error bodies. */
@@ -123,6 +125,9 @@ export function errorFromResponse(response: FailedResponse): PostHogError {
       }
       if (NO_PERSONAL_KEY.test(detail)) {
         return new PersonalApiKeyNotSupportedError(init);
+      }
+      if (SCOPED_PROJECTS_ONLY.test(detail)) {
+        return new ProjectScopedKeyError(init);
       }
       return new PermissionDeniedError(init);
     }

@@ -106,6 +106,21 @@ export class PermissionDeniedError extends PostHogError {
   }
 }
 
+/**
+ * 403 for a key limited to some projects (PostHog's scoped_teams) on an endpoint that is not about one
+ * project: organization lists and project lists. The key still works on each of its projects.
+ */
+export class ProjectScopedKeyError extends PostHogError {
+  override name = 'ProjectScopedKeyError';
+  constructor(init: PostHogErrorInit) {
+    super(
+      describe(init, 'key limited to some projects'),
+      'This personal API key is limited to some projects. PostHog lets such a key use only the endpoints of those projects, not lists of organizations or projects.',
+      init,
+    );
+  }
+}
+
 export class NotFoundError extends PostHogError {
   override name = 'NotFoundError';
   constructor(init: PostHogErrorInit) {

@@ -32,6 +32,8 @@ export interface RequestLogEntry {
   attempt: number;
   /** "ErrorClass: message" when the attempt failed. */
   error?: string;
+  /** Something the client did about the request that the log should say (see RequestSpec.note). */
+  note?: string;
 }
 
 export interface CallOptions {
@@ -61,6 +63,8 @@ export interface RequestSpec {
   /** JSON body. */
   body?: unknown;
   headers?: Record<string, string>;
+  /** Logged with each attempt: what the client did to make the request (e.g. mended a next link). No secrets. */
+  note?: string;
 }
 
 /** What a response handler gets once the status is a success (2xx or 304). */
@@ -168,7 +172,7 @@ export class Transport {
           throw await this.failure(response, endpoint);
         }
         const result = await handle({ status, headers: response.headers, body: response.body, endpoint });
-        this.log({ method: spec.method, path: spec.path, status, durationMs: performance.now() - started, attempt });
+        this.log({ method: spec.method, path: spec.path, status, durationMs: performance.now() - started, attempt, ...noteOf(spec) });
         return result;
       } catch (caught) {
         if (signal?.aborted) {
@@ -182,6 +186,7 @@ export class Transport {
           durationMs: performance.now() - started,
           attempt,
           error: `${error.name}: ${error.message}`,
+          ...noteOf(spec),
         });
         const delay = isRetryable(spec.method, error) ? retryDelayMs(attempt - 1, error, this.retry, this.random) : undefined;
         if (delay === undefined) {
@@ -265,6 +270,10 @@ export class Transport {
       // A failing logger must not fail the request.
     }
   }
+}
+
+function noteOf(spec: RequestSpec): Pick<RequestLogEntry, 'note'> {
+  return spec.note ? { note: spec.note } : {};
 }
 
 function checkApiKey(apiKey: string): string {

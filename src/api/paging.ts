@@ -1,4 +1,5 @@
 import { UnsafeNextUrlError } from './errors';
+import type { RequestSpec } from './http';
 import type { Paginated } from './schemas';
 import { abortReason } from './sleep';
 
@@ -27,11 +28,19 @@ export interface NextLocation {
   /** Path relative to the base URL's path prefix. */
   path: string;
   query: URLSearchParams;
+  /** What was done to the link, for the request log (never the key or the query). */
+  note?: string;
 }
+
+/** Logged when a next link said http:// on an https connection: it was followed over https. */
+export const HTTP_NEXT_LINK_NOTE = 'the next-page link said http://; followed over this connection\'s https:// instead';
 
 /**
  * Checks a `next` link before anything is sent to it. The Authorization header must never reach
- * another origin, so anything else throws UnsafeNextUrlError.
+ * another origin nor travel over plain http, so anything else throws UnsafeNextUrlError. One case is
+ * mended rather than refused: self-hosted PostHog not configured as behind a proxy builds its links
+ * with http:// while reached over https://. A link to the same host that differs only by that is
+ * followed over the connection's https (the request goes to the base URL's origin, never the link's).
  */
 export function resolveNextUrl(next: string, baseUrl: string, endpoint: string): NextLocation {
   const base = new URL(baseUrl);
@@ -41,12 +50,19 @@ export function resolveNextUrl(next: string, baseUrl: string, endpoint: string):
   } catch {
     throw new UnsafeNextUrlError({ endpoint, target: 'an invalid URL' });
   }
-  if (url.username || url.password || url.origin !== base.origin) {
+  const downgraded = base.protocol === 'https:' && url.protocol === 'http:' && url.host === base.host;
+  if (url.username || url.password || (url.origin !== base.origin && !downgraded)) {
     throw new UnsafeNextUrlError({ endpoint, target: `${url.protocol}//${url.host}` });
   }
   const prefix = base.pathname.replace(/\/+$/, '');
   const path = prefix && url.pathname.startsWith(`${prefix}/`) ? url.pathname.slice(prefix.length) : url.pathname;
-  return { path, query: url.searchParams };
+  return { path, query: url.searchParams, ...(downgraded ? { note: HTTP_NEXT_LINK_NOTE } : {}) };
+}
+
+/** The GET request for a checked `next` link, carrying the note of what was done to it for the log. */
+export function nextPageRequest(next: string, baseUrl: string, endpoint: string): RequestSpec {
+  const { path, query, note } = resolveNextUrl(next, baseUrl, endpoint);
+  return { method: 'GET', path, query, ...(note ? { note } : {}) };
 }
 
 /** Fetches one page of a limit/offset list, or the page a (checked) next link names. */

@@ -79,7 +79,11 @@ export class ConnectionManager extends Disposable {
       return undefined;
     }
     const client = this.createClient(connection.baseUrl, apiKey);
-    const model = new ExplorerModel(client, () => this.store.addedOrganizations(connectionId));
+    const model = new ExplorerModel(
+      client,
+      () => this.store.addedOrganizations(connectionId),
+      () => this.store.addedProjects(connectionId),
+    );
     return { connection, client, model };
   }
 
@@ -98,7 +102,8 @@ export class ConnectionManager extends Disposable {
   private logRequest(baseUrl: string, entry: RequestLogEntry): void {
     const status = entry.status ?? entry.error ?? 'failed';
     const attempt = entry.attempt > 1 ? ` (attempt ${entry.attempt})` : '';
-    const line = `${entry.method} ${new URL(baseUrl).host}${entry.path} → ${status} in ${Math.round(entry.durationMs)} ms${attempt}`;
+    const note = entry.note ? ` (${entry.note})` : '';
+    const line = `${entry.method} ${new URL(baseUrl).host}${entry.path} → ${status} in ${Math.round(entry.durationMs)} ms${attempt}${note}`;
     if (entry.status !== undefined && entry.status < 400) {
       this.log.info(line);
     } else {

@@ -31,6 +31,7 @@ export interface EnvironmentConnection {
 const CONNECTIONS_KEY = 'posthogExplorer.connections';
 const ACTIVE_KEY = 'posthogExplorer.activeConnection';
 const ADDED_ORGANIZATIONS_KEY = 'posthogExplorer.addedOrganizations';
+const ADDED_PROJECTS_KEY = 'posthogExplorer.addedProjects';
 export const ENVIRONMENT_CONNECTION_ID = 'environment';
 
 type StoredConnection = Pick<Connection, 'id' | 'baseUrl' | 'account'>;
@@ -132,6 +133,20 @@ export class ConnectionStore {
     const current = all[connectionId] ?? [];
     if (!current.includes(organizationId)) {
       await this.state.update(ADDED_ORGANIZATIONS_KEY, { ...all, [connectionId]: [...current, organizationId] });
+    }
+    this.changed.fire();
+  }
+
+  /** Projects the user added by id, for keys limited to some projects (which may not list them). */
+  addedProjects(connectionId: string): number[] {
+    return this.state.get<Record<string, number[]>>(ADDED_PROJECTS_KEY)?.[connectionId] ?? [];
+  }
+
+  async addProject(connectionId: string, projectId: number): Promise<void> {
+    const all = this.state.get<Record<string, number[]>>(ADDED_PROJECTS_KEY) ?? {};
+    const current = all[connectionId] ?? [];
+    if (!current.includes(projectId)) {
+      await this.state.update(ADDED_PROJECTS_KEY, { ...all, [connectionId]: [...current, projectId] });
     }
     this.changed.fire();
   }

@@ -1,5 +1,5 @@
 import type { PostHogClient } from '../api';
-import { MissingScopeError } from '../api';
+import { MissingScopeError, PermissionDeniedError, ProjectScopedKeyError } from '../api';
 
 /** The read scopes the explorer uses, and what a key without them cannot do. */
 export const SCOPE_FEATURES: Readonly<Record<string, string>> = {
@@ -14,6 +14,8 @@ export interface KeyCheck {
   /** The e-mail of the key's user, when the key may read the profile. */
   readonly account?: string;
   readonly missingScopes: string[];
+  /** The key is limited to some projects: PostHog refuses it organization and project lists. */
+  readonly limitedToProjects: boolean;
 }
 
 /**
@@ -37,16 +39,39 @@ export async function checkApiKey(client: PostHogClient, signal?: AbortSignal): 
 
   // The first call alone, so that a bad key makes one request, not five.
   const user = await missing('user:read', () => client.users.me(call));
+  let limitedToProjects = false;
+  const unlessLimited = async <T>(request: () => Promise<T>): Promise<T | undefined> => {
+    try {
+      return await request();
+    } catch (error) {
+      if (error instanceof ProjectScopedKeyError) {
+        limitedToProjects = true;
+        return undefined;
+      }
+      throw error;
+    }
+  };
   const [, projects] = await Promise.all([
-    missing('organization:read', () => client.organizations.list({ limit: 1 }, call)),
-    missing('project:read', () => client.projects.listAccessible({ limit: 1 }, call)),
+    missing('organization:read', () => unlessLimited(() => client.organizations.list({ limit: 1 }, call))),
+    missing('project:read', () => unlessLimited(() => client.projects.listAccessible({ limit: 1 }, call))),
   ]);
   const projectId = projects?.results[0]?.id ?? user?.team?.id;
   if (projectId !== undefined) {
+    // A key limited to other projects than the user's current one cannot be checked there.
+    const onProject = async <T>(scope: string, request: () => Promise<T>) => {
+      try {
+        return await missing(scope, request);
+      } catch (error) {
+        if (limitedToProjects && error instanceof PermissionDeniedError) {
+          return undefined;
+        }
+        throw error;
+      }
+    };
     await Promise.all([
-      missing('notebook:read', () => client.notebooks.list(projectId, { limit: 1 }, call)),
-      missing('query:read', () => client.events.list(projectId, { limit: 1 }, call)),
+      onProject('notebook:read', () => client.notebooks.list(projectId, { limit: 1 }, call)),
+      onProject('query:read', () => client.events.list(projectId, { limit: 1 }, call)),
     ]);
   }
-  return { account: user?.email, missingScopes: missingScopes.sort() };
+  return { account: user?.email, missingScopes: missingScopes.sort(), limitedToProjects };
 }

@@ -117,15 +117,18 @@ export class SignInFlow {
   }
 
   private reportSignedIn(connection: Connection, check: KeyCheck): void {
+    const limited = check.limitedToProjects
+      ? ` ${vscode.l10n.t('The key is limited to some projects, so PostHog does not let it list organizations: the explorer shows your current project and the projects you add by id.')}`
+      : '';
     if (check.missingScopes.length === 0) {
-      void this.window.showInformationMessage(vscode.l10n.t('Signed in to {0}.', connectionLabel(connection)));
+      void this.window.showInformationMessage(`${vscode.l10n.t('Signed in to {0}.', connectionLabel(connection))}${limited}`);
       return;
     }
     const consequences = check.missingScopes.map((scope) => `${scope}: ${SCOPE_FEATURES[scope] ?? scope}`).join('; ');
     const createKey = vscode.l10n.t('Create a Key');
     void this.window
       .showWarningMessage(
-        vscode.l10n.t('Signed in to {0}, but the key lacks some scopes ({1}).', connectionLabel(connection), consequences),
+        `${vscode.l10n.t('Signed in to {0}, but the key lacks some scopes ({1}).', connectionLabel(connection), consequences)}${limited}`,
         createKey,
       )
       .then((choice) => {

@@ -21,7 +21,6 @@ const bool = (nullable: boolean): FieldKind => ({ kind: 'boolean', nullable });
 export const WRITABLE_FIELD_KINDS: Record<ProjectWritableField, FieldKind> = {
   name: { kind: 'name' },
   app_urls: { kind: 'stringList', nullable: false, nullItems: true },
-  slack_incoming_webhook: { kind: 'string', nullable: true },
   anonymize_ips: bool(false),
   completed_snippet_onboarding: bool(false),
   test_account_filters: { kind: 'json' },
@@ -87,7 +86,6 @@ export function writableFieldOrder(): ProjectWritableField[] {
 export const FIELD_DESCRIPTIONS: Partial<Record<ProjectWritableField, string>> = {
   name: 'The project name: 1-200 characters, unique in the organization (ignoring case).',
   app_urls: 'URLs of the sites or apps that send events; used by the toolbar and heatmaps.',
-  slack_incoming_webhook: 'Slack or Teams incoming webhook URL for action notifications.',
   anonymize_ips: 'Discard client IP addresses of incoming events.',
   timezone: 'IANA time zone name used for dates in insights, e.g. "Europe/Berlin". Default "UTC".',
   week_start_day: 'First day of the week: 0 = Sunday, 1 = Monday, null = by locale.',

@@ -33,6 +33,7 @@ export class ExplorerCommands extends Disposable {
     register('posthogExplorer.hideDeletedNotebooks', () => this.tree.setShowDeleted(false));
     register('posthogExplorer.restoreNotebook', (node?: ExplorerNode) => this.restoreNotebook(node));
     register('posthogExplorer.addOrganization', (target?: ConnectionTarget) => this.addOrganization(target));
+    register('posthogExplorer.addProject', (target?: ConnectionTarget) => this.addProject(target));
     return this;
   }
 
@@ -78,12 +79,8 @@ export class ExplorerCommands extends Disposable {
   }
 
   async addOrganization(target?: ConnectionTarget): Promise<void> {
-    const connection =
-      (target?.connectionId ? this.connections.store.get(target.connectionId) : target?.connection?.()) ??
-      this.connections.store.active();
-    const session = connection && (await this.connections.session(connection.id));
+    const session = await this.targetSession(target);
     if (!session) {
-      void vscode.commands.executeCommand('posthogExplorer.signIn');
       return;
     }
     const organizationId = await this.window.showInputBox({
@@ -108,6 +105,47 @@ export class ExplorerCommands extends Disposable {
     }
     await this.connections.store.addOrganization(session.connection.id, id);
     await this.tree.refresh();
+  }
+
+  /** For keys limited to some projects, which PostHog does not let list them: checks the id with one read. */
+  async addProject(target?: ConnectionTarget): Promise<void> {
+    const session = await this.targetSession(target);
+    if (!session) {
+      return;
+    }
+    const typed = await this.window.showInputBox({
+      title: vscode.l10n.t('Add Project by ID'),
+      prompt: vscode.l10n.t('The project id (a number), shown in PostHog under Settings → Project and in its web addresses (/project/<id>).'),
+      placeHolder: '12345',
+      validateInput: (value) => (/^\d{1,18}$/.test(value.trim()) ? undefined : vscode.l10n.t('A project id is a whole number, like 12345.')),
+    });
+    if (!typed) {
+      return;
+    }
+    const id = Number(typed.trim());
+    try {
+      await this.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Checking the project…') },
+        () => session.client.projects.getById(id),
+      );
+    } catch (error) {
+      void this.window.showErrorMessage(vscode.l10n.t('Could not open project {0}: {1}', id, errorText(error)));
+      return;
+    }
+    await this.connections.store.addProject(session.connection.id, id);
+    await this.tree.refresh();
+  }
+
+  /** The session of the target's connection, or of the active one; none asks to sign in. */
+  private async targetSession(target?: ConnectionTarget) {
+    const connection =
+      (target?.connectionId ? this.connections.store.get(target.connectionId) : target?.connection?.()) ??
+      this.connections.store.active();
+    const session = connection && (await this.connections.session(connection.id));
+    if (!session) {
+      void vscode.commands.executeCommand('posthogExplorer.signIn');
+    }
+    return session;
   }
 
   private async notebooksTarget(node?: ExplorerNode) {

@@ -1,13 +1,31 @@
-import type { NotebookListItem, PostHogClient, ProjectListItem } from '../api';
-import { MissingScopeError } from '../api';
+import type { Me, NotebookListItem, PostHogClient, ProjectListItem } from '../api';
+import { MissingScopeError, NotFoundError, PermissionDeniedError, ProjectScopedKeyError } from '../api';
 import { AsyncCache } from '../common/cache';
 import { type NotebookFilter, toNotebookQuery } from './notebookFilter';
 
 export interface OrganizationSummary {
   readonly id: string;
   readonly name: string;
-  /** Where the extension learned of it: the organizations list, the user's profile, or the user by hand. */
-  readonly source: 'organizations' | 'user' | 'added';
+  /**
+   * Where the extension learned of it: the organizations list, the user's profile, the user by hand,
+   * or (for a key limited to some projects) the projects the key reaches.
+   */
+  readonly source: 'organizations' | 'user' | 'added' | 'projects';
+}
+
+/** The organizations a connection shows, and how they were found. */
+export interface Discovery {
+  readonly organizations: OrganizationSummary[];
+  /**
+   * The key is limited to some projects (PostHog's scoped_teams), so PostHog refuses organization and
+   * project lists: the organizations are those of the projects the key reaches.
+   */
+  readonly limitedToProjects: boolean;
+}
+
+interface CachedDiscovery extends Discovery {
+  /** For a key limited to projects: the projects it reaches, by organization. */
+  readonly reachable?: ReadonlyMap<string, ProjectListItem[]>;
 }
 
 /**
@@ -15,21 +33,33 @@ export interface OrganizationSummary {
  * notebooks, fetched on demand and cached until refreshed. Knows nothing of VS Code.
  */
 export class ExplorerModel {
-  private readonly organizationsCache = new AsyncCache<OrganizationSummary[]>();
+  private readonly discoveryCache = new AsyncCache<CachedDiscovery>();
+  /** What the last discovery found; see Discovery.limitedToProjects. */
+  private limitedToProjects = false;
   private readonly projectsCache = new AsyncCache<ProjectListItem[]>();
   private readonly notebooksCache = new AsyncCache<NotebookListItem[]>();
 
   constructor(
     private readonly client: PostHogClient,
     private readonly addedOrganizationIds: () => readonly string[],
+    private readonly addedProjectIds: () => readonly number[] = () => [],
   ) {}
 
-  organizations(): Promise<OrganizationSummary[]> {
-    return this.organizationsCache.get('', () => this.discoverOrganizations());
+  discovery(): Promise<Discovery> {
+    return this.discovered();
+  }
+
+  async organizations(): Promise<OrganizationSummary[]> {
+    return (await this.discovery()).organizations;
   }
 
   projects(organizationId: string): Promise<ProjectListItem[]> {
-    return this.projectsCache.get(organizationId, () => this.client.projects.listAll(organizationId));
+    return this.projectsCache.get(organizationId, async () => {
+      const discovery = await this.discovered();
+      return discovery.reachable
+        ? (discovery.reachable.get(organizationId) ?? [])
+        : this.client.projects.listAll(organizationId);
+    });
   }
 
   notebooks(projectId: number, filter: NotebookFilter): Promise<NotebookListItem[]> {
@@ -40,12 +70,16 @@ export class ExplorerModel {
   }
 
   refreshAll(): void {
-    this.organizationsCache.invalidate();
+    this.discoveryCache.invalidate();
     this.projectsCache.invalidate();
     this.notebooksCache.invalidate();
   }
 
   refreshOrganization(organizationId: string): void {
+    // A key limited to projects finds its projects during discovery: find them again.
+    if (this.limitedToProjects) {
+      this.discoveryCache.invalidate();
+    }
     this.projectsCache.invalidate(organizationId);
   }
 
@@ -53,17 +87,60 @@ export class ExplorerModel {
     this.notebooksCache.invalidate(`${projectId}?`);
   }
 
+  private discovered(): Promise<CachedDiscovery> {
+    return this.discoveryCache.get('', async () => {
+      const found = await this.discover();
+      this.limitedToProjects = found.limitedToProjects;
+      return found;
+    });
+  }
+
   /**
    * GET /api/organizations/ needs organization:read; keys without it may still read the user's
    * profile (user:read), which names the user's organizations. Organizations added by id come last.
    */
-  private async discoverOrganizations(): Promise<OrganizationSummary[]> {
-    const found = await this.listedOrganizations();
+  private async discover(): Promise<CachedDiscovery> {
+    let found: OrganizationSummary[];
+    try {
+      found = await this.listedOrganizations();
+    } catch (error) {
+      if (error instanceof ProjectScopedKeyError) {
+        return this.discoverThroughProjects();
+      }
+      throw error;
+    }
     const known = new Set(found.map((organization) => organization.id));
     const added = this.addedOrganizationIds()
       .filter((id) => !known.has(id))
       .map((id): OrganizationSummary => ({ id, name: id, source: 'added' }));
-    return [...found, ...added];
+    return { organizations: [...found, ...added], limitedToProjects: false };
+  }
+
+  /**
+   * A key limited to some projects may not list organizations or projects, but may read each of its
+   * projects: the user's current project (from /api/users/@me/), any /api/projects/ still lists, and
+   * the ids the user added. Projects the key may not read are left out.
+   */
+  private async discoverThroughProjects(): Promise<CachedDiscovery> {
+    const user = await orUndefined(this.client.users.me(), MissingScopeError);
+    const listed = (await orUndefined(this.client.projects.listAllAccessible(), ProjectScopedKeyError, MissingScopeError)) ?? [];
+    const listedIds = new Set(listed.map((project) => project.id));
+    const ids = [...new Set([user?.team?.id, ...this.addedProjectIds()])].filter(
+      (id): id is number => id !== undefined && !listedIds.has(id),
+    );
+    const read = await Promise.all(
+      ids.map((id) => orUndefined(this.client.projects.getById(id), PermissionDeniedError, NotFoundError, MissingScopeError)),
+    );
+    const reachable = new Map<string, ProjectListItem[]>();
+    for (const project of [...listed, ...read]) {
+      if (project) {
+        reachable.set(project.organization, [...(reachable.get(project.organization) ?? []), project]);
+      }
+    }
+    const organizations = [...reachable.keys()].map(
+      (id): OrganizationSummary => ({ id, name: organizationName(user, id), source: 'projects' }),
+    );
+    return { organizations, limitedToProjects: true, reachable };
   }
 
   private async listedOrganizations(): Promise<OrganizationSummary[]> {
@@ -85,4 +162,23 @@ export class ExplorerModel {
       throw error;
     }
   }
+}
+
+type ErrorClass = abstract new (...args: never[]) => Error;
+
+/** The call's result, or undefined when it fails with one of the given (expected) errors. */
+async function orUndefined<T>(call: Promise<T>, ...expected: ErrorClass[]): Promise<T | undefined> {
+  try {
+    return await call;
+  } catch (error) {
+    if (expected.some((type) => error instanceof type)) {
+      return undefined;
+    }
+    throw error;
+  }
+}
+
+function organizationName(user: Me | undefined, organizationId: string): string {
+  const known = [user?.organization, ...(user?.organizations ?? [])].find((organization) => organization?.id === organizationId);
+  return known?.name ?? organizationId;
 }

@@ -96,7 +96,11 @@ export async function organizationNodes(
   if (!session) {
     return [signInAgainNode(parent, connection, vscode.l10n.t('The API key for this connection is missing.'))];
   }
-  const organizations = await session.model.organizations();
+  const { organizations, limitedToProjects } = await session.model.discovery();
+  const nodes = organizations.map((organization): ExplorerNode => new OrganizationNode(parent, session, organization, state));
+  if (limitedToProjects) {
+    return [limitedToProjectsNode(parent, connection, organizations.length > 0), ...nodes];
+  }
   if (organizations.length === 0) {
     return [
       new MessageNode(parent, `${connection.id}:no-organizations`, {
@@ -106,7 +110,24 @@ export async function organizationNodes(
       }),
     ];
   }
-  return organizations.map((organization) => new OrganizationNode(parent, session, organization, state));
+  return nodes;
+}
+
+/**
+ * Why a key limited to some projects shows no full organizations: PostHog refuses it their lists, so
+ * the tree shows the projects it reaches. A click adds another project by id.
+ */
+function limitedToProjectsNode(parent: ExplorerNode | undefined, connection: Connection, found: boolean): MessageNode {
+  return new MessageNode(parent, `${connection.id}:limited-to-projects`, {
+    label: found
+      ? vscode.l10n.t('Key limited to some projects: organizations are not listed')
+      : vscode.l10n.t('Key limited to some projects: none found. Add one by id…'),
+    icon: 'info',
+    tooltip: vscode.l10n.t(
+      'This personal API key is limited to some projects, and PostHog does not let such a key list organizations or their projects. Shown here: your current project and the projects you added by id. Click to add a project by id.',
+    ),
+    command: { command: 'posthogExplorer.addProject', title: '', arguments: [{ connectionId: connection.id }] },
+  });
 }
 
 export class OrganizationNode extends SessionNode {

@@ -1,16 +1,26 @@
 // `npm run api -- --port 8010 [--host 127.0.0.1] [--seed demo|minimal|empty] [--latency ms]
-//   [--allow-personal-key-actions] [--rate-limits] [--events N] [--control]`
+//   [--allow-personal-key-actions] [--rate-limits] [--events N] [--control] [--tls [--http-next-links]]`
 // Serves the local PostHog-compatible API until SIGINT/SIGTERM.
-import { startLocalApi, type StartOptions } from './index';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { startLocalApi, throwawayCertificate, type StartOptions } from './index';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 const SEEDS = new Set(['demo', 'minimal', 'empty']);
 
 const USAGE = `Usage: npm run api -- [--port N] [--host 127.0.0.1|::1|localhost] [--seed demo|minimal|empty]
-                     [--latency ms] [--allow-personal-key-actions] [--rate-limits] [--events N] [--control]`;
+                     [--latency ms] [--allow-personal-key-actions] [--rate-limits] [--events N] [--control]
+                     [--tls [--http-next-links]]
+  --tls              serve over https with a throwaway self-signed certificate (needs the openssl CLI)
+  --http-next-links  with --tls: build next/previous links with http://, as self-hosted PostHog does
+                     when not configured as behind a proxy`;
 
-export function parseArgs(argv: string[]): StartOptions {
-  const options: StartOptions = { port: 8010, seed: 'demo' };
+/** The command line's choices; `tls` asks for a throwaway certificate, made when the server starts. */
+export type CliOptions = Omit<StartOptions, 'tls'> & { tls?: boolean };
+
+export function parseArgs(argv: string[]): CliOptions {
+  const options: CliOptions = { port: 8010, seed: 'demo' };
   const value = (i: number, flag: string): string => {
     const v = argv[i + 1];
     if (v === undefined || v.startsWith('--')) throw new Error(`${flag} needs a value`);
@@ -41,22 +51,26 @@ export function parseArgs(argv: string[]): StartOptions {
       case '--allow-personal-key-actions': options.refusePersonalKeyActions = false; break;
       case '--rate-limits': options.rateLimits = true; break;
       case '--control': options.control = true; break;
+      case '--tls': options.tls = true; break;
+      case '--http-next-links': options.httpNextLinks = true; break;
       case '--help': case '-h': console.log(USAGE); process.exit(0); break;
       default: throw new Error(`Unknown option "${flag}"`);
     }
   }
+  if (options.httpNextLinks && !options.tls) throw new Error('--http-next-links needs --tls (over http the links are http anyway)');
   return options;
 }
 
 async function main(): Promise<void> {
-  let options: StartOptions;
+  let options: CliOptions;
   try {
     options = parseArgs(process.argv.slice(2));
   } catch (error) {
     console.error(`${(error as Error).message}\n${USAGE}`);
     process.exit(2);
   }
-  const api = await startLocalApi(options);
+  const tls = options.tls ? throwawayCertificate() : undefined;
+  const api = await startLocalApi({ ...options, tls });
   const projects = api.store.visibleProjects();
   const events = projects.reduce((sum, p) => sum + api.store.eventsOf(p.id).size, 0);
   console.log(`PostHog local API listening on ${api.url}`);
@@ -65,15 +79,26 @@ async function main(): Promise<void> {
   console.log(`  all access (*)   ${api.keys.all}`);
   console.log(`  read only        ${api.keys.readOnly}`);
   console.log(`  notebooks only   ${api.keys.notebooksOnly}`);
+  console.log(`  one project (*)  ${api.keys.oneProject}   (limited to project ${api.store.currentProjectOf(api.store.mainUser.id)?.id ?? 'none'})`);
   console.log(`Try: curl -H "Authorization: Bearer ${api.keys.all}" ${api.url}/api/organizations/`);
   if (options.control) console.log(`Test control surface: ${api.url}/_control/state`);
-  console.log('Press Ctrl+C to stop.');
+  let certDir: string | undefined;
+  if (tls) {
+    certDir = mkdtempSync(path.join(tmpdir(), 'posthog-local-api-'));
+    const certFile = path.join(certDir, 'cert.pem');
+    writeFileSync(certFile, tls.cert);
+    console.log(`TLS certificate (self-signed; trust it with curl --cacert): ${certFile}`);
+    if (options.httpNextLinks) console.log('next/previous links use http:// (self-hosted PostHog not configured as behind a proxy)');
+  }
   const stop = (signal: string): void => {
+    if (certDir) rmSync(certDir, { recursive: true, force: true });
     console.log(`\nReceived ${signal}, shutting down.`);
     void api.close().then(() => process.exit(0));
   };
+  // Before the last line of the banner, which tells a waiting script that the server is ready to be stopped too.
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));
+  console.log('Press Ctrl+C to stop.');
 }
 
 if (require.main === module) {

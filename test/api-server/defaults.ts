@@ -5,7 +5,6 @@ import type { Schema } from './validation';
 export function defaultProjectSettings(): JsonObject {
   return {
     app_urls: [],
-    slack_incoming_webhook: null,
     anonymize_ips: false,
     completed_snippet_onboarding: false,
     test_account_filters: [],
@@ -42,12 +41,14 @@ export function defaultProjectSettings(): JsonObject {
   };
 }
 
-/** Writable project fields (spec 2.1, plus product_description). `name` is validated separately. */
+/**
+ * Writable project fields (spec 2.1, plus product_description). `name` is validated separately.
+ * slack_incoming_webhook is no longer a PostHog field: a body carrying it is accepted and the field ignored.
+ */
 export const PROJECT_SCHEMA: Schema = {
   name: { kind: 'string', minLength: 1, maxLength: 200 },
   product_description: { kind: 'string', allowNull: true, allowBlank: true, maxLength: 1000 },
   app_urls: { kind: 'stringList', allowNullItems: true, itemMaxLength: 200 },
-  slack_incoming_webhook: { kind: 'string', allowNull: true, allowBlank: true, maxLength: 500 },
   anonymize_ips: { kind: 'boolean' },
   completed_snippet_onboarding: { kind: 'boolean' },
   test_account_filters: { kind: 'json' },

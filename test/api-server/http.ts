@@ -7,6 +7,11 @@ import { validation } from './errors';
 export interface ServerOptions {
   refusePersonalKeyActions: boolean;
   rateLimits: boolean;
+  /**
+   * The scheme of absolute links (next/previous): the one the server is reached by, or "http" while served
+   * over https, as self-hosted PostHog does when it is not configured as behind a proxy.
+   */
+  linkScheme: 'http' | 'https';
 }
 
 export interface Ctx {

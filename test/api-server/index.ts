@@ -1,13 +1,14 @@
 // Local, in-memory, PostHog-compatible API server (see CONTEXT.md "Local API programmatic interface").
 import type { AddressInfo } from 'node:net';
-import { createApiServer, trackSockets, type RecordedRequest } from './server';
-import { seedStore, type SeedName } from './seed';
+import { createApiServer, trackSockets, type RecordedRequest, type TlsIdentity } from './server';
+import { seedStore, type SeedName, type SeededKeys } from './seed';
 import { Faults, type FaultRule } from './faults';
 import { RateLimiter } from './throttle';
 import type { Store } from './store';
 
 export type { Store } from './store';
-export type { RecordedRequest } from './server';
+export type { RecordedRequest, TlsIdentity } from './server';
+export { throwawayCertificate } from './tls';
 export type { FaultRule } from './faults';
 export type { EventRecord, NewEvent } from './events';
 export type * from './model';
@@ -25,11 +26,15 @@ export interface StartOptions {
   now?: () => Date;
   /** Serve the unauthenticated test-control surface under /_control/ (see control.ts). Default false. */
   control?: boolean;
+  /** Serve over https with this certificate (e.g. throwawayCertificate()); `url` then starts with https://. */
+  tls?: TlsIdentity;
+  /** Over https, build next/previous links with http:// as self-hosted PostHog does when not configured as behind a proxy. */
+  httpNextLinks?: boolean;
 }
 
 export interface LocalApi {
   url: string;
-  keys: { all: string; readOnly: string; notebooksOnly: string };
+  keys: SeededKeys;
   createKey(opts: { scopes: string[]; organizations?: string[]; projects?: number[] }): string;
   store: Store;
   requests: RecordedRequest[];
@@ -44,14 +49,18 @@ export async function startLocalApi(options: StartOptions = {}): Promise<LocalAp
   const { store, keys } = seedStore(options.seed ?? 'minimal', options.now ?? (() => new Date()), options.demoEvents);
   const state = {
     store,
-    options: { refusePersonalKeyActions: options.refusePersonalKeyActions ?? true, rateLimits: options.rateLimits ?? false },
+    options: {
+      refusePersonalKeyActions: options.refusePersonalKeyActions ?? true,
+      rateLimits: options.rateLimits ?? false,
+      linkScheme: options.tls && !options.httpNextLinks ? ('https' as const) : ('http' as const),
+    },
     latencyMs: options.latencyMs ?? 0,
     faults: new Faults(),
     limiter: new RateLimiter(),
     requests: [] as RecordedRequest[],
     control: options.control ? { keys } : undefined,
   };
-  const server = createApiServer(state);
+  const server = createApiServer(state, options.tls);
   const sockets = trackSockets(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -61,7 +70,7 @@ export async function startLocalApi(options: StartOptions = {}): Promise<LocalAp
   const urlHost = host.includes(':') ? `[${host}]` : host;
   let closed: Promise<void> | undefined;
   return {
-    url: `http://${urlHost}:${port}`,
+    url: `${options.tls ? 'https' : 'http'}://${urlHost}:${port}`,
     keys,
     createKey: (opts) => store.createKey(opts),
     store,

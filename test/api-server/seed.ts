@@ -13,6 +13,8 @@ export interface SeededKeys {
   all: string;
   readOnly: string;
   notebooksOnly: string;
+  /** Every scope, but limited (scoped_teams) to the main project: the @me user's current project. */
+  oneProject: string;
 }
 
 const READ_SCOPES = ['organization:read', 'project:read', 'notebook:read', 'activity_log:read', 'query:read', 'user:read'];
@@ -20,7 +22,8 @@ const READ_SCOPES = ['organization:read', 'project:read', 'notebook:read', 'acti
 export function seedStore(seed: SeedName, clock: () => Date, demoEvents = 100_000): { store: Store; keys: SeededKeys } {
   const store = new Store(clock, seed);
   const users = addUsers(store);
-  const keys = addKeys(store, seed);
+  const rng = new Rng(`posthog-local-api:keys:${seed}`);
+  const keys = addKeys(store, rng);
   if (seed === 'empty') {
     store.addOrganization('Empty Org', [{ userId: users[0]!.id, level: 15 }]);
   } else if (seed === 'minimal') {
@@ -28,7 +31,7 @@ export function seedStore(seed: SeedName, clock: () => Date, demoEvents = 100_00
   } else {
     seedDemo(store, users, demoEvents);
   }
-  return { store, keys };
+  return { store, keys: { ...keys, oneProject: addOneProjectKey(store, rng) } };
 }
 
 function addUsers(store: Store): User[] {
@@ -40,14 +43,22 @@ function addUsers(store: Store): User[] {
   ];
 }
 
-function addKeys(store: Store, seed: SeedName): SeededKeys {
-  const rng = new Rng(`posthog-local-api:keys:${seed}`);
+function addKeys(store: Store, rng: Rng): Omit<SeededKeys, 'oneProject'> {
   const userId = store.mainUser.id;
   return {
     all: store.addKey({ value: `phx_${rng.base62(43)}`, label: 'Local API (all access)', userId, scopes: ['*'] }),
     readOnly: store.addKey({ value: `phx_${rng.base62(43)}`, label: 'Local API (read only)', userId, scopes: READ_SCOPES }),
     notebooksOnly: store.addKey({ value: `phx_${rng.base62(43)}`, label: 'Local API (notebooks)', userId, scopes: ['notebook:write'] }),
   };
+}
+
+/**
+ * Made after the data, to know the project: the main user's current one. The empty seed has no project,
+ * so there the key is limited to a project id that does not exist, and every project endpoint refuses it.
+ */
+function addOneProjectKey(store: Store, rng: Rng): string {
+  const projectId = store.currentProjectOf(store.mainUser.id)?.id ?? 0;
+  return store.addKey({ value: `phx_${rng.base62(43)}`, label: 'Local API (one project)', userId: store.mainUser.id, scopes: ['*'], projects: [projectId] });
 }
 
 function seedMinimal(store: Store, users: User[]): void {

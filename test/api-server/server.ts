@@ -2,6 +2,7 @@
 // authenticate (401) -> method (405) -> resolve organization/project (404) -> scopes (403) ->
 // throttle (429) -> handler (400/404/409/...).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { Socket } from 'node:net';
 import type { Store } from './store';
 import { ApiError, methodNotAllowed, notFound, parseError, serverError, throttled, unsupportedMediaType } from './errors';
@@ -42,13 +43,20 @@ export interface ServerState {
   control?: { keys: SeededKeys };
 }
 
-export function createApiServer(state: ServerState): Server {
-  return createServer((req, res) => {
+/** A certificate and its private key (PEM) for serving over https. */
+export interface TlsIdentity {
+  cert: string;
+  key: string;
+}
+
+export function createApiServer(state: ServerState, tls?: TlsIdentity): Server {
+  const listener = (req: IncomingMessage, res: ServerResponse): void => {
     handle(state, req, res).catch((error: unknown) => {
       console.error('[local-api] unexpected failure', error);
       if (!res.headersSent) send(res, toReply(serverError()));
     });
-  });
+  };
+  return tls ? createTlsServer(tls, listener) : createServer(listener);
 }
 
 async function handle(state: ServerState, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -106,7 +114,7 @@ async function dispatch(state: ServerState, req: IncomingMessage, url: URL, meth
   const ctx: Ctx = {
     method, path: url.pathname, rawQuery: url.search.slice(1), query: url.searchParams, params: match.params,
     headers: req.headers, body, key, user: state.store.getUser(key.userId)!, store: state.store, options: state.options,
-    origin: `http://${req.headers.host ?? 'localhost'}`, ...target,
+    origin: `${state.options.linkScheme}://${req.headers.host ?? 'localhost'}`, ...target,
   };
   return action.handler(ctx);
 }

@@ -21,7 +21,7 @@ export type RunnerMessage =
 export const REPORT_URL_ENV = 'POSTHOG_EXPLORER_TEST_REPORT_URL';
 /** Optional env var: only run in-editor tests whose full title matches this pattern (mocha grep). */
 export const GREP_ENV = 'POSTHOG_EXPLORER_TEST_GREP';
-/** Env var with the local API's keys as JSON ({ all, readOnly, notebooksOnly }), for suites that need them. */
+/** Env var with the local API's keys as JSON ({ all, readOnly, notebooksOnly, oneProject }), for suites that need them. */
 export const API_KEYS_ENV = 'POSTHOG_EXPLORER_TEST_API_KEYS';
 
 export function describeError(error: unknown): string {

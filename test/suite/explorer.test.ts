@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, it } from 'mocha';
 import * as vscode from 'vscode';
-import { DEFAULT_RETRY, LIST_ALL_PAGE_SIZE } from '../../src/api';
+import { DEFAULT_RETRY, LIST_ALL_PAGE_SIZE, PostHogClient } from '../../src/api';
 import { NotebooksNode, ProjectNode } from '../../src/tree/nodes';
 import { ExplorerHarness, iconOf, labelOf } from './support/explorerHarness';
-import { allScopesKey, apiUrl, localApi } from './support/localApi';
+import { allScopesKey, apiUrl, localApi, seededKeys } from './support/localApi';
 import { runnerSecrets } from './support/runnerContext';
 
 /** Signs the harness in to the local API through the real sign-in flow, as a self-hosted instance. */
@@ -269,5 +269,68 @@ describe('Explorer errors', () => {
     await harness.tree.refresh(organization);
     const projects = await harness.items(organization);
     assert.ok(projects.some(({ item: project }) => labelOf(project) === 'Hedgebox'));
+  });
+});
+
+describe('A key limited to one project', () => {
+  let harness: ExplorerHarness;
+  before(async () => {
+    harness = new ExplorerHarness(runnerSecrets());
+  });
+  after(() => harness.dispose());
+
+  it('signs in, says the key is limited, and browses its project and notebooks under a note why organizations are missing', async () => {
+    const connection = await signIn(harness, seededKeys().oneProject);
+    assert.ok(connection, JSON.stringify(harness.window.messages));
+    const [signedIn] = harness.window.messages;
+    assert.equal(signedIn.severity, 'info', JSON.stringify(harness.window.messages));
+    assert.match(signedIn.text, /limited to some projects/);
+
+    const roots = await harness.items();
+    assert.deepEqual(
+      roots.map(({ item }) => labelOf(item)),
+      ['Key limited to some projects: organizations are not listed', 'Hedgebox Inc.'],
+    );
+    const [note] = roots;
+    assert.equal(iconOf(note.item), 'info');
+    assert.match(String(note.item.tooltip), /PostHog does not let such a key list organizations/);
+    assert.equal(note.item.command?.command, 'posthogExplorer.addProject');
+
+    const projects = await harness.items(await harness.child('Hedgebox Inc.'));
+    assert.deepEqual(projects.map(({ item }) => labelOf(item)), ['Hedgebox']);
+    const notebooks = await harness.items(await harness.child('Hedgebox Inc.', 'Hedgebox', 'Notebooks'));
+    assert.ok(notebooks.length >= 4, notebooks.map(({ item }) => labelOf(item)).join(', '));
+    assert.ok(notebooks.every(({ item }) => item.contextValue === 'notebook'));
+  });
+
+  it('a key limited to a project other than the current one: the note offers Add Project by ID, and the added project shows', async () => {
+    const client = new PostHogClient({ baseUrl: apiUrl(), apiKey: allScopesKey() });
+    const staging = (await client.projects.listAccessible()).results.find((project) => project.name === 'Hedgebox Staging');
+    await client.dispose();
+    assert.ok(staging);
+    const response = await fetch(`${apiUrl()}/_control/keys`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ scopes: ['*'], projects: [staging.id] }),
+    });
+    const { key } = (await response.json()) as { key: string };
+    const other = new ExplorerHarness(runnerSecrets());
+    try {
+      assert.ok(await signIn(other, key));
+      const [note] = await other.items();
+      assert.equal(labelOf(note.item), 'Key limited to some projects: none found. Add one by id…');
+      assert.equal(note.item.command?.command, 'posthogExplorer.addProject');
+      const target = note.item.command?.arguments?.[0];
+      other.window.type('abc');
+      await other.explorerCommands.addProject(target);
+      assert.equal(other.window.prompts.at(-1)?.validation, 'A project id is a whole number, like 12345.');
+      other.window.type(String(staging.id));
+      await other.explorerCommands.addProject(target);
+      assert.equal(other.window.prompts.at(-1)?.validation, undefined, JSON.stringify(other.window.messages));
+      assert.deepEqual((await other.items()).map(({ item }) => labelOf(item)), ['Key limited to some projects: organizations are not listed', 'Hedgebox Inc.']);
+      assert.deepEqual((await other.items(await other.child('Hedgebox Inc.'))).map(({ item }) => labelOf(item)), ['Hedgebox Staging']);
+    } finally {
+      await other.dispose();
+    }
   });
 });

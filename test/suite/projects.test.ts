@@ -239,6 +239,17 @@ describe('Projects: create, rename, features, delete (local API in the extension
     assert.ok((await harness.projectNames()).includes('Unique one'));
   });
 
+  it('rename to a taken name in another case, with spaces: sent trimmed, PostHog\'s 409 shown word for word', async () => {
+    const node = await harness.scratchProject('Another one');
+    harness.window.type('  hedgebox  ').choose(undefined);
+    assert.equal(await harness.commands.renameProject(node), undefined);
+    assert.deepEqual(harness.messages('error'), [
+      'There is already a project called "hedgebox" in this organization. Choose a different name.',
+    ]);
+    assert.deepEqual(harness.writes(), [`PATCH /api/organizations/${harness.organization().id}/projects/${node.project.id}/`]);
+    assert.equal(api.store.getProject(node.project.id)?.name, 'Another one');
+  });
+
   it('toggles features: the current ones are ticked, and only the changed fields are sent', async () => {
     const node = await harness.scratchProject('Features');
     let offered: readonly QuickPickItem[] = [];
@@ -366,6 +377,25 @@ describe('Projects: settings document', () => {
     await eventually(() => document.getText() === fresh && !document.isDirty, 'the editor to reload the saved project');
     await replaceInDocument(document, '"anonymize_ips": true', '"anonymize_ips": false');
     assert.equal(await document.save(), true, 'a second save is not refused for the updated_at the server changed');
+  });
+
+  it('no longer shows slack_incoming_webhook, a field PostHog dropped', async () => {
+    const { document } = await openSettings('Settings without Slack');
+    assert.doesNotMatch(document.getText(), /slack_incoming_webhook/);
+  });
+
+  it('a duplicate name is refused by PostHog (409) and its message says so; the editor keeps the text', async () => {
+    const { node } = await openSettings('Settings rename');
+    const uri = harness.commands.settingsUri({ session: node.session, project: node.project });
+    const text = new TextDecoder().decode(await harness.documents.readFile(uri)).replace('"name": "Settings rename"', '"name": " HEDGEBOX "');
+    await assert.rejects(
+      Promise.resolve(harness.documents.writeFile(uri, new TextEncoder().encode(text), { create: false, overwrite: true })),
+      (error: Error) => {
+        assert.equal(error.message, 'Not saved: There is already a project called "HEDGEBOX" in this organization. Choose a different name.');
+        return true;
+      },
+    );
+    assert.equal(api.store.getProject(node.project.id)?.name, 'Settings rename');
   });
 
   it('invalid JSON is refused with where: nothing is sent and the editor keeps the text', async () => {

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Transport } from '../http';
-import { PageSource, resolveNextUrl } from '../paging';
+import { nextPageRequest, PageSource } from '../paging';
 import type { QueryParams } from '../query';
 import type { Paginated } from '../schemas';
 
@@ -27,10 +27,7 @@ export function listSource<T>(
   return {
     byOffset: (offset, limit, signal) =>
       transport.json({ method: 'GET', path, query: { ...filters, limit, offset } }, schema, { signal }),
-    byNextUrl: (next, signal) => {
-      const location = resolveNextUrl(next, context.baseUrl, `GET ${path}`);
-      return transport.json({ method: 'GET', path: location.path, query: location.query }, schema, { signal });
-    },
+    byNextUrl: (next, signal) => transport.json(nextPageRequest(next, context.baseUrl, `GET ${path}`), schema, { signal }),
   };
 }
 

@@ -1,5 +1,5 @@
 import type { CallOptions, SuccessResponse, Transport } from '../http';
-import { iteratePages, PageSource, resolveNextUrl } from '../paging';
+import { iteratePages, nextPageRequest, PageSource } from '../paging';
 import {
   Event,
   EventSchema,
@@ -107,10 +107,7 @@ export class EventsApi {
     const source: PageSource<Event> = {
       byOffset: (from, size, signal) =>
         this.transport.json({ method: 'GET', path, query: { ...rest, limit: size, offset: from || undefined } }, EventsPageSchema, { signal }),
-      byNextUrl: (next, signal) => {
-        const location = resolveNextUrl(next, this.context.baseUrl, `GET ${path}`);
-        return this.transport.json({ method: 'GET', path: location.path, query: location.query }, EventsPageSchema, { signal });
-      },
+      byNextUrl: (next, signal) => this.transport.json(nextPageRequest(next, this.context.baseUrl, `GET ${path}`), EventsPageSchema, { signal }),
     };
     return iteratePages(source, { limit, offset }, call?.signal);
   }

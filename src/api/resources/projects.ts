@@ -57,6 +57,11 @@ export class ProjectsApi {
     return this.context.transport.json({ method: 'GET', path: this.itemPath(orgId, id) }, ProjectSchema, call);
   }
 
+  /** GET /api/projects/{id}/: a project by id alone, the one project read a key limited to projects may make. */
+  getById(id: number, call?: CallOptions): Promise<Project> {
+    return this.context.transport.json({ method: 'GET', path: `/api/projects/${segment(id)}/` }, ProjectSchema, call);
+  }
+
   update(orgId: string, id: number, body: ProjectWritable, call?: CallOptions): Promise<Project> {
     return this.context.transport.json({ method: 'PATCH', path: this.itemPath(orgId, id), body }, ProjectSchema, call);
   }

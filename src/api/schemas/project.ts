@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { json } from './common';
 
-/** Fields of the full project that create / update / reset_token accept (spec 2.1, "yes"). */
+/**
+ * Fields of the full project that create / update / reset_token accept (spec 2.1, "yes"), without
+ * slack_incoming_webhook: PostHog no longer has it (PATCH ignores it, answers omit it).
+ */
 export const PROJECT_WRITABLE_FIELDS = [
   'app_urls',
   'name',
-  'slack_incoming_webhook',
   'anonymize_ips',
   'completed_snippet_onboarding',
   'test_account_filters',
@@ -55,7 +57,6 @@ export const ProjectSchema = z.object({
   api_token: z.string(),
   name: z.string(),
   app_urls: z.array(z.string().nullable()).nullable().optional(),
-  slack_incoming_webhook: z.string().nullable().optional(),
   created_at: z.string().optional(),
   updated_at: z.string().optional(),
   anonymize_ips: optionalBoolean,

@@ -3,6 +3,7 @@
  * started the local API, so they reach it over HTTP: its PostHog routes and its /_control/ routes.
  */
 import type { RecordedRequest } from '../../api-server';
+import type { SeededKeys } from '../../api-server/seed';
 
 export type { RecordedRequest };
 
@@ -29,6 +30,15 @@ export function apiUrl(): string {
 /** The key the test host handed to the extension: every scope. */
 export function allScopesKey(): string {
   return process.env.POSTHOG_PERSONAL_API_KEY ?? '';
+}
+
+/** The local API's seeded keys, which the test host hands over in POSTHOG_EXPLORER_TEST_API_KEYS. */
+export function seededKeys(): SeededKeys {
+  const json = process.env.POSTHOG_EXPLORER_TEST_API_KEYS;
+  if (!json) {
+    throw new Error('POSTHOG_EXPLORER_TEST_API_KEYS is not set: in-editor suites run inside the test host (npm run test:editor)');
+  }
+  return JSON.parse(json) as SeededKeys;
 }
 
 async function control<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {

@@ -82,6 +82,55 @@ describe('local API: authentication and scopes', () => {
     assert.equal((await get(api, '/api/users/@me/', { key })).status, 200);
   });
 
+  test('the seeded one-project key: project endpoints of its project only; organization and project lists refused', async () => {
+    const key = api.keys.oneProject;
+    const scopedOnly = errorBody('authentication_error', 'permission_denied', 'API keys with scoped projects are only supported on project-based endpoints.');
+    const me = await get(api, '/api/users/@me/', { key });
+    assert.equal(me.status, 200);
+    assert.equal(me.json.team.id, projectId, 'the user\'s current project is the one the key is limited to');
+    for (const [method, path] of [
+      ['GET', '/api/organizations/'],
+      ['GET', `/api/organizations/${orgId}/`],
+      ['GET', `/api/organizations/${orgId}/projects/`],
+      ['POST', `/api/organizations/${orgId}/projects/`],
+      ['GET', '/api/projects/'],
+      ['POST', '/api/projects/'],
+    ] as const) {
+      const answer = await call(api, method, path, { key, body: method === 'POST' ? { name: 'Not made' } : undefined });
+      assert.equal(answer.status, 403, `${method} ${path}`);
+      assert.deepEqual(answer.json, scopedOnly, `${method} ${path}`);
+    }
+    for (const path of [
+      `/api/projects/${projectId}/`,
+      `/api/projects/@current/`,
+      `/api/organizations/${orgId}/projects/${projectId}/`,
+      `/api/projects/${projectId}/notebooks/`,
+      `/api/projects/${projectId}/events/?limit=1`,
+    ]) {
+      assert.equal((await get(api, path, { key })).status, 200, path);
+    }
+    assert.equal((await call(api, 'PATCH', `/api/projects/${projectId}/`, { key, body: { timezone: 'UTC' } })).status, 200);
+    const other = api.store.visibleProjects().find((p) => p.id !== projectId)!;
+    for (const path of [`/api/projects/${other.id}/`, `/api/organizations/${other.organizationId}/projects/${other.id}/`, `/api/projects/${other.id}/notebooks/`]) {
+      const refused = await get(api, path, { key });
+      assert.deepEqual(refused.json, errorBody('authentication_error', 'permission_denied', `API key does not have access to the requested project: ID ${other.id}.`), path);
+    }
+  });
+
+  test('every seed has the one-project key, fixed per seed', async () => {
+    for (const seed of ['minimal', 'demo', 'empty'] as const) {
+      const [first, second] = [await startLocalApi({ seed, demoEvents: 0 }), await startLocalApi({ seed, demoEvents: 0 })];
+      try {
+        assert.match(first.keys.oneProject, /^phx_[A-Za-z0-9]{43}$/);
+        assert.equal(first.keys.oneProject, second.keys.oneProject, seed);
+        assert.equal(new Set(Object.values(first.keys)).size, 4, seed);
+        assert.equal((await get(first, '/api/organizations/', { key: first.keys.oneProject })).status, 403, seed);
+      } finally {
+        await Promise.all([first.close(), second.close()]);
+      }
+    }
+  });
+
   test('a key limited to an organization sees only that organization', async () => {
     const [first, second] = api.store.organizations;
     const key = api.createKey({ scopes: ['*'], organizations: [first!.id] });

@@ -2,8 +2,10 @@ import { describe, test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { startLocalApi, textContentOf, type LocalApi } from '../../api-server';
+import { parseArgs } from '../../api-server/cli';
 import { get, mainProject } from './helpers';
 
 const CLI = join(__dirname, '..', '..', 'api-server', 'cli.js');
@@ -23,13 +25,14 @@ function startCli(args: string[]) {
 }
 
 describe('local API: CLI', () => {
-  test('prints its URL and three keys, serves, and stops cleanly on SIGTERM', async () => {
+  test('prints its URL and four keys (one limited to a project), serves, and stops cleanly on SIGTERM', async () => {
     const { child, ready } = startCli(['--port', '0', '--seed', 'minimal']);
     try {
       const banner = await ready;
       const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(banner)![1]!;
       const keys = [...banner.matchAll(/phx_[A-Za-z0-9]+/g)].map((m) => m[0]);
-      assert.equal(new Set(keys).size, 3);
+      assert.equal(new Set(keys).size, 4);
+      assert.match(banner, /one project \(\*\) +phx_[A-Za-z0-9]+ +\(limited to project \d+\)/);
       const me = await fetch(`${url}/api/users/@me/`, { headers: { Authorization: `Bearer ${keys[0]}` } });
       assert.equal(me.status, 200);
       const exit = once(child, 'exit');
@@ -48,6 +51,28 @@ describe('local API: CLI', () => {
     const [code] = await once(child, 'exit');
     assert.equal(code, 2);
     assert.match(stderr, /loopback/);
+  });
+});
+
+describe('local API: CLI over https', () => {
+  test('--tls serves over https with a throwaway certificate and prints where it is; --http-next-links needs --tls', async () => {
+    assert.throws(() => parseArgs(['--http-next-links']), /--http-next-links needs --tls/);
+    assert.deepEqual(parseArgs(['--tls', '--http-next-links']), { port: 8010, seed: 'demo', tls: true, httpNextLinks: true });
+    const { child, ready } = startCli(['--port', '0', '--seed', 'empty', '--tls', '--http-next-links']);
+    try {
+      const banner = await ready;
+      assert.match(banner, /listening on https:\/\/127\.0\.0\.1:\d+/);
+      assert.match(banner, /TLS certificate \(self-signed; trust it with curl --cacert\): \S+cert\.pem/);
+      assert.match(banner, /next\/previous links use http:\/\//);
+      const certFile = /--cacert\): (\S+)/.exec(banner)![1]!;
+      assert.ok(existsSync(certFile));
+      const exit = once(child, 'exit');
+      child.kill('SIGTERM');
+      await exit;
+      assert.ok(!existsSync(certFile), 'the certificate is removed on shutdown');
+    } finally {
+      child.kill('SIGKILL');
+    }
   });
 });
 

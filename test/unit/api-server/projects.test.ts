@@ -4,7 +4,7 @@ import { startLocalApi, type LocalApi } from '../../api-server';
 import { call, errorBody, get, mainProject } from './helpers';
 
 const SPEC_FIELDS = [
-  'id', 'uuid', 'organization', 'api_token', 'app_urls', 'name', 'slack_incoming_webhook', 'created_at', 'updated_at',
+  'id', 'uuid', 'organization', 'api_token', 'app_urls', 'name', 'created_at', 'updated_at',
   'anonymize_ips', 'completed_snippet_onboarding', 'ingested_event', 'test_account_filters', 'test_account_filters_default_checked',
   'path_cleaning_filters', 'is_demo', 'timezone', 'data_attributes', 'person_display_name_properties', 'correlation_config',
   'autocapture_opt_out', 'autocapture_exceptions_opt_in', 'autocapture_exceptions_errors_to_ignore', 'capture_console_log_opt_in',
@@ -55,6 +55,30 @@ describe('local API: projects', () => {
     assert.deepEqual(long.json, errorBody('validation_error', 'max_length', 'Ensure this field has no more than 200 characters.', 'name'));
     const otherOrg = api.store.organizations[1]!.id;
     assert.equal((await call(api, 'POST', `/api/organizations/${otherOrg}/projects/`, { body: { name: 'Hedgebox' } })).status, 201);
+  });
+
+  test('an update applies the same name rules: 409 on a duplicate (trimmed, any case), blank and over 200 refused', async () => {
+    const created = (await call(api, 'POST', `${base}/`, { body: { name: 'Side project' } })).json;
+    const duplicate = await call(api, 'PATCH', `${base}/${created.id}/`, { body: { name: '  HEDGEBOX ' } });
+    assert.equal(duplicate.status, 409);
+    assert.deepEqual(duplicate.json, errorBody('server_error', 'conflict', 'There is already a project called "HEDGEBOX" in this organization. Choose a different name.'));
+    const blank = await call(api, 'PATCH', `${base}/${created.id}/`, { body: { name: ' ' } });
+    assert.deepEqual(blank.json, errorBody('validation_error', 'blank', 'This field may not be blank.', 'name'));
+    const long = await call(api, 'PATCH', `${base}/${created.id}/`, { body: { name: 'y'.repeat(201) } });
+    assert.deepEqual(long.json, errorBody('validation_error', 'max_length', 'Ensure this field has no more than 200 characters.', 'name'));
+    const ownNameOtherCase = await call(api, 'PATCH', `${base}/${created.id}/`, { body: { name: ' side PROJECT ' } });
+    assert.equal(ownNameOtherCase.status, 200);
+    assert.equal(ownNameOtherCase.json.name, 'side PROJECT');
+    assert.equal((await get(api, `${base}/${created.id}/`)).json.name, 'side PROJECT');
+  });
+
+  test('slack_incoming_webhook is no longer a field: PATCH ignores it and answers omit it', async () => {
+    const patched = await call(api, 'PATCH', `${base}/${projectId}/`, { body: { slack_incoming_webhook: 'https://hooks.slack.com/x', timezone: 'Asia/Tokyo' } });
+    assert.equal(patched.status, 200);
+    assert.equal(patched.json.timezone, 'Asia/Tokyo');
+    assert.ok(!('slack_incoming_webhook' in patched.json));
+    assert.ok(!('slack_incoming_webhook' in (await get(api, `${base}/${projectId}/`)).json));
+    assert.ok(!('slack_incoming_webhook' in (await call(api, 'POST', `${base}/`, { body: {} })).json));
   });
 
   test('a plan limit answers 403', async () => {

@@ -1,6 +1,7 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startLocalApi, type LocalApi } from '../../api-server';
+import { request } from 'node:https';
+import { startLocalApi, throwawayCertificate, type LocalApi } from '../../api-server';
 import { call, errorBody, get, mainProject } from './helpers';
 
 describe('local API: routing and error bodies', () => {
@@ -90,5 +91,39 @@ describe('local API: routing and error bodies', () => {
     assert.equal(first!.headers['authorization'], `Bearer ${api.keys.all}`);
     assert.equal(second!.status, 401);
     assert.equal(second!.headers['authorization'], undefined);
+  });
+});
+
+describe('local API: over https', () => {
+  const tls = throwawayCertificate();
+
+  /** GET over https trusting the throwaway certificate. */
+  function getJson(api: LocalApi, path: string): Promise<{ status: number; json: any }> {
+    return new Promise((resolve, reject) => {
+      const req = request(`${api.url}${path}`, { ca: tls.cert, headers: { Authorization: `Bearer ${api.keys.all}` } }, (res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(body) }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  }
+
+  test('next/previous links use https, or http:// with httpNextLinks (self-hosted PostHog not configured as behind a proxy)', async () => {
+    for (const [httpNextLinks, scheme] of [[false, 'https'], [true, 'http']] as const) {
+      const api = await startLocalApi({ seed: 'minimal', tls, httpNextLinks });
+      try {
+        assert.match(api.url, /^https:\/\//);
+        const host = new URL(api.url).host;
+        const first = await getJson(api, '/api/projects/?limit=1');
+        assert.equal(first.status, 200);
+        assert.equal(first.json.next, `${scheme}://${host}/api/projects/?limit=1&offset=1`);
+        const second = await getJson(api, '/api/projects/?limit=1&offset=1');
+        assert.equal(second.json.previous, `${scheme}://${host}/api/projects/?limit=1`);
+      } finally {
+        await api.close();
+      }
+    }
   });
 });

@@ -11,6 +11,7 @@ import {
   PermissionDeniedError,
   PersonalApiKeyNotSupportedError,
   PostHogError,
+  ProjectScopedKeyError,
   RateLimitedError,
   retryAfterSeconds,
   QueryTooSlowError,
@@ -49,6 +50,12 @@ describe('errorFromResponse', () => {
     const error = map(403, body('authentication_error', 'permission_denied', 'This action does not support personal API key access'));
     assert.ok(error instanceof PersonalApiKeyNotSupportedError);
     assert.match(error.userMessage, /web app/);
+  });
+
+  test('403 for a key limited to some projects on a list: its own class, in plain words', () => {
+    const error = map(403, body('authentication_error', 'permission_denied', 'API keys with scoped projects are only supported on project-based endpoints.'));
+    assert.ok(error instanceof ProjectScopedKeyError);
+    assert.equal(error.userMessage, 'This personal API key is limited to some projects. PostHog lets such a key use only the endpoints of those projects, not lists of organizations or projects.');
   });
 
   test('other 403s: project access and plan limit', () => {

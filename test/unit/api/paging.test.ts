@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { UnsafeNextUrlError } from '../../../src/api';
-import { collectAll, iteratePages, mapConcurrently, PageSource, resolveNextUrl } from '../../../src/api/paging';
+import { collectAll, HTTP_NEXT_LINK_NOTE, iteratePages, mapConcurrently, nextPageRequest, PageSource, resolveNextUrl } from '../../../src/api/paging';
 import type { Paginated } from '../../../src/api';
 
 /** An in-memory limit/offset list that records calls and how many ran at once. */
@@ -173,7 +173,11 @@ describe('resolveNextUrl', () => {
     for (const next of [
       'https://evil.example/posthog/api/projects/1/notebooks/?offset=100',
       'https://posthog.example.com:8443/posthog/api/x/',
-      'http://posthog.example.com/posthog/api/x/',
+      'http://posthog.example.com:8080/posthog/api/x/',
+      'http://posthog.example.com:443/posthog/api/x/',
+      'http://evil.example/posthog/api/x/',
+      'http://user:pw@posthog.example.com/posthog/api/x/',
+      'ftp://posthog.example.com/posthog/api/x/',
       'https://good@posthog.example.com/posthog/api/x/',
       'https://posthog.example.com@evil.example/api/x/',
       '//evil.example/api/x/',
@@ -181,6 +185,23 @@ describe('resolveNextUrl', () => {
     ]) {
       assert.throws(() => resolveNextUrl(next, base, endpoint), UnsafeNextUrlError, next);
     }
+  });
+
+  test('a same-host http:// link on an https connection is followed over https, with a note for the log', () => {
+    const location = resolveNextUrl('http://posthog.example.com/posthog/api/projects/1/notebooks/?limit=100&offset=100', base, endpoint);
+    assert.equal(location.path, '/api/projects/1/notebooks/');
+    assert.equal(location.query.get('offset'), '100');
+    assert.equal(location.note, HTTP_NEXT_LINK_NOTE);
+    assert.doesNotMatch(location.note ?? '', /offset|limit|posthog\.example/, 'the note carries no query and no address');
+    const request = nextPageRequest('http://posthog.example.com/posthog/api/projects/1/notebooks/?offset=100', base, endpoint);
+    assert.deepEqual({ ...request, query: String(request.query) }, { method: 'GET', path: '/api/projects/1/notebooks/', query: 'offset=100', note: HTTP_NEXT_LINK_NOTE });
+  });
+
+  test('the same host with an explicit port: http:// on that port is mended; a plain-http connection needs no mending', () => {
+    assert.equal(resolveNextUrl('http://ph.example:8443/api/x/', 'https://ph.example:8443', endpoint).note, HTTP_NEXT_LINK_NOTE);
+    assert.equal(resolveNextUrl('http://127.0.0.1:8010/api/x/', 'http://127.0.0.1:8010', endpoint).note, undefined);
+    assert.throws(() => resolveNextUrl('https://127.0.0.1:8010/api/x/', 'http://127.0.0.1:8010', endpoint), UnsafeNextUrlError);
+    assert.equal(nextPageRequest('https://ph.example/api/x/', 'https://ph.example', endpoint).note, undefined);
   });
 
   test('the error names the target origin, never userinfo', () => {

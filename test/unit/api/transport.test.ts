@@ -4,6 +4,7 @@ import {
   ClientDisposedError,
   LIST_ALL_PAGE_SIZE,
   MethodNotAllowedError,
+  CertificateError,
   NetworkError,
   PostHogClient,
   PostHogClientOptions,
@@ -15,6 +16,8 @@ import {
 } from '../../../src/api';
 import * as fixtures from './fixtures';
 import { closedPort, recordingSleep, sendJson, startStub, Stub, StubHandler } from './stubServer';
+import { HTTP_NEXT_LINK_NOTE } from '../../../src/api/paging';
+import { startLocalApi, throwawayCertificate } from '../../api-server';
 
 const KEY = 'phx_transportTestKey123';
 const clients: PostHogClient[] = [];
@@ -294,6 +297,70 @@ describe('paging over HTTP', () => {
     const run = client.notebooks.listAll(1, {}, { signal: controller.signal, onProgress: (loaded) => loaded >= 500 && controller.abort() });
     await assert.rejects(run, { name: 'AbortError' });
     assert.ok(stub.requests.length < total / LIST_ALL_PAGE_SIZE, `${stub.requests.length} requests`);
+  });
+});
+
+describe('paging over https when the server builds http:// next links (self-hosted, not configured as behind a proxy)', () => {
+  const tls = throwawayCertificate();
+
+  test('pages() follows every next link over https, the key never going over http, and the log says so', async () => {
+    const api = await startLocalApi({ seed: 'minimal', tls, httpNextLinks: true });
+    const log: RequestLogEntry[] = [];
+    const client = new PostHogClient({ baseUrl: api.url, apiKey: api.keys.all, network: { ca: [tls.cert] }, onRequest: (entry) => log.push(entry) });
+    try {
+      assert.match(api.url, /^https:\/\/127\.0\.0\.1:\d+$/);
+      const organization = api.store.organizations[0]!;
+      const pages = [];
+      for await (const page of client.projects.pages(organization.id, { limit: 1 })) {
+        pages.push(page);
+      }
+      const expected = api.store.projectsOf(organization.id).map((project) => project.name);
+      assert.ok(expected.length >= 3);
+      assert.deepEqual(pages.map((page) => page.results[0]?.name), expected);
+      assert.ok(pages[0]!.next?.startsWith(`http://127.0.0.1:`), `the server's link was http: ${pages[0]!.next}`);
+      // The server listens with TLS only: a request sent to the http:// link would not have been answered.
+      assert.deepEqual(api.requests.map((request) => [request.path, request.query.offset ?? '0', request.headers.authorization]),
+        expected.map((_, index) => [`/api/organizations/${organization.id}/projects/`, String(index), `Bearer ${api.keys.all}`]));
+      assert.deepEqual(log.map((entry) => entry.note), [undefined, ...expected.slice(1).map(() => HTTP_NEXT_LINK_NOTE)]);
+      const logged = JSON.stringify(log);
+      assert.ok(!logged.includes(api.keys.all) && !logged.includes('offset'), 'no key and no query in the log');
+    } finally {
+      await client.dispose();
+      await api.close();
+    }
+  });
+
+  test('the events list follows its http:// next links over https too, and the log says so', async () => {
+    const api = await startLocalApi({ seed: 'minimal', tls, httpNextLinks: true });
+    const log: RequestLogEntry[] = [];
+    const client = new PostHogClient({ baseUrl: api.url, apiKey: api.keys.all, network: { ca: [tls.cert] }, onRequest: (entry) => log.push(entry) });
+    try {
+      const project = api.store.projects[0]!;
+      const pages = [];
+      for await (const page of client.events.pages(project.id, { limit: 100 })) {
+        pages.push(page);
+        if (pages.length === 3) break;
+      }
+      assert.equal(pages.length, 3);
+      assert.ok(pages[0]!.next?.startsWith('http://127.0.0.1:'), `the server's link was http: ${pages[0]!.next}`);
+      assert.equal(api.requests.length, 3, 'every page was answered by the https server');
+      assert.deepEqual(log.map((entry) => entry.note), [undefined, HTTP_NEXT_LINK_NOTE, HTTP_NEXT_LINK_NOTE]);
+    } finally {
+      await client.dispose();
+      await api.close();
+    }
+  });
+
+  test('without the certificate as ca, the connection is refused as untrusted', async () => {
+    const api = await startLocalApi({ seed: 'minimal', tls });
+    const client = new PostHogClient({ baseUrl: api.url, apiKey: api.keys.all, retry: { retries: 0 } });
+    try {
+      await assert.rejects(client.users.me(), (error: unknown) => error instanceof CertificateError && /127\.0\.0\.1:\d+ presents a self-signed TLS certificate/.test(error.userMessage));
+      assert.equal(api.requests.length, 0);
+    } finally {
+      await client.dispose();
+      await api.close();
+    }
   });
 });
 

@@ -80,6 +80,44 @@ describe('ExplorerModel against the local API', () => {
     assert.deepEqual(added, [{ id: organization.id, name: organization.id, source: 'added' }]);
     await assert.rejects(new ExplorerModel(clientFor(projectsOnly), () => []).organizations());
   });
+
+  test('a key limited to one project browses it: its organization, the project and its notebooks', async () => {
+    const model = new ExplorerModel(clientFor(api.keys.oneProject), () => []);
+    const discovery = await model.discovery();
+    assert.equal(discovery.limitedToProjects, true);
+    const current = api.store.currentProjectOf(api.store.mainUser.id)!;
+    assert.deepEqual(discovery.organizations, [
+      { id: current.organizationId, name: api.store.getOrganization(current.organizationId)!.name, source: 'projects' },
+    ]);
+    const projects = await model.projects(current.organizationId);
+    assert.deepEqual(projects.map((project) => project.id), [current.id]);
+    assert.ok((await model.notebooks(current.id, {})).length > 0);
+    const refused = api.requests.filter((request) => request.status === 403).map((request) => request.path);
+    assert.deepEqual(refused.sort(), ['/api/organizations/', '/api/projects/'], 'only the two lists were refused');
+  });
+
+  test('a key limited to projects also shows the ids the user added, and leaves out those it may not read', async () => {
+    const current = api.store.currentProjectOf(api.store.mainUser.id)!;
+    const other = api.store.visibleProjects().find((project) => project.organizationId !== current.organizationId)!;
+    const unreachable = api.store.visibleProjects().find((project) => project.id !== current.id && project.id !== other.id)!;
+    const key = api.createKey({ scopes: ['*'], projects: [current.id, other.id] });
+    const model = new ExplorerModel(clientFor(key), () => [], () => [other.id, unreachable.id, 999_999]);
+    const { organizations } = await model.discovery();
+    assert.deepEqual(organizations.map((organization) => organization.id).sort(), [current.organizationId, other.organizationId].sort());
+    assert.deepEqual((await model.projects(other.organizationId)).map((project) => project.id), [other.id]);
+  });
+
+  test('a key limited to a project other than the current one finds none until one is added', async () => {
+    const current = api.store.currentProjectOf(api.store.mainUser.id)!;
+    const other = api.store.visibleProjects().find((project) => project.id !== current.id)!;
+    const key = api.createKey({ scopes: ['*'], projects: [other.id] });
+    const added: number[] = [];
+    const model = new ExplorerModel(clientFor(key), () => [], () => added);
+    assert.deepEqual(await model.discovery(), { organizations: [], limitedToProjects: true, reachable: new Map() });
+    added.push(other.id);
+    model.refreshAll();
+    assert.deepEqual((await model.projects(other.organizationId)).map((project) => project.id), [other.id]);
+  });
 });
 
 describe('checkApiKey against the local API', () => {
@@ -113,6 +151,21 @@ describe('checkApiKey against the local API', () => {
   test('a key without query:read is told events will not work', async () => {
     const result = await check(api.createKey({ scopes: ['user:read', 'organization:read', 'project:read', 'notebook:read'] }));
     assert.deepEqual(result.missingScopes, ['query:read']);
+  });
+
+  test('a key limited to one project is kept: nothing missing, and said to be limited', async () => {
+    const result = await check(api.keys.oneProject);
+    assert.deepEqual(result.missingScopes, []);
+    assert.equal(result.limitedToProjects, true);
+    assert.equal((await check(api.keys.all)).limitedToProjects, false);
+  });
+
+  test('a key limited to a project other than the user\'s current one is kept too', async () => {
+    const current = api.store.currentProjectOf(api.store.mainUser.id)!;
+    const other = api.store.visibleProjects().find((project) => project.id !== current.id)!;
+    const result = await check(api.createKey({ scopes: ['*'], projects: [other.id] }));
+    assert.equal(result.limitedToProjects, true);
+    assert.deepEqual(result.missingScopes, []);
   });
 
   test('a bad key is refused after one request', async () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
-import { PROJECT_WRITABLE_FIELDS, type Project } from '../../../src/api';
+import { PROJECT_WRITABLE_FIELDS, type Project, ProjectSchema } from '../../../src/api';
 import { PROJECT_READ_ONLY_FIELDS, writableFieldOrder } from '../../../src/projects/projectFields';
 import { describeProblems, readSettingsEdit, READ_ONLY_KEY, serializeSettings } from '../../../src/projects/settingsDocument';
 import { SETTINGS_SCHEMA_PATH, settingsJsonSchema, settingsJsonSchemaText } from '../../../src/projects/settingsSchema';
@@ -119,6 +119,28 @@ describe('settings document', () => {
       assert.ok(lines[problem.location.line - 1].includes(`"${problem.field}"`), `${problem.field} points at its line`);
     }
     assert.match(describeProblems(result.problems), /^Line \d+, column 3: "/m);
+  });
+
+  test('slack_incoming_webhook is no longer a setting: not shown even when an older server sends it, refused when typed in', () => {
+    const fromOlderServer = ProjectSchema.parse({ ...project(), slack_incoming_webhook: 'https://hooks.slack.com/services/x' });
+    const text = serializeSettings(fromOlderServer);
+    assert.doesNotMatch(text, /slack_incoming_webhook/);
+    const result = readSettingsEdit(edit(fromOlderServer, (document) => (document.slack_incoming_webhook = null)), fromOlderServer);
+    assert.equal(result.ok, false);
+    assert.match(JSON.stringify(result), /"slack_incoming_webhook\\" is not a project setting PostHog accepts/);
+  });
+
+  test('the name is sent trimmed; spaces alone or 201 characters after trimming are refused with the line', () => {
+    const original = project();
+    const trimmed = readSettingsEdit(edit(original, (document) => (document.name = `  ${'z'.repeat(200)}  `)), original);
+    assert.ok(trimmed.ok);
+    assert.equal(trimmed.changes.name, 'z'.repeat(200));
+    for (const name of ['  \t ', ` ${'z'.repeat(201)} `]) {
+      const refused = readSettingsEdit(edit(original, (document) => (document.name = name)), original);
+      assert.equal(refused.ok, false);
+      if (refused.ok) return;
+      assert.match(describeProblems(refused.problems), /^Line 2, column 3: "name" (must not be empty|must be at most 200 characters \(it has 201\))\.$/);
+    }
   });
 
   test('a name longer than 200 characters is refused', () => {
