@@ -55,10 +55,18 @@ export class ExplorerModel {
 
   projects(organizationId: string): Promise<ProjectListItem[]> {
     return this.projectsCache.get(organizationId, async () => {
-      const discovery = await this.discovered();
-      return discovery.reachable
-        ? (discovery.reachable.get(organizationId) ?? [])
-        : this.client.projects.listAll(organizationId);
+      // A key limited to projects is refused the list and finds its projects through discovery; any
+      // other key costs the list alone (no discovery request first).
+      if (!this.limitedToProjects) {
+        try {
+          return await this.client.projects.listAll(organizationId);
+        } catch (error) {
+          if (!(error instanceof ProjectScopedKeyError)) {
+            throw error;
+          }
+        }
+      }
+      return (await this.discovered()).reachable?.get(organizationId) ?? [];
     });
   }
 

@@ -46,6 +46,13 @@ describe('ExplorerModel against the local API', () => {
     assert.equal(projectRequests(), 2);
   });
 
+  test("an organization's projects cost one request, without discovering the organizations first", async () => {
+    const organization = api.store.organizations[0]!;
+    const model = new ExplorerModel(clientFor(api.keys.all), () => []);
+    await model.projects(organization.id);
+    assert.deepEqual(api.requests.map((request) => request.path), [`/api/organizations/${organization.id}/projects/`]);
+  });
+
   test('each notebook filter reaches the server under the name the spec gives it', async () => {
     const model = new ExplorerModel(clientFor(api.keys.all), () => []);
     const [organization] = await model.organizations();
