@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { Disposable } from '../common/disposable';
-import type { WindowApi } from '../common/window';
+import { Disposable } from '../workbench/disposable';
+import type { WindowApi } from '../workbench/window';
 import type { ConnectionManager } from './connectionManager';
 import { type Connection, connectionLabel } from './connectionStore';
 import { SignInFlow } from './signIn';

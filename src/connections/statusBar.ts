@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { BusyTracker } from '../common/busy';
-import { Disposable } from '../common/disposable';
+import { Disposable } from '../workbench/disposable';
 import type { ConnectionManager } from './connectionManager';
 import { connectionLabel } from './connectionStore';
 

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { AuthenticationError, MissingScopeError, NotFoundError, PermissionDeniedError, PostHogError } from '../api';
-import { Disposable } from '../common/disposable';
+import { Disposable } from '../workbench/disposable';
 import type { ConnectionManager, ConnectionSession } from '../connections/connectionManager';
 import type { ProjectDocumentHandler, ProjectDocumentTarget } from './documentHandler';
 import { type DocumentPath, NOTEBOOKS_DIRECTORY, parseDocumentPath } from './paths';

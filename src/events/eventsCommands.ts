@@ -1,9 +1,10 @@
 import * as vscode from 'vscode';
-import { Disposable } from '../common/disposable';
-import type { WindowApi } from '../common/window';
+import { projectKey } from '../common/keys';
+import { Disposable } from '../workbench/disposable';
+import type { WindowApi } from '../workbench/window';
 import type { ConnectionManager, ConnectionSession } from '../connections/connectionManager';
 import { pickProject } from '../tree/pickProject';
-import { EVENTS_VIEW_TYPE, EventsPanel, panelKey, type PanelProject, webviewOptions } from './eventsPanel';
+import { EVENTS_VIEW_TYPE, EventsPanel, type PanelProject, webviewOptions } from './eventsPanel';
 import type { SaveDialog } from './exportEvents';
 import { PanelStateSchema } from './protocol';
 
@@ -49,7 +50,7 @@ export class EventsCommands extends Disposable implements vscode.WebviewPanelSer
       return undefined;
     }
     const project = { id: chosen.project.id, name: chosen.project.name };
-    const existing = this.panels.get(panelKey(chosen.session.connection.id, project.id));
+    const existing = this.panels.get(projectKey(chosen.session.connection.id, project.id));
     if (existing) {
       existing.panel.reveal();
       return existing;
@@ -65,7 +66,7 @@ export class EventsCommands extends Disposable implements vscode.WebviewPanelSer
 
   /** The panel of a project, when it is open. */
   panel(connectionId: string, projectId: number): EventsPanel | undefined {
-    return this.panels.get(panelKey(connectionId, projectId));
+    return this.panels.get(projectKey(connectionId, projectId));
   }
 
   async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
@@ -79,7 +80,7 @@ export class EventsCommands extends Disposable implements vscode.WebviewPanelSer
       return;
     }
     const { projectId, projectName, filters, scrollTop } = parsed.data;
-    if (this.panels.has(panelKey(session.connection.id, projectId))) {
+    if (this.panels.has(projectKey(session.connection.id, projectId))) {
       panel.dispose();
       return;
     }

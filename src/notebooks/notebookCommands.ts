@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
 import { type ActivityPage, type NotebookListItem, PersonalApiKeyNotSupportedError } from '../api';
-import { Disposable } from '../common/disposable';
-import type { WindowApi } from '../common/window';
+import { Disposable } from '../workbench/disposable';
+import type { WindowApi } from '../workbench/window';
 import type { ConnectionManager, ConnectionSession } from '../connections/connectionManager';
 import { parseDocumentPath } from '../documents/paths';
-import { errorText } from '../tree/explorerCommands';
+import { errorText } from '../common/errors';
 import { type ExplorerNode, NotebookNode, NotebooksNode, notebookTitle, ProjectNode } from '../tree/nodes';
 import { pickProject } from '../tree/pickProject';
 import { formatRelativeTime } from '../common/time';
@@ -207,7 +207,7 @@ export class NotebookCommands extends Disposable {
     pick.placeholder = vscode.l10n.t('Type to search: title words starting with it, and whole words of titles and text on PostHog');
     pick.matchOnDescription = true;
     let loaded: NotebookListItem[] | undefined;
-    const loading = session.model.notebooks(projectId, {}).then((notebooks) => (loaded = notebooks));
+    const loading = session.model.notebooks(projectId).then((notebooks) => (loaded = notebooks));
     const show = (notebooks: readonly NotebookListItem[], settled: boolean, problem?: string) => {
       const items: SearchItem[] = notebooks.map((notebook) => ({
         label: notebookTitle(notebook.title),

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { ConflictError, type Notebook, NOT_MODIFIED } from '../api';
-import { Disposable } from '../common/disposable';
+import { projectItemKey } from '../common/keys';
+import { Disposable } from '../workbench/disposable';
 import type { ConnectionSession } from '../connections/connectionManager';
 import type { NotebookFiles, NotebookTarget } from '../documents/fileSystem';
 import { notebookFileName, notebookPath, parseDocumentPath, titleFromFileName } from '../documents/paths';
@@ -90,7 +91,7 @@ export class NotebookFileStore extends Disposable implements NotebookFiles {
   }
 
   async list(session: ConnectionSession, projectId: number): Promise<[string, vscode.FileType][]> {
-    const notebooks = await session.model.notebooks(projectId, {});
+    const notebooks = await session.model.notebooks(projectId);
     for (const notebook of notebooks) {
       this.allow(this.uriOf(session.connection.id, projectId, notebook));
     }
@@ -230,7 +231,7 @@ export class NotebookFileStore extends Disposable implements NotebookFiles {
       for (const document of vscode.workspace.textDocuments) {
         const path = document.uri.scheme === this.scheme ? parseDocumentPath(document.uri.authority, document.uri.path) : undefined;
         if (path?.kind === 'notebook') {
-          open.set(`${path.connectionId}/${path.projectId}/${path.shortId}`, document);
+          open.set(keyOf(path), document);
         }
       }
       this.forgetClosed(open);
@@ -467,7 +468,7 @@ export class NotebookFileStore extends Disposable implements NotebookFiles {
 }
 
 function keyOf(target: Pick<NotebookTarget, 'connectionId' | 'projectId' | 'shortId'>): string {
-  return `${target.connectionId}/${target.projectId}/${target.shortId}`;
+  return projectItemKey(target.connectionId, target.projectId, target.shortId);
 }
 
 function encode(notebook: Notebook): Uint8Array {

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ActivityEntry } from '../api';
-import { Disposable } from '../common/disposable';
+import { Disposable } from '../workbench/disposable';
 import { activityMarkdown } from './activityMarkdown';
 import type { ActivityChunk, ProjectOperations } from './projectOperations';
 

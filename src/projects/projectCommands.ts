@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
 import { ConflictError, PersonalApiKeyNotSupportedError, type Project, type ProjectListItem, type ProjectWritableField } from '../api';
-import { Disposable } from '../common/disposable';
-import type { WindowApi } from '../common/window';
+import { Disposable } from '../workbench/disposable';
+import type { WindowApi } from '../workbench/window';
 import type { ConnectionManager, ConnectionSession } from '../connections/connectionManager';
 import { projectDocumentPath } from '../documents/paths';
-import { errorText } from '../tree/explorerCommands';
-import type { OrganizationSummary } from '../tree/explorerModel';
+import { errorText } from '../common/errors';
+import type { OrganizationSummary } from '../catalog/explorerModel';
 import { type ExplorerNode, NotebookNode, OrganizationNode, ProjectNode } from '../tree/nodes';
 import { pickProject } from '../tree/pickProject';
 import type { ActivityDocuments } from './activityDocument';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { type Project, PostHogError } from '../api';
-import { Disposable } from '../common/disposable';
+import { Disposable } from '../workbench/disposable';
 import type { ConnectionSession } from '../connections/connectionManager';
 import type { ProjectDocumentHandler, ProjectDocumentTarget } from '../documents/documentHandler';
 import { ProjectOperations } from './projectOperations';

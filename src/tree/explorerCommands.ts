@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
-import { isUuid, PostHogError } from '../api';
-import { Disposable } from '../common/disposable';
-import type { WindowApi } from '../common/window';
+import { isUuid } from '../api';
+import { errorText } from '../common/errors';
+import { Disposable } from '../workbench/disposable';
+import type { WindowApi } from '../workbench/window';
 import type { ConnectionManager } from '../connections/connectionManager';
 import type { ConnectionTarget } from '../connections/connectionCommands';
 import type { DeletedNotebooks } from '../notebooks/deletedNotebooks';
@@ -46,7 +47,7 @@ export class ExplorerCommands extends Disposable {
     const current = this.tree.notebookFilter(session.connection.id, project.id);
     const [me, listed] = await Promise.all([
       session.client.users.me().catch(() => undefined),
-      session.model.notebooks(project.id, {}).catch(() => []),
+      session.model.notebooks(project.id).catch(() => []),
     ]);
     const filter = await editNotebookFilter(this.window, project.name, current, knownCreators(me, listed, current.createdBy));
     if (filter) {
@@ -156,8 +157,4 @@ export class ExplorerCommands extends Disposable {
     const choice = await pickProject(this.connections, this.window, vscode.l10n.t('Filter Notebooks'));
     return choice && { session: choice.session, project: choice.project, node: undefined };
   }
-}
-
-export function errorText(error: unknown): string {
-  return error instanceof PostHogError ? error.userMessage : error instanceof Error ? error.message : String(error);
 }

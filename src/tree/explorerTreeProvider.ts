@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { BusyTracker } from '../common/busy';
-import { Disposable } from '../common/disposable';
+import { projectKey } from '../common/keys';
+import { Disposable } from '../workbench/disposable';
 import type { ConnectionManager, ConnectionSession } from '../connections/connectionManager';
 import type { DeletedNotebook, DeletedNotebooks } from '../notebooks/deletedNotebooks';
 import { errorNode } from './errorNodes';
@@ -40,11 +41,11 @@ export class ExplorerTreeProvider extends Disposable implements vscode.TreeDataP
   }
 
   notebookFilter(connectionId: string, projectId: number): NotebookFilter {
-    return this.filters.get(filterKey(connectionId, projectId)) ?? {};
+    return this.filters.get(projectKey(connectionId, projectId)) ?? {};
   }
 
   setNotebookFilter(connectionId: string, projectId: number, filter: NotebookFilter, node?: ExplorerNode): void {
-    this.filters.set(filterKey(connectionId, projectId), filter);
+    this.filters.set(projectKey(connectionId, projectId), filter);
     this.changed.fire(node);
   }
 
@@ -114,8 +115,4 @@ export class ExplorerTreeProvider extends Disposable implements vscode.TreeDataP
       return onError(error);
     }
   }
-}
-
-function filterKey(connectionId: string, projectId: number): string {
-  return `${connectionId}/${projectId}`;
 }

@@ -4,8 +4,8 @@ import { formatRelativeTime } from '../common/time';
 import type { ConnectionSession } from '../connections/connectionManager';
 import { type Connection, connectionLabel } from '../connections/connectionStore';
 import type { DeletedNotebook } from '../notebooks/deletedNotebooks';
-import type { OrganizationSummary } from './explorerModel';
-import { describeFilter, isEmptyFilter, type NotebookFilter } from './notebookFilter';
+import type { OrganizationSummary } from '../catalog/explorerModel';
+import { describeFilter, isEmptyFilter, type NotebookFilter, toNotebookQuery } from './notebookFilter';
 
 /** What the nodes read from the explorer: sessions, filters and the deleted toggle. */
 export interface ExplorerState {
@@ -262,7 +262,7 @@ export class NotebooksNode extends SessionNode {
   }
 
   override async children(): Promise<ExplorerNode[]> {
-    const notebooks = await this.session.model.notebooks(this.project.id, this.filter);
+    const notebooks = await this.session.model.notebooks(this.project.id, toNotebookQuery(this.filter));
     const nodes: ExplorerNode[] = notebooks.map((notebook) => new NotebookNode(this, this.session, this.project, notebook));
     if (this.state.showDeleted) {
       const listed = new Set(notebooks.map((notebook) => notebook.short_id));

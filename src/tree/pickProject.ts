@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import type { ProjectListItem } from '../api';
-import type { WindowApi } from '../common/window';
+import type { WindowApi } from '../workbench/window';
 import type { ConnectionManager, ConnectionSession } from '../connections/connectionManager';
-import type { OrganizationSummary } from './explorerModel';
+import type { OrganizationSummary } from '../catalog/explorerModel';
 
 export interface ProjectChoice {
   readonly session: ConnectionSession;

@@ -9,7 +9,7 @@ import { exportEvents } from '../../src/events/exportEvents';
 import type { EventsPanel } from '../../src/events/eventsPanel';
 import { defaultFilters, type ExtensionMessage, type WebviewMessage } from '../../src/events/protocol';
 import { EventsNode } from '../../src/tree/nodes';
-import type { WindowApi } from '../../src/common/window';
+import type { WindowApi } from '../../src/workbench/window';
 import { ExplorerHarness, iconOf, labelOf } from './support/explorerHarness';
 import { allScopesKey, apiUrl, localApi, type RecordedRequest } from './support/localApi';
 import { runnerSecrets } from './support/runnerContext';

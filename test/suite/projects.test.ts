@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, it } from 'mocha';
 import * as vscode from 'vscode';
 import type { QuickPickItem } from 'vscode';
-import type { WindowApi } from '../../src/common/window';
+import type { WindowApi } from '../../src/workbench/window';
 import { PostHogFileSystem } from '../../src/documents/fileSystem';
 import { ActivityDocuments } from '../../src/projects/activityDocument';
 import { ProjectCommands } from '../../src/projects/projectCommands';

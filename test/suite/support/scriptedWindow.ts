@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { WindowApi } from '../../../src/common/window';
+import type { WindowApi } from '../../../src/workbench/window';
 
 /** One prompt a flow showed, and what the script answered. */
 export interface Prompt {
