@@ -1,4 +1,6 @@
 import * as vscode from 'vscode';
+import { COMMANDS } from '../workbench/commandIds';
+import { type WorkbenchRegistry, registerCommands } from '../workbench/commands';
 import { Disposable } from '../workbench/disposable';
 import type { WindowApi } from '../workbench/window';
 import type { ConnectionManager } from './connectionManager';
@@ -21,10 +23,14 @@ export class ConnectionCommands extends Disposable {
   }
 
   /** Registers the commands; separate from construction so that tests can call the methods alone. */
-  register(): this {
-    this._register(vscode.commands.registerCommand('posthogExplorer.signIn', (target?: ConnectionTarget) => this.signIn(target)));
-    this._register(vscode.commands.registerCommand('posthogExplorer.signOut', (target?: ConnectionTarget) => this.signOut(target)));
-    this._register(vscode.commands.registerCommand('posthogExplorer.switchConnection', () => this.switchConnection()));
+  register(registry: WorkbenchRegistry): this {
+    this._register(
+      registerCommands(registry, {
+        [COMMANDS.signIn]: (target?: ConnectionTarget) => this.signIn(target),
+        [COMMANDS.signOut]: (target?: ConnectionTarget) => this.signOut(target),
+        [COMMANDS.switchConnection]: () => this.switchConnection(),
+      }),
+    );
     return this;
   }
 
@@ -65,7 +71,7 @@ export class ConnectionCommands extends Disposable {
   private async pick(title: string): Promise<Connection | undefined> {
     const connections = this.connections.connections();
     if (connections.length === 0) {
-      void vscode.commands.executeCommand('posthogExplorer.signIn');
+      void vscode.commands.executeCommand(COMMANDS.signIn);
       return undefined;
     }
     const active = this.connections.store.active();

@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import type { ConnectionSession } from '../connections/connectionManager';
+import type { ConnectionSession } from '../connections';
 
 /** The document a handler is asked about: which connection, which project, and the session to reach it. */
 export interface ProjectDocumentTarget {

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { AuthenticationError, MissingScopeError, NotFoundError, PermissionDeniedError, PostHogError } from '../api';
 import { Disposable } from '../workbench/disposable';
-import type { ConnectionManager, ConnectionSession } from '../connections/connectionManager';
+import type { ConnectionManager, ConnectionSession } from '../connections';
 import type { ProjectDocumentHandler, ProjectDocumentTarget } from './documentHandler';
 import { type DocumentPath, NOTEBOOKS_DIRECTORY, parseDocumentPath } from './paths';
 

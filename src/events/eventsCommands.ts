@@ -2,21 +2,18 @@ import * as vscode from 'vscode';
 import { projectKey } from '../common/keys';
 import { Disposable } from '../workbench/disposable';
 import type { WindowApi } from '../workbench/window';
-import type { ConnectionManager, ConnectionSession } from '../connections/connectionManager';
-import { pickProject } from '../tree/pickProject';
+import type { ConnectionManager, ConnectionSession } from '../connections';
+import { commandTarget, pickProject, ProjectNode } from '../tree';
+import { COMMANDS } from '../workbench/commandIds';
+import { type WorkbenchRegistry, registerCommands } from '../workbench/commands';
 import { EVENTS_VIEW_TYPE, EventsPanel, type PanelProject, webviewOptions } from './eventsPanel';
-import type { SaveDialog } from './exportEvents';
+import { EventsNode } from './eventsNode';
 import { PanelStateSchema } from './protocol';
 
-/** What the tree passes: the Events item or a project item (both carry a session and a project). */
+/** The project whose events a panel shows. */
 export interface EventsTarget {
   readonly session: ConnectionSession;
   readonly project: PanelProject;
-}
-
-function isEventsTarget(value: unknown): value is EventsTarget {
-  const candidate = value as Partial<EventsTarget> | undefined;
-  return typeof candidate?.project?.id === 'number' && typeof candidate.session?.connection?.id === 'string';
 }
 
 /** "Browse Events": one webview panel per project, restored after a reload by the serializer. */
@@ -27,25 +24,23 @@ export class EventsCommands extends Disposable implements vscode.WebviewPanelSer
     private readonly connections: ConnectionManager,
     private readonly extensionUri: vscode.Uri,
     private readonly window: WindowApi,
-    private readonly saveDialog: SaveDialog = (options) => vscode.window.showSaveDialog(options),
   ) {
     super();
     this._register({ dispose: () => [...this.panels.values()].forEach((panel) => panel.dispose()) });
   }
 
-  register(): this {
-    this._register(vscode.commands.registerCommand('posthogExplorer.browseEvents', (target?: unknown) => this.browseEvents(target)));
-    this._register(vscode.window.registerWebviewPanelSerializer(EVENTS_VIEW_TYPE, this));
+  register(registry: WorkbenchRegistry): this {
+    this._register(registerCommands(registry, { [COMMANDS.browseEvents]: (target?: unknown) => this.browseEvents(target) }));
+    this._register(registry.registerWebviewPanelSerializer(EVENTS_VIEW_TYPE, this));
     return this;
   }
 
   /** Opens (or reveals) the events panel of the item's project, or of a project picked from a list. */
   async browseEvents(target?: unknown): Promise<EventsPanel | undefined> {
-    let chosen: EventsTarget | undefined = isEventsTarget(target) ? target : undefined;
-    if (!chosen) {
-      const choice = await pickProject(this.connections, this.window, vscode.l10n.t('Browse Events'));
-      chosen = choice && { session: choice.session, project: choice.project };
-    }
+    const chosen = await commandTarget<EventsTarget>(target, {
+      node: (node) => (node instanceof EventsNode || node instanceof ProjectNode ? node : undefined),
+      pick: () => pickProject(this.connections, this.window, vscode.l10n.t('Browse Events')),
+    });
     if (!chosen) {
       return undefined;
     }
@@ -100,7 +95,7 @@ export class EventsCommands extends Disposable implements vscode.WebviewPanelSer
       {
         extensionUri: this.extensionUri,
         window: this.window,
-        saveDialog: this.saveDialog,
+        saveDialog: (options) => this.window.showSaveDialog(options),
         session: (connectionId) => this.connections.session(connectionId),
       },
       restored,

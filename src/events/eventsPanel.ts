@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { type EventsApi, isAbortError } from '../api';
 import { Disposable } from '../workbench/disposable';
 import type { WindowApi } from '../workbench/window';
-import type { ConnectionSession } from '../connections/connectionManager';
+import type { ConnectionSession } from '../connections';
 import { errorText } from '../common/errors';
 import { projectKey } from '../common/keys';
 import { exportEvents, type SaveDialog } from './exportEvents';

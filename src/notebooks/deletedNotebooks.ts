@@ -1,5 +1,5 @@
 import { projectKey } from '../common/keys';
-import type { StateStore } from '../connections/connectionStore';
+import type { StateStore } from '../connections';
 
 /**
  * PostHog leaves deleted notebooks out of its list, so the explorer remembers the ones deleted

@@ -2,9 +2,8 @@ import * as vscode from 'vscode';
 import { ConflictError, type Notebook, NOT_MODIFIED } from '../api';
 import { projectItemKey } from '../common/keys';
 import { Disposable } from '../workbench/disposable';
-import type { ConnectionSession } from '../connections/connectionManager';
-import type { NotebookFiles, NotebookTarget } from '../documents/fileSystem';
-import { notebookFileName, notebookPath, parseDocumentPath, titleFromFileName } from '../documents/paths';
+import type { ConnectionSession } from '../connections';
+import { type NotebookFiles, type NotebookTarget, notebookFileName, notebookPath, parseDocumentPath, titleFromFileName } from '../documents';
 import type { ConflictResolver } from './conflicts';
 import type { DeletedNotebooks } from './deletedNotebooks';
 import { describeUser, serializeNotebook } from './notebookDocument';
@@ -67,11 +66,10 @@ export class NotebookFileStore extends Disposable implements NotebookFiles {
     private readonly window: Pick<typeof vscode.window, 'showWarningMessage'>,
   ) {
     super();
-    const remoteCopies = this;
     this._register(
       vscode.workspace.registerTextDocumentContentProvider(this.remoteScheme, {
         onDidChange: this.remoteCopiesChanged.event,
-        provideTextDocumentContent: (uri) => remoteCopies.remoteCopies.get(uri.toString()),
+        provideTextDocumentContent: (uri) => this.remoteCopies.get(uri.toString()),
       }),
     );
     this._register({ dispose: () => clearTimeout(this.pollTimer) });

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import { type Project, PostHogError } from '../api';
 import { Disposable } from '../workbench/disposable';
-import type { ConnectionSession } from '../connections/connectionManager';
-import type { ProjectDocumentHandler, ProjectDocumentTarget } from '../documents/documentHandler';
+import type { ConnectionSession } from '../connections';
+import type { ProjectDocumentHandler, ProjectDocumentTarget } from '../documents';
 import { ProjectOperations } from './projectOperations';
 import { describeProblems, serializeSettings } from './settingsDocument';
 
@@ -68,7 +68,7 @@ export class ProjectSettingsDocument extends Disposable implements ProjectDocume
       result = await operations.saveSettings(entry.project, decoder.decode(content));
     } catch (error) {
       if (error instanceof PostHogError) {
-        throw new Error(vscode.l10n.t('Not saved: {0}', error.userMessage));
+        throw new Error(vscode.l10n.t('Not saved: {0}', error.userMessage), { cause: error });
       }
       throw error;
     }

@@ -12,7 +12,15 @@ export type WindowApi = Pick<
   | 'showWarningMessage'
   | 'showErrorMessage'
   | 'withProgress'
+  | 'createTreeView'
+  | 'showSaveDialog'
 >;
+
+/** The vscode.env calls commands make (the browser, the clipboard); tests pass a recorder. */
+export interface EnvApi {
+  openExternal(uri: vscode.Uri): Thenable<boolean>;
+  readonly clipboard: Pick<vscode.Clipboard, 'writeText'>;
+}
 
 /** An AbortSignal that aborts when VS Code cancels the token. */
 export function abortSignalFor(token: vscode.CancellationToken): AbortSignal {

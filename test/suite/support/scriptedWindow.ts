@@ -22,6 +22,10 @@ type Answer = { quickPick: QuickPickAnswer } | { inputBox: string | undefined };
 export class ScriptedWindow {
   readonly prompts: Prompt[] = [];
   readonly messages: { severity: 'info' | 'warning' | 'error'; text: string }[] = [];
+  /** What the features asked a tree view to reveal. */
+  readonly revealed: unknown[] = [];
+  /** Where save dialogs answer, in turn; none left is Cancel. */
+  readonly saveTargets: vscode.Uri[] = [];
   private readonly answers: Answer[] = [];
   private readonly messageChoices: (string | undefined)[] = [];
 
@@ -67,6 +71,8 @@ export class ScriptedWindow {
       showInformationMessage: (text: string, ...items: unknown[]) => this.message('info', text, items),
       showWarningMessage: (text: string, ...items: unknown[]) => this.message('warning', text, items),
       showErrorMessage: (text: string, ...items: unknown[]) => this.message('error', text, items),
+      showSaveDialog: async () => this.saveTargets.shift(),
+      createTreeView: () => ({ reveal: async (node: unknown) => void this.revealed.push(node), dispose: () => undefined }),
       withProgress: (_options: vscode.ProgressOptions, task: (progress: unknown, token: vscode.CancellationToken) => unknown) =>
         Promise.resolve(task({ report: () => undefined }, new vscode.CancellationTokenSource().token)),
     };

@@ -3,7 +3,7 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import { PostHogClient } from '../../../src/api';
 import { checkApiKey } from '../../../src/connections/keyCheck';
 import { ExplorerModel } from '../../../src/catalog/explorerModel';
-import { toNotebookQuery } from '../../../src/tree/notebookFilter';
+import { toNotebookQuery } from '../../../src/notebooks/notebookFilter';
 import { type LocalApi, startLocalApi } from '../../api-server';
 
 describe('ExplorerModel against the local API', () => {
