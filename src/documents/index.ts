@@ -1,9 +1,14 @@
 import * as vscode from 'vscode';
 import type { PostHogFileSystem } from './fileSystem';
 
-export type { ProjectDocumentHandler, ProjectDocumentTarget } from './documentHandler';
-export { type NotebookFiles, type NotebookTarget, POSTHOG_SCHEME, PostHogFileSystem } from './fileSystem';
-export { notebookFileName, notebookPath, parseDocumentPath, projectDocumentPath, titleFromFileName } from './paths';
+export type {
+  CollectionItemTarget,
+  CollectionTarget,
+  ProjectCollection,
+  ProjectDocumentHandler,
+  ProjectDocumentTarget,
+} from './documentHandler';
+export { POSTHOG_SCHEME, PostHogFileSystem } from './fileSystem';
 
 export interface DocumentsServices {
   readonly documents: PostHogFileSystem;

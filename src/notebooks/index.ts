@@ -11,6 +11,7 @@ import { NotebookCommands } from './notebookCommands';
 import { NotebookFileStore } from './notebookFiles';
 import { NotebookListCommands } from './notebookListCommands';
 import { NotebooksSection } from './notebookNodes';
+import { NOTEBOOKS_FOLDER } from './notebookPaths';
 
 export const POLL_INTERVAL_SETTING = 'posthogExplorer.notebooks.pollIntervalSeconds';
 const DEFAULT_POLL_SECONDS = 30;
@@ -50,7 +51,7 @@ export class NotebooksFeature extends Disposable {
         window,
       ),
     );
-    this._register(services.documents.setNotebookFiles(this.files));
+    this._register(services.documents.registerCollection(NOTEBOOKS_FOLDER, this.files));
     this._register(this.files.onDidChangeNotebooks((change) => tree.refreshProject(change.session, change.projectId)));
     this.commands = this._register(new NotebookCommands(this.files, connections, window).register(registry));
     this.listCommands = this._register(new NotebookListCommands(this.section, tree, connections, window).register(registry));

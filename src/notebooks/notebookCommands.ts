@@ -3,7 +3,6 @@ import { type ActivityPage, type NotebookListItem, PersonalApiKeyNotSupportedErr
 import { errorText } from '../common/errors';
 import { formatRelativeTime } from '../common/time';
 import type { ConnectionManager, ConnectionSession } from '../connections';
-import { parseDocumentPath } from '../documents';
 import { commandTarget, type ExplorerNode, pickProject, ProjectNode, type TargetSources } from '../tree';
 import { COMMANDS } from '../workbench/commandIds';
 import { type WorkbenchRegistry, registerCommands } from '../workbench/commands';
@@ -15,6 +14,7 @@ import { describeUser } from './notebookDocument';
 import { mergeMatches, prefixMatches } from './notebookSearch';
 import type { NotebookFileStore } from './notebookFiles';
 import { NotebookNode, NotebooksNode, notebookTitle } from './notebookNodes';
+import { parseNotebookPath } from './notebookPaths';
 
 const SEARCH_DEBOUNCE_MS = 250;
 const SEARCH_LIMIT = 50;
@@ -290,7 +290,7 @@ export class NotebookCommands extends Disposable {
   }
 
   private async notebookRefOf(uri: vscode.Uri): Promise<NotebookRef | undefined> {
-    const path = uri.scheme === this.files.scheme ? parseDocumentPath(uri.authority, uri.path) : undefined;
+    const path = uri.scheme === this.files.scheme ? parseNotebookPath(uri.authority, uri.path) : undefined;
     const session = path?.kind === 'notebook' ? await this.connections.session(path.connectionId) : undefined;
     if (path?.kind !== 'notebook' || !session) {
       return undefined;
@@ -307,7 +307,7 @@ export class NotebookCommands extends Disposable {
   /** The URI an open editor of the notebook uses (its title part may be older). */
   private openUriOf(ref: NotebookRef): vscode.Uri | undefined {
     return vscode.workspace.textDocuments.find((document) => {
-      const path = document.uri.scheme === this.files.scheme ? parseDocumentPath(document.uri.authority, document.uri.path) : undefined;
+      const path = document.uri.scheme === this.files.scheme ? parseNotebookPath(document.uri.authority, document.uri.path) : undefined;
       return path?.kind === 'notebook' && path.shortId === ref.shortId && path.projectId === ref.projectId && path.connectionId === ref.session.connection.id;
     })?.uri;
   }

@@ -3,7 +3,8 @@ import { ConflictError, type Notebook, NOT_MODIFIED } from '../api';
 import { projectItemKey } from '../common/keys';
 import { Disposable } from '../workbench/disposable';
 import type { ConnectionSession } from '../connections';
-import { type NotebookFiles, type NotebookTarget, notebookFileName, notebookPath, parseDocumentPath, titleFromFileName } from '../documents';
+import type { CollectionItemTarget, CollectionTarget, ProjectCollection } from '../documents';
+import { type NotebookPath, notebookFileName, notebookPath, notebookShortIdOf, parseNotebookPath, titleFromFileName } from './notebookPaths';
 import type { ConflictResolver } from './conflicts';
 import type { DeletedNotebooks } from './deletedNotebooks';
 import { describeUser, serializeNotebook } from './notebookDocument';
@@ -39,12 +40,12 @@ export interface NotebooksChange {
 }
 
 /**
- * Notebooks as files (see src/documents/paths.ts for the URIs). Keeps, per notebook, the snapshot the
+ * Notebooks as files (see ./notebookPaths.ts for the URIs). Keeps, per notebook, the snapshot the
  * editor saw: stat and read serve it, so opening costs one GET and saving one PATCH; polling (GET with
  * If-None-Match) moves it on for clean editors only, so a dirty editor meets the conflict dialog on
  * save rather than a silent overwrite.
  */
-export class NotebookFileStore extends Disposable implements NotebookFiles {
+export class NotebookFileStore extends Disposable implements ProjectCollection {
   private readonly entries = new Map<string, Entry>();
   private readonly fetching = new Map<string, Promise<Notebook>>();
   private readonly allowedNames = new Map<string, Set<string>>();
@@ -88,7 +89,11 @@ export class NotebookFileStore extends Disposable implements NotebookFiles {
     return vscode.Uri.from({ scheme: this.scheme, authority: connectionId, path: `/${projectId}/notebooks/${shortId}.json` });
   }
 
-  async list(session: ConnectionSession, projectId: number): Promise<[string, vscode.FileType][]> {
+  itemIdOf(fileName: string): string | undefined {
+    return notebookShortIdOf(fileName);
+  }
+
+  async list({ session, projectId }: CollectionTarget): Promise<[string, vscode.FileType][]> {
     const notebooks = await session.model.notebooks(projectId);
     for (const notebook of notebooks) {
       this.allow(this.uriOf(session.connection.id, projectId, notebook));
@@ -96,7 +101,7 @@ export class NotebookFileStore extends Disposable implements NotebookFiles {
     return notebooks.map((notebook): [string, vscode.FileType] => [notebookFileName(notebook.title, notebook.short_id), vscode.FileType.File]);
   }
 
-  async stat(target: NotebookTarget): Promise<vscode.FileStat> {
+  async stat(target: CollectionItemTarget): Promise<vscode.FileStat> {
     const known = this.entries.get(keyOf(target));
     if (known?.postWrite) {
       const stat = known.postWrite;
@@ -113,7 +118,7 @@ export class NotebookFileStore extends Disposable implements NotebookFiles {
     return statOf(entry);
   }
 
-  async read(target: NotebookTarget): Promise<Uint8Array> {
+  async read(target: CollectionItemTarget): Promise<Uint8Array> {
     let entry = this.entries.get(keyOf(target));
     if (!entry || Date.now() - entry.fetchedAt > FRESH_MS) {
       entry = this.accept(target, await this.fetch(target));
@@ -122,13 +127,13 @@ export class NotebookFileStore extends Disposable implements NotebookFiles {
     return entry.text;
   }
 
-  async write(target: NotebookTarget, content: Uint8Array, options: { create: boolean; overwrite: boolean }): Promise<void> {
+  async write(target: CollectionItemTarget, content: Uint8Array, options: { create: boolean; overwrite: boolean }): Promise<void> {
     const key = keyOf(target);
     const existing = this.entries.get(key);
     if (!existing && options.create && !options.overwrite) {
       throw vscode.FileSystemError.NoPermissions(vscode.l10n.t('Create notebooks with "PostHog: Create Notebook…".'));
     }
-    const history = existing?.history ?? new NotebookHistory(target.shortId);
+    const history = existing?.history ?? new NotebookHistory(target.itemId);
     const plan = history.planSave(new TextDecoder().decode(content));
     if (plan.kind === 'unchanged') {
       return;
@@ -141,12 +146,12 @@ export class NotebookFileStore extends Disposable implements NotebookFiles {
     }
   }
 
-  async delete(target: NotebookTarget): Promise<void> {
+  async delete(target: CollectionItemTarget): Promise<void> {
     const known = this.entries.get(keyOf(target));
     if (known && !this.isCurrentName(target.uri, known)) {
       throw vscode.FileSystemError.NoPermissions(vscode.l10n.t('Refusing to delete a notebook through a name it does not have.'));
     }
-    const notebook = await target.session.client.notebooks.softDelete(target.projectId, target.shortId);
+    const notebook = await target.session.client.notebooks.softDelete(target.projectId, target.itemId);
     await this.deleted.add(target.connectionId, target.projectId, {
       shortId: notebook.short_id,
       title: notebook.title ?? '',
@@ -158,14 +163,14 @@ export class NotebookFileStore extends Disposable implements NotebookFiles {
     this.notebooksChanged.fire({ session: target.session, projectId: target.projectId });
   }
 
-  async rename(target: NotebookTarget, newUri: vscode.Uri): Promise<void> {
+  async rename(target: CollectionItemTarget, newUri: vscode.Uri): Promise<void> {
     const newName = newUri.path.slice(newUri.path.lastIndexOf('/') + 1);
-    const renamedId = parseDocumentPath(newUri.authority, newUri.path);
-    if (renamedId?.kind === 'notebook' && renamedId.shortId !== target.shortId && newName.includes('(')) {
+    const renamedId = parseNotebookPath(newUri.authority, newUri.path);
+    if (renamedId?.kind === 'notebook' && renamedId.shortId !== target.itemId && newName.includes('(')) {
       throw vscode.FileSystemError.NoPermissions(vscode.l10n.t('The short id in a notebook file name cannot change.'));
     }
-    const title = titleFromFileName(newName, target.shortId);
-    const notebook = await target.session.client.notebooks.update(target.projectId, target.shortId, { title });
+    const title = titleFromFileName(newName, target.itemId);
+    const notebook = await target.session.client.notebooks.update(target.projectId, target.itemId, { title });
     const entry = this.entries.get(keyOf(target));
     if (entry) {
       this.setSnapshot(entry, notebook);
@@ -177,7 +182,7 @@ export class NotebookFileStore extends Disposable implements NotebookFiles {
     this.notebooksChanged.fire({ session: target.session, projectId: target.projectId });
   }
 
-  watch(target: NotebookTarget): vscode.Disposable {
+  watch(target: CollectionItemTarget): vscode.Disposable {
     const entry = this.entries.get(keyOf(target));
     if (entry) {
       entry.watchers++;
@@ -197,7 +202,7 @@ export class NotebookFileStore extends Disposable implements NotebookFiles {
       text_content: title,
     });
     const uri = this.uriOf(session.connection.id, projectId, notebook);
-    this.accept({ uri, connectionId: session.connection.id, projectId, shortId: notebook.short_id, session }, notebook);
+    this.accept({ uri, connectionId: session.connection.id, projectId, itemId: notebook.short_id, session }, notebook);
     this.notebooksChanged.fire({ session, projectId });
     return uri;
   }
@@ -227,9 +232,9 @@ export class NotebookFileStore extends Disposable implements NotebookFiles {
     try {
       const open = new Map<string, vscode.TextDocument>();
       for (const document of vscode.workspace.textDocuments) {
-        const path = document.uri.scheme === this.scheme ? parseDocumentPath(document.uri.authority, document.uri.path) : undefined;
+        const path = document.uri.scheme === this.scheme ? parseNotebookPath(document.uri.authority, document.uri.path) : undefined;
         if (path?.kind === 'notebook') {
-          open.set(keyOf(path), document);
+          open.set(pathKey(path), document);
         }
       }
       this.forgetClosed(open);
@@ -250,7 +255,7 @@ export class NotebookFileStore extends Disposable implements NotebookFiles {
 
   private async pollOne(key: string, document: vscode.TextDocument): Promise<void> {
     const entry = this.entries.get(key);
-    const path = parseDocumentPath(document.uri.authority, document.uri.path);
+    const path = parseNotebookPath(document.uri.authority, document.uri.path);
     const session = path && (await this.sessions(path.connectionId));
     if (!entry || path?.kind !== 'notebook' || !session) {
       return;
@@ -306,19 +311,19 @@ export class NotebookFileStore extends Disposable implements NotebookFiles {
     );
   }
 
-  private async patch(target: NotebookTarget, plan: Extract<SavePlan, { kind: 'patch' }>, history: NotebookHistory, content: Uint8Array): Promise<Notebook | undefined> {
+  private async patch(target: CollectionItemTarget, plan: Extract<SavePlan, { kind: 'patch' }>, history: NotebookHistory, content: Uint8Array): Promise<Notebook | undefined> {
     const notebooks = target.session.client.notebooks;
     try {
-      return await notebooks.update(target.projectId, target.shortId, plan.body);
+      return await notebooks.update(target.projectId, target.itemId, plan.body);
     } catch (error) {
       if (!(error instanceof ConflictError)) {
         throw error;
       }
     }
     for (let attempt = 1; attempt <= MAX_OVERWRITE_ATTEMPTS; attempt++) {
-      const server = await notebooks.get(target.projectId, target.shortId);
+      const server = await notebooks.get(target.projectId, target.itemId);
       const choice = await this.conflicts.choose({
-        title: server.title ?? target.shortId,
+        title: server.title ?? target.itemId,
         yourVersion: plan.body.version,
         serverVersion: server.version,
         modifiedBy: describeUser(server.last_modified_by),
@@ -343,7 +348,7 @@ export class NotebookFileStore extends Disposable implements NotebookFiles {
       }
       try {
         const { full } = plan;
-        return await notebooks.update(target.projectId, target.shortId, { ...full, version: server.version });
+        return await notebooks.update(target.projectId, target.itemId, { ...full, version: server.version });
       } catch (error) {
         if (!(error instanceof ConflictError)) {
           throw error;
@@ -354,11 +359,11 @@ export class NotebookFileStore extends Disposable implements NotebookFiles {
   }
 
   /** One GET per notebook at a time: VS Code asks for a stat from several places when it opens a file. */
-  private fetch(target: NotebookTarget): Promise<Notebook> {
+  private fetch(target: CollectionItemTarget): Promise<Notebook> {
     const key = keyOf(target);
     let pending = this.fetching.get(key);
     if (!pending) {
-      pending = target.session.client.notebooks.get(target.projectId, target.shortId);
+      pending = target.session.client.notebooks.get(target.projectId, target.itemId);
       this.fetching.set(key, pending);
       const forget = () => this.fetching.delete(key);
       pending.then(forget, forget);
@@ -367,7 +372,7 @@ export class NotebookFileStore extends Disposable implements NotebookFiles {
   }
 
   /** A fetched notebook becomes the snapshot VS Code sees. */
-  private accept(target: NotebookTarget, notebook: Notebook, history?: NotebookHistory): Entry {
+  private accept(target: CollectionItemTarget, notebook: Notebook, history?: NotebookHistory): Entry {
     const key = keyOf(target);
     let entry = this.entries.get(key);
     if (!entry) {
@@ -375,7 +380,7 @@ export class NotebookFileStore extends Disposable implements NotebookFiles {
       const mtime = Date.parse(notebook.last_modified_at) || Date.now();
       entry = {
         key,
-        history: history ?? new NotebookHistory(target.shortId),
+        history: history ?? new NotebookHistory(target.itemId),
         notebook,
         text,
         mtime,
@@ -397,7 +402,7 @@ export class NotebookFileStore extends Disposable implements NotebookFiles {
    * new version), while a later save never looks "modified since" to VS Code: its check only fires when
    * the remembered mtime is older than the file's.
    */
-  private acceptWritten(target: NotebookTarget, notebook: Notebook, history: NotebookHistory, written: Uint8Array): void {
+  private acceptWritten(target: CollectionItemTarget, notebook: Notebook, history: NotebookHistory, written: Uint8Array): void {
     const entry = this.accept(target, notebook, history);
     entry.remote = undefined;
     entry.highestMtime = entry.mtime + 1;
@@ -429,9 +434,9 @@ export class NotebookFileStore extends Disposable implements NotebookFiles {
    * little old) find its notebook. Other titles do not exist, see stat().
    */
   allow(uri: vscode.Uri): void {
-    const path = parseDocumentPath(uri.authority, uri.path);
+    const path = parseNotebookPath(uri.authority, uri.path);
     if (path?.kind === 'notebook') {
-      const key = keyOf(path);
+      const key = pathKey(path);
       const names = this.allowedNames.get(key) ?? new Set<string>();
       names.add(uri.toString());
       this.allowedNames.set(key, names);
@@ -455,8 +460,8 @@ export class NotebookFileStore extends Disposable implements NotebookFiles {
 
   private openDocuments(key: string): vscode.TextDocument[] {
     return vscode.workspace.textDocuments.filter((document) => {
-      const path = document.uri.scheme === this.scheme ? parseDocumentPath(document.uri.authority, document.uri.path) : undefined;
-      return path?.kind === 'notebook' && keyOf(path) === key;
+      const path = document.uri.scheme === this.scheme ? parseNotebookPath(document.uri.authority, document.uri.path) : undefined;
+      return path?.kind === 'notebook' && pathKey(path) === key;
     });
   }
 
@@ -465,8 +470,12 @@ export class NotebookFileStore extends Disposable implements NotebookFiles {
   }
 }
 
-function keyOf(target: Pick<NotebookTarget, 'connectionId' | 'projectId' | 'shortId'>): string {
-  return projectItemKey(target.connectionId, target.projectId, target.shortId);
+function keyOf(target: Pick<CollectionItemTarget, 'connectionId' | 'projectId' | 'itemId'>): string {
+  return projectItemKey(target.connectionId, target.projectId, target.itemId);
+}
+
+function pathKey(path: Extract<NotebookPath, { kind: 'notebook' }>): string {
+  return projectItemKey(path.connectionId, path.projectId, path.shortId);
 }
 
 function encode(notebook: Notebook): Uint8Array {

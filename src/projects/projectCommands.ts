@@ -5,7 +5,7 @@ import type { EnvApi, WindowApi } from '../workbench/window';
 import { errorText } from '../common/errors';
 import { type OrganizationSummary, projectSettingsUrl } from '../catalog';
 import type { ConnectionManager, ConnectionSession } from '../connections';
-import { projectDocumentPath } from '../documents';
+import { projectDocumentPath } from '../common/documentPaths';
 import { commandTarget, type ExplorerNode, OrganizationNode, pickProject, ProjectNode } from '../tree';
 import { COMMANDS } from '../workbench/commandIds';
 import { type WorkbenchRegistry, registerCommands } from '../workbench/commands';
