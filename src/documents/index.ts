@@ -8,6 +8,7 @@ export type {
   ProjectDocumentHandler,
   ProjectDocumentTarget,
 } from './documentHandler';
+export { ModificationClock, reloadAfterSave } from './documentClock';
 export { POSTHOG_SCHEME, PostHogFileSystem } from './fileSystem';
 
 export interface DocumentsServices {

@@ -7,7 +7,7 @@ import { commandTarget, type ExplorerNode, pickProject, ProjectNode, type Target
 import { COMMANDS } from '../workbench/commandIds';
 import { type WorkbenchRegistry, registerCommands } from '../workbench/commands';
 import { Disposable } from '../workbench/disposable';
-import type { WindowApi } from '../workbench/window';
+import { openEditor, type WindowApi } from '../workbench/window';
 import { describeActivity } from './activityFormat';
 import { LatestSearch } from './latestSearch';
 import { describeUser } from './notebookDocument';
@@ -199,8 +199,7 @@ export class NotebookCommands extends Disposable {
 
   private async show(uri: vscode.Uri): Promise<vscode.TextEditor> {
     this.files.allow(uri);
-    const document = await vscode.workspace.openTextDocument(uri);
-    return vscode.window.showTextDocument(document, { preview: false });
+    return openEditor(this.window, uri);
   }
 
   /**
@@ -208,7 +207,7 @@ export class NotebookCommands extends Disposable {
    * words start with what is typed; once typing pauses, PostHog's whole-word search of titles and text too.
    */
   private searchNotebook(session: ConnectionSession, projectId: number, projectName: string): Promise<NotebookListItem | undefined> {
-    const pick = vscode.window.createQuickPick<SearchItem>();
+    const pick = this.window.createQuickPick<SearchItem>();
     pick.title = vscode.l10n.t('Open Notebook from {0}', projectName);
     pick.placeholder = vscode.l10n.t('Type to search: title words starting with it, and whole words of titles and text on PostHog');
     pick.matchOnDescription = true;

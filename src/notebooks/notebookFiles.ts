@@ -3,7 +3,7 @@ import { ConflictError, type Notebook, NOT_MODIFIED } from '../api';
 import { projectItemKey } from '../common/keys';
 import { Disposable } from '../workbench/disposable';
 import type { ConnectionSession } from '../connections';
-import type { CollectionItemTarget, CollectionTarget, ProjectCollection } from '../documents';
+import { type CollectionItemTarget, type CollectionTarget, ModificationClock, type ProjectCollection, reloadAfterSave } from '../documents';
 import { type NotebookPath, notebookFileName, notebookPath, notebookShortIdOf, parseNotebookPath, titleFromFileName } from './notebookPaths';
 import type { ConflictResolver } from './conflicts';
 import type { DeletedNotebooks } from './deletedNotebooks';
@@ -12,8 +12,6 @@ import { NotebookHistory, type SavePlan } from './notebookHistory';
 
 /** A read within this long after a stat (or poll) fetched the notebook serves what that fetch got. */
 const FRESH_MS = 5_000;
-/** After a save, the editor reloads (to show the new version) once VS Code has taken the post-save stat. */
-const RELOAD_AFTER_SAVE_MS = 150;
 const MAX_OVERWRITE_ATTEMPTS = 3;
 const FORGET_CLOSED_MS = 10 * 60_000;
 
@@ -23,8 +21,8 @@ interface Entry {
   notebook: Notebook;
   text: Uint8Array;
   mtime: number;
-  /** Highest mtime VS Code was told; a new snapshot goes above it. */
-  highestMtime: number;
+  /** Above every mtime VS Code was told: a new snapshot goes higher. */
+  readonly clock: ModificationClock;
   fetchedAt: number;
   /** The stat VS Code takes right after a save (see writeFile). */
   postWrite?: vscode.FileStat;
@@ -106,7 +104,7 @@ export class NotebookFileStore extends Disposable implements ProjectCollection {
     if (known?.postWrite) {
       const stat = known.postWrite;
       known.postWrite = undefined;
-      this.scheduleReload(target.uri);
+      reloadAfterSave(() => this.changed.fire([{ type: vscode.FileChangeType.Changed, uri: target.uri }]));
       return stat;
     }
     const entry = known && this.trusted(known) ? known : this.accept(target, await this.fetch(target));
@@ -377,14 +375,15 @@ export class NotebookFileStore extends Disposable implements ProjectCollection {
     let entry = this.entries.get(key);
     if (!entry) {
       const text = encode(notebook);
-      const mtime = Date.parse(notebook.last_modified_at) || Date.now();
+      const clock = new ModificationClock();
+      const mtime = clock.next(Date.parse(notebook.last_modified_at) || Date.now());
       entry = {
         key,
         history: history ?? new NotebookHistory(target.itemId),
         notebook,
         text,
         mtime,
-        highestMtime: mtime,
+        clock,
         fetchedAt: Date.now(),
         watchers: 0,
       };
@@ -405,8 +404,7 @@ export class NotebookFileStore extends Disposable implements ProjectCollection {
   private acceptWritten(target: CollectionItemTarget, notebook: Notebook, history: NotebookHistory, written: Uint8Array): void {
     const entry = this.accept(target, notebook, history);
     entry.remote = undefined;
-    entry.highestMtime = entry.mtime + 1;
-    entry.postWrite = { type: vscode.FileType.File, ctime: ctimeOf(notebook), mtime: entry.mtime + 1, size: written.byteLength };
+    entry.postWrite = { type: vscode.FileType.File, ctime: ctimeOf(notebook), mtime: entry.clock.next(entry.mtime + 1), size: written.byteLength };
   }
 
   private setSnapshot(entry: Entry, notebook: Notebook): void {
@@ -417,8 +415,7 @@ export class NotebookFileStore extends Disposable implements ProjectCollection {
     }
     entry.notebook = notebook;
     entry.text = text;
-    entry.mtime = Math.max(entry.highestMtime + 1, Date.parse(notebook.last_modified_at) || 0);
-    entry.highestMtime = entry.mtime;
+    entry.mtime = entry.clock.next(Date.parse(notebook.last_modified_at) || 0);
   }
 
   /** Whether stat may answer from the snapshot: just fetched, or open in an editor (polling keeps it current). */
@@ -465,9 +462,6 @@ export class NotebookFileStore extends Disposable implements ProjectCollection {
     });
   }
 
-  private scheduleReload(uri: vscode.Uri): void {
-    setTimeout(() => this.changed.fire([{ type: vscode.FileChangeType.Changed, uri }]), RELOAD_AFTER_SAVE_MS);
-  }
 }
 
 function keyOf(target: Pick<CollectionItemTarget, 'connectionId' | 'projectId' | 'itemId'>): string {

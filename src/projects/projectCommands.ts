@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { ConflictError, PersonalApiKeyNotSupportedError, type Project, type ProjectListItem, type ProjectWritableField } from '../api';
 import { Disposable } from '../workbench/disposable';
-import type { EnvApi, WindowApi } from '../workbench/window';
+import { type EnvApi, openEditor, type WindowApi } from '../workbench/window';
 import { errorText } from '../common/errors';
 import { type OrganizationSummary, projectSettingsUrl } from '../catalog';
 import type { ConnectionManager, ConnectionSession } from '../connections';
@@ -104,8 +104,7 @@ export class ProjectCommands extends Disposable {
     }
     const uri = this.settingsUri(target);
     try {
-      const document = await vscode.workspace.openTextDocument(uri);
-      return await vscode.window.showTextDocument(document, { preview: false });
+      return await openEditor(this.deps.window, uri);
     } catch (error) {
       void this.deps.window.showErrorMessage(
         vscode.l10n.t('Could not open the settings of "{0}": {1}', target.project.name, fileErrorText(error)),
@@ -321,7 +320,7 @@ export class ProjectCommands extends Disposable {
     try {
       const first = await this.progress(vscode.l10n.t('Loading activity…'), () => operations.activity(project.id, 1));
       const uri = this.deps.activity.open(session.connection.id, project.id, project.name, operations, first);
-      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: false });
+      await openEditor(this.deps.window, uri);
       return uri;
     } catch (error) {
       await this.failed(vscode.l10n.t('read the activity of "{0}"', project.name), error, target);

@@ -72,6 +72,9 @@ export class ScriptedWindow {
       showWarningMessage: (text: string, ...items: unknown[]) => this.message('warning', text, items),
       showErrorMessage: (text: string, ...items: unknown[]) => this.message('error', text, items),
       showSaveDialog: async () => this.saveTargets.shift(),
+      // Editors and the notebook search open for real: tests read and type into them.
+      showTextDocument: (...args: Parameters<typeof vscode.window.showTextDocument>) => vscode.window.showTextDocument(...args),
+      createQuickPick: () => vscode.window.createQuickPick(),
       createTreeView: () => ({ reveal: async (node: unknown) => void this.revealed.push(node), dispose: () => undefined }),
       withProgress: (_options: vscode.ProgressOptions, task: (progress: unknown, token: vscode.CancellationToken) => unknown) =>
         Promise.resolve(task({ report: () => undefined }, new vscode.CancellationTokenSource().token)),
