@@ -8,7 +8,7 @@ import { ConnectionCommands } from './connectionCommands';
 import type { ConnectionManager } from './connectionManager';
 import { ConnectionStatusBar } from './statusBar';
 
-export { type ConnectionTarget } from './connectionCommands';
+export { type ConnectionTarget, targetConnection } from './connectionCommands';
 export { ConnectionManager, type ConnectionSession } from './connectionManager';
 export { type Connection, connectionLabel, ConnectionStore, type SecretStore, type StateStore } from './connectionStore';
 export { environmentConnection } from './environment';

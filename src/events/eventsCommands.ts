@@ -1,11 +1,10 @@
 import * as vscode from 'vscode';
 import { projectKey } from '../common/keys';
-import { Disposable } from '../workbench/disposable';
 import type { WindowApi } from '../workbench/window';
 import type { ConnectionManager, ConnectionSession } from '../connections';
 import { commandTarget, pickProject, ProjectNode } from '../tree';
 import { COMMANDS } from '../workbench/commandIds';
-import { type WorkbenchRegistry, registerCommands } from '../workbench/commands';
+import { type CommandHandlers, CommandGroup, type WorkbenchRegistry } from '../workbench/commands';
 import { EVENTS_VIEW_TYPE, EventsPanel, type PanelProject, webviewOptions } from './eventsPanel';
 import { EventsNode } from './eventsNode';
 import { PanelStateSchema } from './protocol';
@@ -17,7 +16,7 @@ export interface EventsTarget {
 }
 
 /** "Browse Events": one webview panel per project, restored after a reload by the serializer. */
-export class EventsCommands extends Disposable implements vscode.WebviewPanelSerializer {
+export class EventsCommands extends CommandGroup implements vscode.WebviewPanelSerializer {
   private readonly panels = new Map<string, EventsPanel>();
 
   constructor(
@@ -29,8 +28,13 @@ export class EventsCommands extends Disposable implements vscode.WebviewPanelSer
     this._register({ dispose: () => [...this.panels.values()].forEach((panel) => panel.dispose()) });
   }
 
-  register(registry: WorkbenchRegistry): this {
-    this._register(registerCommands(registry, { [COMMANDS.browseEvents]: (target?: unknown) => this.browseEvents(target) }));
+  protected commands(): CommandHandlers {
+    return { [COMMANDS.browseEvents]: (target?: unknown) => this.browseEvents(target) };
+  }
+
+  /** The commands, and the serializer that restores panels after a reload. */
+  override register(registry: WorkbenchRegistry): this {
+    super.register(registry);
     this._register(registry.registerWebviewPanelSerializer(EVENTS_VIEW_TYPE, this));
     return this;
   }

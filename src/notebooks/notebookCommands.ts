@@ -5,8 +5,7 @@ import { formatRelativeTime } from '../common/time';
 import type { ConnectionManager, ConnectionSession } from '../connections';
 import { commandTarget, type ExplorerNode, pickProject, ProjectNode, type TargetSources } from '../tree';
 import { COMMANDS } from '../workbench/commandIds';
-import { type WorkbenchRegistry, registerCommands } from '../workbench/commands';
-import { Disposable } from '../workbench/disposable';
+import { type CommandHandlers, CommandGroup } from '../workbench/commands';
 import { openEditor, type WindowApi } from '../workbench/window';
 import { describeActivity } from './activityFormat';
 import { LatestSearch } from './latestSearch';
@@ -31,7 +30,7 @@ interface NotebookRef {
 type SearchItem = vscode.QuickPickItem & { readonly notebook?: NotebookListItem };
 
 /** Open, create, delete, rename notebooks and show their activity. */
-export class NotebookCommands extends Disposable {
+export class NotebookCommands extends CommandGroup {
   constructor(
     private readonly files: NotebookFileStore,
     private readonly connections: ConnectionManager,
@@ -40,17 +39,14 @@ export class NotebookCommands extends Disposable {
     super();
   }
 
-  register(registry: WorkbenchRegistry): this {
-    this._register(
-      registerCommands(registry, {
-        [COMMANDS.openNotebook]: (target?: ExplorerNode | vscode.Uri) => this.openNotebook(target),
-        [COMMANDS.createNotebook]: (node?: ExplorerNode) => this.createNotebook(node),
-        [COMMANDS.deleteNotebook]: (target?: ExplorerNode | vscode.Uri) => this.deleteNotebook(target),
-        [COMMANDS.renameNotebook]: (target?: ExplorerNode | vscode.Uri) => this.renameNotebook(target),
-        [COMMANDS.showNotebookActivity]: (target?: ExplorerNode | vscode.Uri) => this.showNotebookActivity(target),
-      }),
-    );
-    return this;
+  protected commands(): CommandHandlers {
+    return {
+      [COMMANDS.openNotebook]: (target?: ExplorerNode | vscode.Uri) => this.openNotebook(target),
+      [COMMANDS.createNotebook]: (node?: ExplorerNode) => this.createNotebook(node),
+      [COMMANDS.deleteNotebook]: (target?: ExplorerNode | vscode.Uri) => this.deleteNotebook(target),
+      [COMMANDS.renameNotebook]: (target?: ExplorerNode | vscode.Uri) => this.renameNotebook(target),
+      [COMMANDS.showNotebookActivity]: (target?: ExplorerNode | vscode.Uri) => this.showNotebookActivity(target),
+    };
   }
 
   /** From a notebook item: opens it. From the palette: search a project's notebooks on the server. */

@@ -3,15 +3,14 @@ import { errorText } from '../common/errors';
 import type { ConnectionManager } from '../connections';
 import { commandTarget, type ExplorerNode, type ExplorerTreeProvider, pickProject, ProjectNode } from '../tree';
 import { COMMANDS } from '../workbench/commandIds';
-import { type WorkbenchRegistry, registerCommands } from '../workbench/commands';
-import { Disposable } from '../workbench/disposable';
+import { type CommandHandlers, CommandGroup } from '../workbench/commands';
 import type { WindowApi } from '../workbench/window';
 import { editNotebookFilter } from './filterNotebooks';
 import { knownCreators } from './notebookFilter';
 import { DeletedNotebookNode, NotebooksNode, type NotebooksSection } from './notebookNodes';
 
 /** What the explorer lists of a project's notebooks: its filter, the deleted ones and restoring them. */
-export class NotebookListCommands extends Disposable {
+export class NotebookListCommands extends CommandGroup {
   constructor(
     private readonly section: NotebooksSection,
     private readonly tree: Pick<ExplorerTreeProvider, 'refresh'>,
@@ -21,17 +20,14 @@ export class NotebookListCommands extends Disposable {
     super();
   }
 
-  register(registry: WorkbenchRegistry): this {
-    this._register(
-      registerCommands(registry, {
-        [COMMANDS.filterNotebooks]: (node?: ExplorerNode) => this.filterNotebooks(node),
-        [COMMANDS.clearNotebookFilter]: (node?: ExplorerNode) => this.clearNotebookFilter(node),
-        [COMMANDS.showDeletedNotebooks]: () => this.section.setShowDeleted(true),
-        [COMMANDS.hideDeletedNotebooks]: () => this.section.setShowDeleted(false),
-        [COMMANDS.restoreNotebook]: (node?: ExplorerNode) => this.restoreNotebook(node),
-      }),
-    );
-    return this;
+  protected commands(): CommandHandlers {
+    return {
+      [COMMANDS.filterNotebooks]: (node?: ExplorerNode) => this.filterNotebooks(node),
+      [COMMANDS.clearNotebookFilter]: (node?: ExplorerNode) => this.clearNotebookFilter(node),
+      [COMMANDS.showDeletedNotebooks]: () => this.section.setShowDeleted(true),
+      [COMMANDS.hideDeletedNotebooks]: () => this.section.setShowDeleted(false),
+      [COMMANDS.restoreNotebook]: (node?: ExplorerNode) => this.restoreNotebook(node),
+    };
   }
 
   async filterNotebooks(node?: ExplorerNode): Promise<void> {

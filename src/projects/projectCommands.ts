@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
 import { ConflictError, PersonalApiKeyNotSupportedError, type Project, type ProjectListItem, type ProjectWritableField } from '../api';
-import { Disposable } from '../workbench/disposable';
 import { type EnvApi, openEditor, type WindowApi } from '../workbench/window';
 import { errorText } from '../common/errors';
 import { type OrganizationSummary, projectSettingsUrl } from '../catalog';
@@ -8,7 +7,7 @@ import type { ConnectionManager, ConnectionSession } from '../connections';
 import { projectDocumentPath } from '../common/documentPaths';
 import { commandTarget, type ExplorerNode, OrganizationNode, pickProject, ProjectNode } from '../tree';
 import { COMMANDS } from '../workbench/commandIds';
-import { type WorkbenchRegistry, registerCommands } from '../workbench/commands';
+import { type CommandHandlers, CommandGroup } from '../workbench/commands';
 import type { ActivityDocuments } from './activityDocument';
 import { ProjectOperations } from './projectOperations';
 import { SETTINGS_DOCUMENT_NAME, type ProjectSettingsDocument } from './projectSettingsDocument';
@@ -43,27 +42,24 @@ type OrganizationItem = vscode.QuickPickItem & { readonly organization: Organiza
 type SwitchItem = vscode.QuickPickItem & { readonly field: ProjectWritableField };
 
 /** Every project operation, from the explorer's context menus and the Command Palette. */
-export class ProjectCommands extends Disposable {
+export class ProjectCommands extends CommandGroup {
   constructor(private readonly deps: ProjectCommandDeps) {
     super();
   }
 
-  register(registry: WorkbenchRegistry): this {
-    this._register(
-      registerCommands(registry, {
-        [COMMANDS.createProject]: (node?: ExplorerNode) => this.createProject(node),
-        [COMMANDS.editProjectSettings]: (node?: ExplorerNode) => this.editProjectSettings(node),
-        [COMMANDS.renameProject]: (node?: ExplorerNode) => this.renameProject(node),
-        [COMMANDS.toggleProjectFeatures]: (node?: ExplorerNode) => this.toggleProjectFeatures(node),
-        [COMMANDS.deleteProject]: (node?: ExplorerNode) => this.deleteProject(node),
-        [COMMANDS.resetProjectToken]: (node?: ExplorerNode) => this.resetProjectToken(node),
-        [COMMANDS.copyProjectToken]: (node?: ExplorerNode) => this.copyProjectToken(node),
-        [COMMANDS.checkDemoData]: (node?: ExplorerNode) => this.checkDemoData(node),
-        [COMMANDS.showProjectActivity]: (node?: ExplorerNode) => this.showProjectActivity(node),
-        [COMMANDS.loadMoreProjectActivity]: (uri?: vscode.Uri) => this.loadMoreActivity(uri),
-      }),
-    );
-    return this;
+  protected commands(): CommandHandlers {
+    return {
+      [COMMANDS.createProject]: (node?: ExplorerNode) => this.createProject(node),
+      [COMMANDS.editProjectSettings]: (node?: ExplorerNode) => this.editProjectSettings(node),
+      [COMMANDS.renameProject]: (node?: ExplorerNode) => this.renameProject(node),
+      [COMMANDS.toggleProjectFeatures]: (node?: ExplorerNode) => this.toggleProjectFeatures(node),
+      [COMMANDS.deleteProject]: (node?: ExplorerNode) => this.deleteProject(node),
+      [COMMANDS.resetProjectToken]: (node?: ExplorerNode) => this.resetProjectToken(node),
+      [COMMANDS.copyProjectToken]: (node?: ExplorerNode) => this.copyProjectToken(node),
+      [COMMANDS.checkDemoData]: (node?: ExplorerNode) => this.checkDemoData(node),
+      [COMMANDS.showProjectActivity]: (node?: ExplorerNode) => this.showProjectActivity(node),
+      [COMMANDS.loadMoreProjectActivity]: (uri?: vscode.Uri) => this.loadMoreActivity(uri),
+    };
   }
 
   /** Asks for a name and creates the project; returns it (revealed in the explorer) or undefined. */

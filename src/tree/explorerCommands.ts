@@ -1,18 +1,17 @@
 import * as vscode from 'vscode';
 import { isUuid } from '../api';
 import { errorText } from '../common/errors';
-import { Disposable } from '../workbench/disposable';
 import type { EnvApi, WindowApi } from '../workbench/window';
 import { projectUrl } from '../catalog';
-import type { ConnectionManager, ConnectionTarget } from '../connections';
+import { type ConnectionManager, type ConnectionTarget, targetConnection } from '../connections';
 import { COMMANDS } from '../workbench/commandIds';
-import { type WorkbenchRegistry, registerCommands } from '../workbench/commands';
+import { type CommandHandlers, CommandGroup } from '../workbench/commands';
 import type { ExplorerTreeProvider } from './explorerTreeProvider';
 import type { ExplorerNode } from './nodes';
 import { pickProject } from './pickProject';
 
 /** The explorer's own commands: refresh, organizations and projects by id, open in the web app. */
-export class ExplorerCommands extends Disposable {
+export class ExplorerCommands extends CommandGroup {
   constructor(
     private readonly tree: ExplorerTreeProvider,
     private readonly connections: ConnectionManager,
@@ -22,17 +21,13 @@ export class ExplorerCommands extends Disposable {
     super();
   }
 
-  /** Registers the commands; separate from construction so that tests can call the methods alone. */
-  register(registry: WorkbenchRegistry): this {
-    this._register(
-      registerCommands(registry, {
-        [COMMANDS.refresh]: (node?: ExplorerNode) => this.tree.refresh(node),
-        [COMMANDS.addOrganization]: (target?: ConnectionTarget) => this.addOrganization(target),
-        [COMMANDS.addProject]: (target?: ConnectionTarget) => this.addProject(target),
-        [COMMANDS.openInBrowser]: (node?: ExplorerNode) => this.openInBrowser(node),
-      }),
-    );
-    return this;
+  protected commands(): CommandHandlers {
+    return {
+      [COMMANDS.refresh]: (node?: ExplorerNode) => this.tree.refresh(node),
+      [COMMANDS.addOrganization]: (target?: ConnectionTarget) => this.addOrganization(target),
+      [COMMANDS.addProject]: (target?: ConnectionTarget) => this.addProject(target),
+      [COMMANDS.openInBrowser]: (node?: ExplorerNode) => this.openInBrowser(node),
+    };
   }
 
   /** Opens an item's page (organization, project, notebook) in the PostHog web app, or a project's picked from a list. Returns the URL. */
@@ -109,9 +104,7 @@ export class ExplorerCommands extends Disposable {
 
   /** The session of the target's connection, or of the active one; none asks to sign in. */
   private async targetSession(target?: ConnectionTarget) {
-    const connection =
-      (target?.connectionId ? this.connections.store.get(target.connectionId) : target?.connection?.()) ??
-      this.connections.store.active();
+    const connection = targetConnection(this.connections, target) ?? this.connections.store.active();
     const session = connection && (await this.connections.session(connection.id));
     if (!session) {
       void vscode.commands.executeCommand(COMMANDS.signIn);

@@ -1,6 +1,6 @@
 /**
  * Every command the extension contributes, by name: the one place an id is written. The manifest test
- * checks this list against package.json both ways; register with registerCommands (./commands.ts).
+ * checks this list against package.json both ways; register them with a CommandGroup (./commands.ts).
  */
 export const COMMANDS = {
   signIn: 'posthogExplorer.signIn',
