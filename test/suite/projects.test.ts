@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, it } from 'mocha';
 import * as vscode from 'vscode';
 import type { QuickPickItem } from 'vscode';
-import type { WindowApi } from '../../src/workbench/window';
 import { SETTINGS_DOCUMENT_NAME } from '../../src/projects/projectSettingsDocument';
 import { serializeSettings } from '../../src/projects/settingsDocument';
 import { NotebookNode } from '../../src/notebooks/notebookNodes';
@@ -10,7 +9,6 @@ import { type ExplorerNode, OrganizationNode, ProjectNode } from '../../src/tree
 import { type LocalApi, startLocalApi } from '../api-server';
 import { ExplorerHarness, labelOf } from './support/explorerHarness';
 import { runnerSecrets } from './support/runnerContext';
-import type { ScriptedWindow } from './support/scriptedWindow';
 
 const FS_SCHEME = 'posthog-test-projects';
 
@@ -31,15 +29,14 @@ class RecordingEnv {
  */
 class ProjectsHarness {
   readonly env = new RecordingEnv();
-  /** Answers for multi-select quick picks: the labels to leave ticked. */
-  manyAnswers: ((items: readonly QuickPickItem[]) => string[] | undefined)[] = [];
-  readonly explorer = new ExplorerHarness(runnerSecrets(), {
-    scheme: FS_SCHEME,
-    window: (scripted) => this.windowApi(scripted),
-    env: this.env,
-  });
+  readonly explorer = new ExplorerHarness(runnerSecrets(), { scheme: FS_SCHEME, env: this.env });
 
   constructor(readonly api: LocalApi) {}
+
+  /** Answers for multi-select quick picks: the labels to leave ticked. */
+  get manyAnswers() {
+    return this.window.manyAnswers;
+  }
 
   get settings() {
     return this.explorer.projects.settings;
@@ -115,22 +112,6 @@ class ProjectsHarness {
     }
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await this.explorer.dispose();
-  }
-
-  private windowApi(window: ScriptedWindow): WindowApi {
-    const scripted = window.api;
-    const showQuickPick = async (items: unknown, options?: vscode.QuickPickOptions) => {
-      if (!options?.canPickMany) {
-        return (scripted.showQuickPick as (items: unknown, options?: unknown) => unknown)(items, options);
-      }
-      const resolved = (await items) as QuickPickItem[];
-      window.prompts.push({ kind: 'quickPick', title: options.title, placeHolder: options.placeHolder, labels: resolved.map((item) => item.label) });
-      const answer = this.manyAnswers.shift();
-      assert.ok(answer, 'the flow showed a multi-select the script did not expect');
-      const labels = answer(resolved);
-      return labels && resolved.filter((item) => labels.includes(item.label));
-    };
-    return { ...scripted, showQuickPick } as unknown as WindowApi;
   }
 }
 

@@ -24,6 +24,8 @@ export class ScriptedWindow {
   readonly messages: { severity: 'info' | 'warning' | 'error'; text: string }[] = [];
   /** What the features asked a tree view to reveal. */
   readonly revealed: unknown[] = [];
+  /** Answers for multi-select quick picks (canPickMany), in turn: the labels to leave ticked. */
+  readonly manyAnswers: ((items: readonly vscode.QuickPickItem[]) => string[] | undefined)[] = [];
   /** Where save dialogs answer, in turn; none left is Cancel. */
   readonly saveTargets: vscode.Uri[] = [];
   private readonly answers: Answer[] = [];
@@ -54,6 +56,9 @@ export class ScriptedWindow {
         const resolved = (await items) as (string | vscode.QuickPickItem)[];
         const labels = resolved.map((item) => (typeof item === 'string' ? item : item.label));
         this.prompts.push({ kind: 'quickPick', title: options?.title, placeHolder: options?.placeHolder, labels });
+        if (options?.canPickMany) {
+          return this.pickMany(resolved as vscode.QuickPickItem[]);
+        }
         const answer = this.next('quickPick');
         const label = 'quickPick' in answer ? answer.quickPick(labels) : undefined;
         return label === undefined ? undefined : resolved[labels.indexOf(label)];
@@ -80,6 +85,15 @@ export class ScriptedWindow {
         Promise.resolve(task({ report: () => undefined }, new vscode.CancellationTokenSource().token)),
     };
     return api as unknown as WindowApi;
+  }
+
+  private pickMany(items: vscode.QuickPickItem[]): vscode.QuickPickItem[] | undefined {
+    const answer = this.manyAnswers.shift();
+    if (!answer) {
+      throw new Error('The flow showed a multi-select the script did not expect');
+    }
+    const labels = answer(items);
+    return labels && items.filter((item) => labels.includes(item.label));
   }
 
   private next(kind: 'quickPick' | 'inputBox'): Answer {
