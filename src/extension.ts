@@ -9,7 +9,7 @@ import { registerExplorer } from './tree';
 import { VSCODE_REGISTRY } from './workbench/commands';
 
 /** Each feature registers itself from its folder's entry point; the order is the order of the project's items. */
-export const FEATURES = [registerConnections, registerExplorer, registerDocuments, registerNotebooks, registerEvents, registerProjects];
+const FEATURES = [registerConnections, registerExplorer, registerDocuments, registerNotebooks, registerEvents, registerProjects];
 
 export function activate(context: vscode.ExtensionContext): void {
   const log = vscode.window.createOutputChannel('PostHog', { log: true });
