@@ -7,9 +7,8 @@ import { ExplorerCommands } from './explorerCommands';
 import { EXPLORER_VIEW_ID, type ExplorerTreeProvider } from './explorerTreeProvider';
 import type { ExplorerNode } from './nodes';
 
-export { EXPLORER_VIEW_ID, ExplorerTreeProvider } from './explorerTreeProvider';
+export { ExplorerTreeProvider } from './explorerTreeProvider';
 export {
-  ConnectionNode,
   ExplorerNode,
   MessageNode,
   OrganizationNode,
@@ -17,8 +16,8 @@ export {
   ProjectNode,
   SessionNode,
 } from './nodes';
+export { commandTarget, type TargetSources } from './commandTarget';
 export { pickProject, type ProjectChoice } from './pickProject';
-export { findProjectNode } from './findProjectNode';
 
 export interface ExplorerServices {
   readonly connections: ConnectionManager;
@@ -48,4 +47,3 @@ export class ExplorerFeature extends Disposable {
 export function registerExplorer(services: ExplorerServices): ExplorerFeature {
   return new ExplorerFeature(services);
 }
-export { commandTarget, type TargetSources } from './commandTarget';
