@@ -13,7 +13,7 @@ export { DEFAULT_PAGE_CONCURRENCY, DEFAULT_PAGE_SIZE, LIST_ALL_PAGE_SIZE } from 
 export type { RetryOptions } from './retry';
 export { DEFAULT_RETRY } from './retry';
 export type { Sleep } from './sleep';
-export { isAbortError } from './sleep';
+export { isAbortError, realSleep } from './sleep';
 export { isUuid } from './uuid';
 export * from './schemas';
 export { NOT_MODIFIED } from './resources/notebooks';

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
-import { Disposable } from '../common/disposable';
-import type { WindowApi } from '../common/window';
+import { COMMANDS } from '../workbench/commandIds';
+import { type CommandHandlers, CommandGroup } from '../workbench/commands';
+import type { WindowApi } from '../workbench/window';
 import type { ConnectionManager } from './connectionManager';
 import { type Connection, connectionLabel } from './connectionStore';
 import { SignInFlow } from './signIn';
@@ -11,8 +12,13 @@ export interface ConnectionTarget {
   connection?(): Connection | undefined;
 }
 
+/** The connection a command argument names: by id (from a message item) or as a tree node's. */
+export function targetConnection(connections: ConnectionManager, target?: ConnectionTarget): Connection | undefined {
+  return target?.connectionId ? connections.store.get(target.connectionId) : target?.connection?.();
+}
+
 /** Sign in, sign out and switch between connections. */
-export class ConnectionCommands extends Disposable {
+export class ConnectionCommands extends CommandGroup {
   constructor(
     private readonly connections: ConnectionManager,
     private readonly window: WindowApi,
@@ -20,12 +26,12 @@ export class ConnectionCommands extends Disposable {
     super();
   }
 
-  /** Registers the commands; separate from construction so that tests can call the methods alone. */
-  register(): this {
-    this._register(vscode.commands.registerCommand('posthogExplorer.signIn', (target?: ConnectionTarget) => this.signIn(target)));
-    this._register(vscode.commands.registerCommand('posthogExplorer.signOut', (target?: ConnectionTarget) => this.signOut(target)));
-    this._register(vscode.commands.registerCommand('posthogExplorer.switchConnection', () => this.switchConnection()));
-    return this;
+  protected commands(): CommandHandlers {
+    return {
+      [COMMANDS.signIn]: (target?: ConnectionTarget) => this.signIn(target),
+      [COMMANDS.signOut]: (target?: ConnectionTarget) => this.signOut(target),
+      [COMMANDS.switchConnection]: () => this.switchConnection(),
+    };
   }
 
   async signIn(target?: ConnectionTarget): Promise<Connection | undefined> {
@@ -56,16 +62,13 @@ export class ConnectionCommands extends Disposable {
   }
 
   private resolve(target?: ConnectionTarget): Connection | undefined {
-    if (target?.connectionId) {
-      return this.connections.store.get(target.connectionId);
-    }
-    return target?.connection?.();
+    return targetConnection(this.connections, target);
   }
 
   private async pick(title: string): Promise<Connection | undefined> {
     const connections = this.connections.connections();
     if (connections.length === 0) {
-      void vscode.commands.executeCommand('posthogExplorer.signIn');
+      void vscode.commands.executeCommand(COMMANDS.signIn);
       return undefined;
     }
     const active = this.connections.store.active();

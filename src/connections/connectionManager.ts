@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { PostHogClient, type RequestLogEntry } from '../api';
-import { Disposable } from '../common/disposable';
-import { ExplorerModel } from '../tree/explorerModel';
+import { Disposable } from '../workbench/disposable';
+import { ExplorerModel } from '../catalog';
 import { type Connection, ConnectionStore } from './connectionStore';
 import { affectsNetwork, networkOptions } from './networkSettings';
 import { describeRoute } from './routeDescription';

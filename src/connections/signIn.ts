@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { AuthenticationError, normalizeBaseUrl, PostHogError } from '../api';
-import { abortSignalFor, type WindowApi } from '../common/window';
+import { abortSignalFor, type WindowApi } from '../workbench/window';
 import type { ConnectionManager } from './connectionManager';
 import { type Connection, connectionLabel } from './connectionStore';
 import { apiKeysPageUrl, CLOUD_HOSTS, hostLabel } from './hosts';

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { BusyTracker } from '../common/busy';
-import { Disposable } from '../common/disposable';
+import { COMMANDS } from '../workbench/commandIds';
+import { Disposable } from '../workbench/disposable';
 import type { ConnectionManager } from './connectionManager';
 import { connectionLabel } from './connectionStore';
 
@@ -16,7 +17,7 @@ export class ConnectionStatusBar extends Disposable {
   ) {
     super();
     this.item.name = vscode.l10n.t('PostHog Connection');
-    this.item.command = 'posthogExplorer.switchConnection';
+    this.item.command = COMMANDS.switchConnection;
     this._register(connections.onDidChange(() => this.update()));
     this._register(busy.onDidChange(() => this.update()));
     this.update();

@@ -1,45 +1,27 @@
 import * as vscode from 'vscode';
 import { AuthenticationError, MissingScopeError, NotFoundError, PermissionDeniedError, PostHogError } from '../api';
-import { Disposable } from '../common/disposable';
-import type { ConnectionManager, ConnectionSession } from '../connections/connectionManager';
-import type { ProjectDocumentHandler, ProjectDocumentTarget } from './documentHandler';
-import { type DocumentPath, NOTEBOOKS_DIRECTORY, parseDocumentPath } from './paths';
+import { Disposable } from '../workbench/disposable';
+import type { ConnectionManager, ConnectionSession } from '../connections';
+import { type DocumentPath, parseDocumentPath } from '../common/documentPaths';
+import type { CollectionItemTarget, ProjectCollection, ProjectDocumentHandler, ProjectDocumentTarget } from './documentHandler';
 
 export const POSTHOG_SCHEME = 'posthog';
 
-/** A notebook the file system is asked about. */
-export interface NotebookTarget {
-  readonly uri: vscode.Uri;
-  readonly connectionId: string;
-  readonly projectId: number;
-  readonly shortId: string;
-  readonly session: ConnectionSession;
-}
-
-/** What the file system delegates to the notebooks feature (src/notebooks/notebookFiles.ts). */
-export interface NotebookFiles {
-  list(session: ConnectionSession, projectId: number): Promise<[string, vscode.FileType][]>;
-  stat(target: NotebookTarget): Promise<vscode.FileStat>;
-  read(target: NotebookTarget): Promise<Uint8Array>;
-  write(target: NotebookTarget, content: Uint8Array, options: { create: boolean; overwrite: boolean }): Promise<void>;
-  delete(target: NotebookTarget): Promise<void>;
-  rename(target: NotebookTarget, newUri: vscode.Uri): Promise<void>;
-  watch(target: NotebookTarget): vscode.Disposable;
-  readonly onDidChange: vscode.Event<vscode.FileChangeEvent[]>;
-}
-
 const DIRECTORY_STAT: vscode.FileStat = { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0 };
 
+type ItemPath = Extract<DocumentPath, { kind: 'collectionItem' }>;
+
 /**
- * The `posthog` file system (layout in ./paths.ts). Directories are virtual and cost no request
- * except a connection's root, which lists its projects. Notebooks are served by NotebookFiles;
- * other files of a project's directory by the ProjectDocumentHandler registered for their name.
+ * The `posthog` file system (layout in src/common/documentPaths.ts). Directories are virtual and cost no
+ * request except a connection's root, which lists its projects. What a project's directory holds comes
+ * from the features: collections (a folder of items, e.g. notebooks/) and project documents (one file,
+ * e.g. project.posthog.json), each registered under its name.
  */
 export class PostHogFileSystem extends Disposable implements vscode.FileSystemProvider {
   private readonly changed = this._register(new vscode.EventEmitter<vscode.FileChangeEvent[]>());
   readonly onDidChangeFile = this.changed.event;
   private readonly projectDocuments = new Map<string, ProjectDocumentHandler>();
-  private notebooks: NotebookFiles | undefined;
+  private readonly collections = new Map<string, ProjectCollection>();
 
   constructor(
     private readonly connections: Pick<ConnectionManager, 'session'>,
@@ -48,30 +30,14 @@ export class PostHogFileSystem extends Disposable implements vscode.FileSystemPr
     super();
   }
 
-  /** Serves posthog://<connection>/<project>/<name> in every project's directory (e.g. "project.json"). */
+  /** Serves posthog://<connection>/<project>/<name> in every project's directory (e.g. "project.posthog.json"). */
   registerProjectDocument(name: string, handler: ProjectDocumentHandler): vscode.Disposable {
-    if (name === NOTEBOOKS_DIRECTORY || name.includes('/') || this.projectDocuments.has(name)) {
-      throw new Error(`Cannot register the project document "${name}"`);
-    }
-    this.projectDocuments.set(name, handler);
-    const subscription = handler.onDidChange?.((uri) => this.fire([{ type: vscode.FileChangeType.Changed, uri }]));
-    return new vscode.Disposable(() => {
-      subscription?.dispose();
-      if (this.projectDocuments.get(name) === handler) {
-        this.projectDocuments.delete(name);
-      }
-    });
+    return this.registerEntry(name, this.projectDocuments, handler, handler.onDidChange?.((uri) => this.fire([{ type: vscode.FileChangeType.Changed, uri }])));
   }
 
-  setNotebookFiles(notebooks: NotebookFiles): vscode.Disposable {
-    this.notebooks = notebooks;
-    const subscription = notebooks.onDidChange((events) => this.fire(events));
-    return new vscode.Disposable(() => {
-      subscription.dispose();
-      if (this.notebooks === notebooks) {
-        this.notebooks = undefined;
-      }
-    });
+  /** Serves the folder posthog://<connection>/<project>/<folder>/ of every project and the items in it. */
+  registerCollection(folder: string, collection: ProjectCollection): vscode.Disposable {
+    return this.registerEntry(folder, this.collections, collection, collection.onDidChange?.((events) => this.fire(events)));
   }
 
   uri(path: string, connectionId: string): vscode.Uri {
@@ -80,16 +46,17 @@ export class PostHogFileSystem extends Disposable implements vscode.FileSystemPr
 
   watch(uri: vscode.Uri): vscode.Disposable {
     const path = this.parse(uri);
-    if (path.kind !== 'notebook' || !this.notebooks) {
+    const collection = path.kind === 'collectionItem' ? this.collections.get(path.folder) : undefined;
+    if (path.kind !== 'collectionItem' || !collection?.watch) {
       return new vscode.Disposable(() => undefined);
     }
-    const notebooks = this.notebooks;
+    const watchItem = collection.watch.bind(collection);
     let watching: vscode.Disposable | undefined;
     let disposed = false;
-    void this.session(uri, path.connectionId).then(
-      (session) => {
+    void this.itemTarget(uri, path, collection).then(
+      (target) => {
         if (!disposed) {
-          watching = notebooks.watch({ ...path, uri, session });
+          watching = watchItem(target);
         }
       },
       () => undefined,
@@ -105,14 +72,18 @@ export class PostHogFileSystem extends Disposable implements vscode.FileSystemPr
     switch (path.kind) {
       case 'connection':
       case 'project':
-      case 'notebooks':
         return DIRECTORY_STAT;
       case 'projectDocument': {
+        if (this.collections.has(path.name)) {
+          return DIRECTORY_STAT;
+        }
         const { handler, target } = await this.projectDocument(uri, path);
         return translate(uri, () => handler.stat(target));
       }
-      case 'notebook':
-        return translate(uri, async () => this.notebookFiles(uri).stat(await this.notebookTarget(uri, path)));
+      case 'collectionItem': {
+        const collection = this.collection(uri, path.folder);
+        return translate(uri, async () => collection.stat(await this.itemTarget(uri, path, collection)));
+      }
     }
   }
 
@@ -129,12 +100,16 @@ export class PostHogFileSystem extends Disposable implements vscode.FileSystemPr
       }
       case 'project':
         return [
-          [NOTEBOOKS_DIRECTORY, vscode.FileType.Directory],
+          ...[...this.collections.keys()].map((name): [string, vscode.FileType] => [name, vscode.FileType.Directory]),
           ...[...this.projectDocuments.keys()].map((name): [string, vscode.FileType] => [name, vscode.FileType.File]),
         ];
-      case 'notebooks': {
+      case 'projectDocument': {
+        const collection = this.collections.get(path.name);
+        if (!collection) {
+          throw vscode.FileSystemError.FileNotADirectory(uri);
+        }
         const session = await this.session(uri, path.connectionId);
-        return translate(uri, () => this.notebookFiles(uri).list(session, path.projectId));
+        return translate(uri, () => collection.list({ uri, connectionId: path.connectionId, projectId: path.projectId, session }));
       }
       default:
         throw vscode.FileSystemError.FileNotADirectory(uri);
@@ -147,51 +122,49 @@ export class PostHogFileSystem extends Disposable implements vscode.FileSystemPr
 
   async readFile(uri: vscode.Uri): Promise<Uint8Array> {
     const path = this.parse(uri);
-    switch (path.kind) {
-      case 'projectDocument': {
-        const { handler, target } = await this.projectDocument(uri, path);
-        return translate(uri, () => handler.read(target));
-      }
-      case 'notebook':
-        return translate(uri, async () => this.notebookFiles(uri).read(await this.notebookTarget(uri, path)));
-      default:
-        throw vscode.FileSystemError.FileIsADirectory(uri);
+    if (path.kind === 'projectDocument' && !this.collections.has(path.name)) {
+      const { handler, target } = await this.projectDocument(uri, path);
+      return translate(uri, () => handler.read(target));
     }
+    if (path.kind === 'collectionItem') {
+      const collection = this.collection(uri, path.folder);
+      return translate(uri, async () => collection.read(await this.itemTarget(uri, path, collection)));
+    }
+    throw vscode.FileSystemError.FileIsADirectory(uri);
   }
 
   async writeFile(uri: vscode.Uri, content: Uint8Array, options: { create: boolean; overwrite: boolean }): Promise<void> {
     const path = this.parse(uri);
-    switch (path.kind) {
-      case 'projectDocument': {
-        const { handler, target } = await this.projectDocument(uri, path);
-        return translate(uri, () => handler.write(target, content));
-      }
-      case 'notebook':
-        return translate(uri, async () =>
-          this.notebookFiles(uri).write(await this.notebookTarget(uri, path), content, options),
-        );
-      case 'notebooks':
-      case 'project':
-      case 'connection':
-        throw vscode.FileSystemError.FileIsADirectory(uri);
+    if (path.kind === 'projectDocument' && !this.collections.has(path.name)) {
+      const { handler, target } = await this.projectDocument(uri, path);
+      return translate(uri, () => handler.write(target, content));
     }
+    if (path.kind === 'collectionItem') {
+      const collection = this.collection(uri, path.folder);
+      return translate(uri, async () => collection.write(await this.itemTarget(uri, path, collection), content, options));
+    }
+    throw vscode.FileSystemError.FileIsADirectory(uri);
   }
 
   async delete(uri: vscode.Uri): Promise<void> {
     const path = this.parse(uri);
-    if (path.kind !== 'notebook') {
+    const collection = path.kind === 'collectionItem' ? this.collections.get(path.folder) : undefined;
+    if (path.kind !== 'collectionItem' || !collection?.delete) {
       throw vscode.FileSystemError.NoPermissions(uri);
     }
-    await translate(uri, async () => this.notebookFiles(uri).delete(await this.notebookTarget(uri, path)));
+    const deleteItem = collection.delete.bind(collection);
+    await translate(uri, async () => deleteItem(await this.itemTarget(uri, path, collection)));
   }
 
   async rename(oldUri: vscode.Uri, newUri: vscode.Uri): Promise<void> {
     const path = this.parse(oldUri);
     const parentOf = (uri: vscode.Uri) => uri.path.slice(0, uri.path.lastIndexOf('/'));
-    if (path.kind !== 'notebook' || newUri.authority !== oldUri.authority || parentOf(newUri) !== parentOf(oldUri)) {
+    const collection = path.kind === 'collectionItem' ? this.collections.get(path.folder) : undefined;
+    if (path.kind !== 'collectionItem' || !collection?.rename || newUri.authority !== oldUri.authority || parentOf(newUri) !== parentOf(oldUri)) {
       throw vscode.FileSystemError.NoPermissions(oldUri);
     }
-    await translate(oldUri, async () => this.notebookFiles(oldUri).rename(await this.notebookTarget(oldUri, path), newUri));
+    const renameItem = collection.rename.bind(collection);
+    await translate(oldUri, async () => renameItem(await this.itemTarget(oldUri, path, collection), newUri));
   }
 
   /** Tells VS Code a file changed; events within a few milliseconds go out together. */
@@ -208,6 +181,20 @@ export class PostHogFileSystem extends Disposable implements vscode.FileSystemPr
 
   private pending: vscode.FileChangeEvent[] = [];
   private flushTimer: NodeJS.Timeout | undefined;
+
+  private registerEntry<T>(name: string, entries: Map<string, T>, entry: T, subscription: vscode.Disposable | undefined): vscode.Disposable {
+    if (name.includes('/') || this.projectDocuments.has(name) || this.collections.has(name)) {
+      subscription?.dispose();
+      throw new Error(`Cannot register "${name}" in project directories: the name is taken`);
+    }
+    entries.set(name, entry);
+    return new vscode.Disposable(() => {
+      subscription?.dispose();
+      if (entries.get(name) === entry) {
+        entries.delete(name);
+      }
+    });
+  }
 
   private parse(uri: vscode.Uri): DocumentPath {
     const path = uri.scheme === this.scheme ? parseDocumentPath(uri.authority, uri.path) : undefined;
@@ -239,16 +226,21 @@ export class PostHogFileSystem extends Disposable implements vscode.FileSystemPr
     return { handler, target: { uri, connectionId: path.connectionId, projectId: path.projectId, name: path.name, session } };
   }
 
-  private async notebookTarget(uri: vscode.Uri, path: Extract<DocumentPath, { kind: 'notebook' }>): Promise<NotebookTarget> {
-    const session = await this.session(uri, path.connectionId);
-    return { uri, connectionId: path.connectionId, projectId: path.projectId, shortId: path.shortId, session };
+  private collection(uri: vscode.Uri, folder: string): ProjectCollection {
+    const collection = this.collections.get(folder);
+    if (!collection) {
+      throw vscode.FileSystemError.FileNotFound(uri);
+    }
+    return collection;
   }
 
-  private notebookFiles(uri: vscode.Uri): NotebookFiles {
-    if (!this.notebooks) {
-      throw vscode.FileSystemError.Unavailable(uri);
+  private async itemTarget(uri: vscode.Uri, path: ItemPath, collection: ProjectCollection): Promise<CollectionItemTarget> {
+    const itemId = collection.itemIdOf(path.fileName);
+    if (!itemId) {
+      throw vscode.FileSystemError.FileNotFound(uri);
     }
-    return this.notebooks;
+    const session = await this.session(uri, path.connectionId);
+    return { uri, connectionId: path.connectionId, projectId: path.projectId, itemId, session };
   }
 }
 

@@ -1,55 +1,55 @@
 import * as vscode from 'vscode';
-import { Disposable } from '../common/disposable';
-import type { WindowApi } from '../common/window';
-import type { ConnectionManager, ConnectionSession } from '../connections/connectionManager';
-import { pickProject } from '../tree/pickProject';
-import { EVENTS_VIEW_TYPE, EventsPanel, panelKey, type PanelProject, webviewOptions } from './eventsPanel';
-import type { SaveDialog } from './exportEvents';
+import { projectKey } from '../common/keys';
+import type { WindowApi } from '../workbench/window';
+import type { ConnectionManager, ConnectionSession } from '../connections';
+import { commandTarget, pickProject, ProjectNode } from '../tree';
+import { COMMANDS } from '../workbench/commandIds';
+import { type CommandHandlers, CommandGroup, type WorkbenchRegistry } from '../workbench/commands';
+import { EVENTS_VIEW_TYPE, EventsPanel, type PanelProject, webviewOptions } from './eventsPanel';
+import { EventsNode } from './eventsNode';
 import { PanelStateSchema } from './protocol';
 
-/** What the tree passes: the Events item or a project item (both carry a session and a project). */
+/** The project whose events a panel shows. */
 export interface EventsTarget {
   readonly session: ConnectionSession;
   readonly project: PanelProject;
 }
 
-function isEventsTarget(value: unknown): value is EventsTarget {
-  const candidate = value as Partial<EventsTarget> | undefined;
-  return typeof candidate?.project?.id === 'number' && typeof candidate.session?.connection?.id === 'string';
-}
-
 /** "Browse Events": one webview panel per project, restored after a reload by the serializer. */
-export class EventsCommands extends Disposable implements vscode.WebviewPanelSerializer {
+export class EventsCommands extends CommandGroup implements vscode.WebviewPanelSerializer {
   private readonly panels = new Map<string, EventsPanel>();
 
   constructor(
     private readonly connections: ConnectionManager,
     private readonly extensionUri: vscode.Uri,
     private readonly window: WindowApi,
-    private readonly saveDialog: SaveDialog = (options) => vscode.window.showSaveDialog(options),
   ) {
     super();
     this._register({ dispose: () => [...this.panels.values()].forEach((panel) => panel.dispose()) });
   }
 
-  register(): this {
-    this._register(vscode.commands.registerCommand('posthogExplorer.browseEvents', (target?: unknown) => this.browseEvents(target)));
-    this._register(vscode.window.registerWebviewPanelSerializer(EVENTS_VIEW_TYPE, this));
+  protected commands(): CommandHandlers {
+    return { [COMMANDS.browseEvents]: (target?: unknown) => this.browseEvents(target) };
+  }
+
+  /** The commands, and the serializer that restores panels after a reload. */
+  override register(registry: WorkbenchRegistry): this {
+    super.register(registry);
+    this._register(registry.registerWebviewPanelSerializer(EVENTS_VIEW_TYPE, this));
     return this;
   }
 
   /** Opens (or reveals) the events panel of the item's project, or of a project picked from a list. */
   async browseEvents(target?: unknown): Promise<EventsPanel | undefined> {
-    let chosen: EventsTarget | undefined = isEventsTarget(target) ? target : undefined;
-    if (!chosen) {
-      const choice = await pickProject(this.connections, this.window, vscode.l10n.t('Browse Events'));
-      chosen = choice && { session: choice.session, project: choice.project };
-    }
+    const chosen = await commandTarget<EventsTarget>(target, {
+      node: (node) => (node instanceof EventsNode || node instanceof ProjectNode ? node : undefined),
+      pick: () => pickProject(this.connections, this.window, vscode.l10n.t('Browse Events')),
+    });
     if (!chosen) {
       return undefined;
     }
     const project = { id: chosen.project.id, name: chosen.project.name };
-    const existing = this.panels.get(panelKey(chosen.session.connection.id, project.id));
+    const existing = this.panels.get(projectKey(chosen.session.connection.id, project.id));
     if (existing) {
       existing.panel.reveal();
       return existing;
@@ -65,7 +65,7 @@ export class EventsCommands extends Disposable implements vscode.WebviewPanelSer
 
   /** The panel of a project, when it is open. */
   panel(connectionId: string, projectId: number): EventsPanel | undefined {
-    return this.panels.get(panelKey(connectionId, projectId));
+    return this.panels.get(projectKey(connectionId, projectId));
   }
 
   async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
@@ -79,7 +79,7 @@ export class EventsCommands extends Disposable implements vscode.WebviewPanelSer
       return;
     }
     const { projectId, projectName, filters, scrollTop } = parsed.data;
-    if (this.panels.has(panelKey(session.connection.id, projectId))) {
+    if (this.panels.has(projectKey(session.connection.id, projectId))) {
       panel.dispose();
       return;
     }
@@ -99,7 +99,7 @@ export class EventsCommands extends Disposable implements vscode.WebviewPanelSer
       {
         extensionUri: this.extensionUri,
         window: this.window,
-        saveDialog: this.saveDialog,
+        saveDialog: (options) => this.window.showSaveDialog(options),
         session: (connectionId) => this.connections.session(connectionId),
       },
       restored,

@@ -1,13 +1,15 @@
 import * as vscode from 'vscode';
 import { type EventsApi, isAbortError } from '../api';
-import { Disposable } from '../common/disposable';
-import type { WindowApi } from '../common/window';
-import type { ConnectionSession } from '../connections/connectionManager';
-import { errorText } from '../tree/explorerCommands';
+import { Disposable } from '../workbench/disposable';
+import type { WindowApi } from '../workbench/window';
+import type { ConnectionSession } from '../connections';
+import { errorText } from '../common/errors';
+import { projectKey } from '../common/keys';
 import { exportEvents, type SaveDialog } from './exportEvents';
 import type { ExportFileFormat } from './exportWriter';
 import { buildExport, buildQuery, FilterError } from './filters';
 import { eventsPageHtml } from './html';
+import { localizedWebviewStrings } from './webviewL10n';
 import { EventPager } from './pager';
 import {
   defaultFilters,
@@ -98,7 +100,7 @@ export class EventsPanel extends Disposable {
   private scrollTop: number;
 
   get key(): string {
-    return panelKey(this.session.connection.id, this.project.id);
+    return projectKey(this.session.connection.id, this.project.id);
   }
 
   /** Handles a message as if the webview had sent it; malformed messages are dropped (and logged). */
@@ -268,6 +270,7 @@ export class EventsPanel extends Disposable {
       scriptUri: asset('dist', 'webview', 'events.js'),
       styleUri: asset('media', 'events.css'),
       title: vscode.l10n.t('Events of {0}', this.project.name),
+      strings: localizedWebviewStrings(),
     });
   }
 
@@ -276,8 +279,4 @@ export class EventsPanel extends Disposable {
     this.suggestion?.abort();
     super.dispose();
   }
-}
-
-export function panelKey(connectionId: string, projectId: number): string {
-  return `${connectionId}/${projectId}`;
 }

@@ -9,6 +9,8 @@ export interface PageResources {
   styleUri: string;
   nonce?: string;
   title: string;
+  /** The webview's words, localised (see ./webviewStrings.ts): English → the editor's language. */
+  strings?: Readonly<Record<string, string>>;
 }
 
 export function createNonce(): string {
@@ -42,7 +44,7 @@ export function eventsPageHtml(resources: PageResources): string {
 <title>${attr(resources.title)}</title>
 </head>
 <body>
-<main id="app" aria-busy="true"></main>
+<main id="app" aria-busy="true" data-l10n="${attr(JSON.stringify(resources.strings ?? {}))}"></main>
 <script nonce="${attr(nonce)}" src="${attr(resources.scriptUri)}"></script>
 </body>
 </html>`;

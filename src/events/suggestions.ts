@@ -2,8 +2,7 @@
 // events/values allows 60 requests a minute (300 an hour) and, with a personal API key, needs
 // `event_name`: property values are asked for the event the user typed, answers are cached, and
 // requests are spaced so that a fast typist stays under the limit.
-import type { Event, EventValues, EventValuesQuery } from '../api';
-import { realSleep, type Sleep } from '../api/sleep';
+import { type Event, type EventValues, type EventValuesQuery, realSleep, type Sleep } from '../api';
 
 /** PostHog's own event names: events/values with key=custom_event lists only the others. */
 export const BUILT_IN_EVENTS = [

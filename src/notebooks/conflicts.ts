@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { WindowApi } from '../common/window';
+import type { WindowApi } from '../workbench/window';
 
 export type ConflictChoice = 'compare' | 'overwrite' | 'discard';
 

@@ -1,4 +1,5 @@
-import type { StateStore } from '../connections/connectionStore';
+import { projectKey } from '../common/keys';
+import type { StateStore } from '../connections';
 
 /**
  * PostHog leaves deleted notebooks out of its list, so the explorer remembers the ones deleted
@@ -18,18 +19,18 @@ export class DeletedNotebooks {
   constructor(private readonly state: StateStore) {}
 
   list(connectionId: string, projectId: number): DeletedNotebook[] {
-    return this.registry()[scope(connectionId, projectId)] ?? [];
+    return this.registry()[projectKey(connectionId, projectId)] ?? [];
   }
 
   async add(connectionId: string, projectId: number, notebook: DeletedNotebook): Promise<void> {
-    const key = scope(connectionId, projectId);
+    const key = projectKey(connectionId, projectId);
     const registry = this.registry();
     const others = (registry[key] ?? []).filter((entry) => entry.shortId !== notebook.shortId);
     await this.state.update(KEY, { ...registry, [key]: [notebook, ...others] });
   }
 
   async remove(connectionId: string, projectId: number, shortId: string): Promise<void> {
-    const key = scope(connectionId, projectId);
+    const key = projectKey(connectionId, projectId);
     const registry = this.registry();
     const remaining = (registry[key] ?? []).filter((entry) => entry.shortId !== shortId);
     await this.state.update(KEY, { ...registry, [key]: remaining });
@@ -38,8 +39,4 @@ export class DeletedNotebooks {
   private registry(): Registry {
     return this.state.get<Registry>(KEY) ?? {};
   }
-}
-
-function scope(connectionId: string, projectId: number): string {
-  return `${connectionId}/${projectId}`;
 }

@@ -1,18 +1,19 @@
 import * as vscode from 'vscode';
 import { type ActivityPage, type NotebookListItem, PersonalApiKeyNotSupportedError } from '../api';
-import { Disposable } from '../common/disposable';
-import type { WindowApi } from '../common/window';
-import type { ConnectionManager, ConnectionSession } from '../connections/connectionManager';
-import { parseDocumentPath } from '../documents/paths';
-import { errorText } from '../tree/explorerCommands';
-import { type ExplorerNode, NotebookNode, NotebooksNode, notebookTitle, ProjectNode } from '../tree/nodes';
-import { pickProject } from '../tree/pickProject';
+import { errorText } from '../common/errors';
 import { formatRelativeTime } from '../common/time';
+import type { ConnectionManager, ConnectionSession } from '../connections';
+import { commandTarget, type ExplorerNode, pickProject, ProjectNode, type TargetSources } from '../tree';
+import { COMMANDS } from '../workbench/commandIds';
+import { type CommandHandlers, CommandGroup } from '../workbench/commands';
+import { openEditor, type WindowApi } from '../workbench/window';
 import { describeActivity } from './activityFormat';
 import { LatestSearch } from './latestSearch';
 import { describeUser } from './notebookDocument';
 import { mergeMatches, prefixMatches } from './notebookSearch';
 import type { NotebookFileStore } from './notebookFiles';
+import { NotebookNode, NotebooksNode, notebookTitle } from './notebookNodes';
+import { parseNotebookPath } from './notebookPaths';
 
 const SEARCH_DEBOUNCE_MS = 250;
 const SEARCH_LIMIT = 50;
@@ -29,7 +30,7 @@ interface NotebookRef {
 type SearchItem = vscode.QuickPickItem & { readonly notebook?: NotebookListItem };
 
 /** Open, create, delete, rename notebooks and show their activity. */
-export class NotebookCommands extends Disposable {
+export class NotebookCommands extends CommandGroup {
   constructor(
     private readonly files: NotebookFileStore,
     private readonly connections: ConnectionManager,
@@ -38,40 +39,41 @@ export class NotebookCommands extends Disposable {
     super();
   }
 
-  register(): this {
-    const register = (id: string, run: (...args: never[]) => unknown) => this._register(vscode.commands.registerCommand(id, run));
-    register('posthogExplorer.openNotebook', (target?: ExplorerNode | vscode.Uri) => this.openNotebook(target));
-    register('posthogExplorer.createNotebook', (node?: ExplorerNode) => this.createNotebook(node));
-    register('posthogExplorer.deleteNotebook', (target?: ExplorerNode | vscode.Uri) => this.deleteNotebook(target));
-    register('posthogExplorer.renameNotebook', (target?: ExplorerNode | vscode.Uri) => this.renameNotebook(target));
-    register('posthogExplorer.showNotebookActivity', (target?: ExplorerNode | vscode.Uri) => this.showNotebookActivity(target));
-    return this;
+  protected commands(): CommandHandlers {
+    return {
+      [COMMANDS.openNotebook]: (target?: ExplorerNode | vscode.Uri) => this.openNotebook(target),
+      [COMMANDS.createNotebook]: (node?: ExplorerNode) => this.createNotebook(node),
+      [COMMANDS.deleteNotebook]: (target?: ExplorerNode | vscode.Uri) => this.deleteNotebook(target),
+      [COMMANDS.renameNotebook]: (target?: ExplorerNode | vscode.Uri) => this.renameNotebook(target),
+      [COMMANDS.showNotebookActivity]: (target?: ExplorerNode | vscode.Uri) => this.showNotebookActivity(target),
+    };
   }
 
   /** From a notebook item: opens it. From the palette: search a project's notebooks on the server. */
   async openNotebook(target?: ExplorerNode | vscode.Uri): Promise<vscode.TextEditor | undefined> {
-    const ref = await this.notebookRef(target);
-    if (ref) {
-      return this.show(this.files.uriOf(ref.session.connection.id, ref.projectId, { short_id: ref.shortId, title: ref.title }));
-    }
-    if (target !== undefined) {
-      return undefined;
-    }
+    const ref = await this.notebookRef(target, {
+      activeDocument: false,
+      pick: target === undefined ? () => this.pickNotebook() : undefined,
+    });
+    return ref && this.show(this.uriOfRef(ref));
+  }
+
+  /** A project from a list, then one of its notebooks from a search. */
+  private async pickNotebook(): Promise<NotebookRef | undefined> {
     const choice = await pickProject(this.connections, this.window, vscode.l10n.t('Open Notebook'));
-    if (!choice) {
-      return undefined;
-    }
-    const notebook = await this.searchNotebook(choice.session, choice.project.id, choice.project.name);
-    return notebook && this.show(this.files.uriOf(choice.session.connection.id, choice.project.id, notebook));
+    const notebook = choice && (await this.searchNotebook(choice.session, choice.project.id, choice.project.name));
+    return notebook && { session: choice.session, projectId: choice.project.id, shortId: notebook.short_id, title: notebook.title };
   }
 
   async createNotebook(node?: ExplorerNode): Promise<vscode.TextEditor | undefined> {
-    const project =
-      node instanceof NotebooksNode || node instanceof ProjectNode
-        ? { session: node.session, projectId: node.project.id }
-        : await pickProject(this.connections, this.window, vscode.l10n.t('Create Notebook')).then(
-            (choice) => choice && { session: choice.session, projectId: choice.project.id },
-          );
+    const project = await commandTarget(node, {
+      node: (item) =>
+        item instanceof NotebooksNode || item instanceof ProjectNode ? { session: item.session, projectId: item.project.id } : undefined,
+      pick: () =>
+        pickProject(this.connections, this.window, vscode.l10n.t('Create Notebook')).then(
+          (choice) => choice && { session: choice.session, projectId: choice.project.id },
+        ),
+    });
     if (!project) {
       return undefined;
     }
@@ -94,7 +96,7 @@ export class NotebookCommands extends Disposable {
 
   /** Moves the notebook to PostHog's trash (PATCH deleted: true) after a modal confirmation. */
   async deleteNotebook(target?: ExplorerNode | vscode.Uri): Promise<boolean> {
-    const ref = await this.notebookRef(target ?? vscode.window.activeTextEditor?.document.uri);
+    const ref = await this.notebookRef(target);
     if (!ref) {
       return false;
     }
@@ -122,7 +124,7 @@ export class NotebookCommands extends Disposable {
 
   /** Renames the notebook (PATCH title); its open editor follows the new file name. */
   async renameNotebook(target?: ExplorerNode | vscode.Uri): Promise<boolean> {
-    const ref = await this.notebookRef(target ?? vscode.window.activeTextEditor?.document.uri);
+    const ref = await this.notebookRef(target);
     if (!ref) {
       return false;
     }
@@ -149,7 +151,7 @@ export class NotebookCommands extends Disposable {
 
   /** The notebook's activity, newest first, a page at a time. */
   async showNotebookActivity(target?: ExplorerNode | vscode.Uri): Promise<void> {
-    const ref = await this.notebookRef(target ?? vscode.window.activeTextEditor?.document.uri);
+    const ref = await this.notebookRef(target);
     if (!ref) {
       return;
     }
@@ -193,8 +195,7 @@ export class NotebookCommands extends Disposable {
 
   private async show(uri: vscode.Uri): Promise<vscode.TextEditor> {
     this.files.allow(uri);
-    const document = await vscode.workspace.openTextDocument(uri);
-    return vscode.window.showTextDocument(document, { preview: false });
+    return openEditor(this.window, uri);
   }
 
   /**
@@ -202,12 +203,12 @@ export class NotebookCommands extends Disposable {
    * words start with what is typed; once typing pauses, PostHog's whole-word search of titles and text too.
    */
   private searchNotebook(session: ConnectionSession, projectId: number, projectName: string): Promise<NotebookListItem | undefined> {
-    const pick = vscode.window.createQuickPick<SearchItem>();
+    const pick = this.window.createQuickPick<SearchItem>();
     pick.title = vscode.l10n.t('Open Notebook from {0}', projectName);
     pick.placeholder = vscode.l10n.t('Type to search: title words starting with it, and whole words of titles and text on PostHog');
     pick.matchOnDescription = true;
     let loaded: NotebookListItem[] | undefined;
-    const loading = session.model.notebooks(projectId, {}).then((notebooks) => (loaded = notebooks));
+    const loading = session.model.notebooks(projectId).then((notebooks) => (loaded = notebooks));
     const show = (notebooks: readonly NotebookListItem[], settled: boolean, problem?: string) => {
       const items: SearchItem[] = notebooks.map((notebook) => ({
         label: notebookTitle(notebook.title),
@@ -268,20 +269,30 @@ export class NotebookCommands extends Disposable {
     });
   }
 
-  private async notebookRef(target: ExplorerNode | vscode.Uri | undefined): Promise<NotebookRef | undefined> {
-    if (target instanceof NotebookNode) {
-      return { session: target.session, projectId: target.project.id, shortId: target.notebook.short_id, title: target.notebook.title };
+  /** The notebook of a notebook item or a notebook document (by default, the active editor's when run from the palette). */
+  private notebookRef(
+    target: ExplorerNode | vscode.Uri | undefined,
+    options: Pick<TargetSources<NotebookRef>, 'activeDocument' | 'pick'> = { activeDocument: true },
+  ): Promise<NotebookRef | undefined> {
+    return commandTarget<NotebookRef>(target, {
+      ...options,
+      node: (node) =>
+        node instanceof NotebookNode
+          ? { session: node.session, projectId: node.project.id, shortId: node.notebook.short_id, title: node.notebook.title }
+          : undefined,
+      uri: (uri) => this.notebookRefOf(uri),
+    });
+  }
+
+  private async notebookRefOf(uri: vscode.Uri): Promise<NotebookRef | undefined> {
+    const path = uri.scheme === this.files.scheme ? parseNotebookPath(uri.authority, uri.path) : undefined;
+    const session = path?.kind === 'notebook' ? await this.connections.session(path.connectionId) : undefined;
+    if (path?.kind !== 'notebook' || !session) {
+      return undefined;
     }
-    if (target instanceof vscode.Uri && target.scheme === this.files.scheme) {
-      const path = parseDocumentPath(target.authority, target.path);
-      const session = path?.kind === 'notebook' ? await this.connections.session(path.connectionId) : undefined;
-      if (path?.kind === 'notebook' && session) {
-        const name = target.path.slice(target.path.lastIndexOf('/') + 1);
-        const title = name.endsWith(` (${path.shortId}).json`) ? name.slice(0, -` (${path.shortId}).json`.length) : null;
-        return { session, projectId: path.projectId, shortId: path.shortId, title };
-      }
-    }
-    return undefined;
+    const name = uri.path.slice(uri.path.lastIndexOf('/') + 1);
+    const title = name.endsWith(` (${path.shortId}).json`) ? name.slice(0, -` (${path.shortId}).json`.length) : null;
+    return { session, projectId: path.projectId, shortId: path.shortId, title };
   }
 
   private uriOfRef(ref: NotebookRef): vscode.Uri {
@@ -291,7 +302,7 @@ export class NotebookCommands extends Disposable {
   /** The URI an open editor of the notebook uses (its title part may be older). */
   private openUriOf(ref: NotebookRef): vscode.Uri | undefined {
     return vscode.workspace.textDocuments.find((document) => {
-      const path = document.uri.scheme === this.files.scheme ? parseDocumentPath(document.uri.authority, document.uri.path) : undefined;
+      const path = document.uri.scheme === this.files.scheme ? parseNotebookPath(document.uri.authority, document.uri.path) : undefined;
       return path?.kind === 'notebook' && path.shortId === ref.shortId && path.projectId === ref.projectId && path.connectionId === ref.session.connection.id;
     })?.uri;
   }

@@ -1,9 +1,10 @@
 import * as vscode from 'vscode';
 import { ConflictError, type Notebook, NOT_MODIFIED } from '../api';
-import { Disposable } from '../common/disposable';
-import type { ConnectionSession } from '../connections/connectionManager';
-import type { NotebookFiles, NotebookTarget } from '../documents/fileSystem';
-import { notebookFileName, notebookPath, parseDocumentPath, titleFromFileName } from '../documents/paths';
+import { projectItemKey } from '../common/keys';
+import { Disposable } from '../workbench/disposable';
+import type { ConnectionSession } from '../connections';
+import { type CollectionItemTarget, type CollectionTarget, ModificationClock, type ProjectCollection, reloadAfterSave } from '../documents';
+import { type NotebookPath, notebookFileName, notebookPath, notebookShortIdOf, parseNotebookPath, titleFromFileName } from './notebookPaths';
 import type { ConflictResolver } from './conflicts';
 import type { DeletedNotebooks } from './deletedNotebooks';
 import { describeUser, serializeNotebook } from './notebookDocument';
@@ -11,8 +12,6 @@ import { NotebookHistory, type SavePlan } from './notebookHistory';
 
 /** A read within this long after a stat (or poll) fetched the notebook serves what that fetch got. */
 const FRESH_MS = 5_000;
-/** After a save, the editor reloads (to show the new version) once VS Code has taken the post-save stat. */
-const RELOAD_AFTER_SAVE_MS = 150;
 const MAX_OVERWRITE_ATTEMPTS = 3;
 const FORGET_CLOSED_MS = 10 * 60_000;
 
@@ -22,8 +21,8 @@ interface Entry {
   notebook: Notebook;
   text: Uint8Array;
   mtime: number;
-  /** Highest mtime VS Code was told; a new snapshot goes above it. */
-  highestMtime: number;
+  /** Above every mtime VS Code was told: a new snapshot goes higher. */
+  readonly clock: ModificationClock;
   fetchedAt: number;
   /** The stat VS Code takes right after a save (see writeFile). */
   postWrite?: vscode.FileStat;
@@ -39,12 +38,12 @@ export interface NotebooksChange {
 }
 
 /**
- * Notebooks as files (see src/documents/paths.ts for the URIs). Keeps, per notebook, the snapshot the
+ * Notebooks as files (see ./notebookPaths.ts for the URIs). Keeps, per notebook, the snapshot the
  * editor saw: stat and read serve it, so opening costs one GET and saving one PATCH; polling (GET with
  * If-None-Match) moves it on for clean editors only, so a dirty editor meets the conflict dialog on
  * save rather than a silent overwrite.
  */
-export class NotebookFileStore extends Disposable implements NotebookFiles {
+export class NotebookFileStore extends Disposable implements ProjectCollection {
   private readonly entries = new Map<string, Entry>();
   private readonly fetching = new Map<string, Promise<Notebook>>();
   private readonly allowedNames = new Map<string, Set<string>>();
@@ -66,11 +65,10 @@ export class NotebookFileStore extends Disposable implements NotebookFiles {
     private readonly window: Pick<typeof vscode.window, 'showWarningMessage'>,
   ) {
     super();
-    const remoteCopies = this;
     this._register(
       vscode.workspace.registerTextDocumentContentProvider(this.remoteScheme, {
         onDidChange: this.remoteCopiesChanged.event,
-        provideTextDocumentContent: (uri) => remoteCopies.remoteCopies.get(uri.toString()),
+        provideTextDocumentContent: (uri) => this.remoteCopies.get(uri.toString()),
       }),
     );
     this._register({ dispose: () => clearTimeout(this.pollTimer) });
@@ -89,20 +87,24 @@ export class NotebookFileStore extends Disposable implements NotebookFiles {
     return vscode.Uri.from({ scheme: this.scheme, authority: connectionId, path: `/${projectId}/notebooks/${shortId}.json` });
   }
 
-  async list(session: ConnectionSession, projectId: number): Promise<[string, vscode.FileType][]> {
-    const notebooks = await session.model.notebooks(projectId, {});
+  itemIdOf(fileName: string): string | undefined {
+    return notebookShortIdOf(fileName);
+  }
+
+  async list({ session, projectId }: CollectionTarget): Promise<[string, vscode.FileType][]> {
+    const notebooks = await session.model.notebooks(projectId);
     for (const notebook of notebooks) {
       this.allow(this.uriOf(session.connection.id, projectId, notebook));
     }
     return notebooks.map((notebook): [string, vscode.FileType] => [notebookFileName(notebook.title, notebook.short_id), vscode.FileType.File]);
   }
 
-  async stat(target: NotebookTarget): Promise<vscode.FileStat> {
+  async stat(target: CollectionItemTarget): Promise<vscode.FileStat> {
     const known = this.entries.get(keyOf(target));
     if (known?.postWrite) {
       const stat = known.postWrite;
       known.postWrite = undefined;
-      this.scheduleReload(target.uri);
+      reloadAfterSave(() => this.changed.fire([{ type: vscode.FileChangeType.Changed, uri: target.uri }]));
       return stat;
     }
     const entry = known && this.trusted(known) ? known : this.accept(target, await this.fetch(target));
@@ -114,7 +116,7 @@ export class NotebookFileStore extends Disposable implements NotebookFiles {
     return statOf(entry);
   }
 
-  async read(target: NotebookTarget): Promise<Uint8Array> {
+  async read(target: CollectionItemTarget): Promise<Uint8Array> {
     let entry = this.entries.get(keyOf(target));
     if (!entry || Date.now() - entry.fetchedAt > FRESH_MS) {
       entry = this.accept(target, await this.fetch(target));
@@ -123,13 +125,13 @@ export class NotebookFileStore extends Disposable implements NotebookFiles {
     return entry.text;
   }
 
-  async write(target: NotebookTarget, content: Uint8Array, options: { create: boolean; overwrite: boolean }): Promise<void> {
+  async write(target: CollectionItemTarget, content: Uint8Array, options: { create: boolean; overwrite: boolean }): Promise<void> {
     const key = keyOf(target);
     const existing = this.entries.get(key);
     if (!existing && options.create && !options.overwrite) {
       throw vscode.FileSystemError.NoPermissions(vscode.l10n.t('Create notebooks with "PostHog: Create Notebook…".'));
     }
-    const history = existing?.history ?? new NotebookHistory(target.shortId);
+    const history = existing?.history ?? new NotebookHistory(target.itemId);
     const plan = history.planSave(new TextDecoder().decode(content));
     if (plan.kind === 'unchanged') {
       return;
@@ -142,12 +144,12 @@ export class NotebookFileStore extends Disposable implements NotebookFiles {
     }
   }
 
-  async delete(target: NotebookTarget): Promise<void> {
+  async delete(target: CollectionItemTarget): Promise<void> {
     const known = this.entries.get(keyOf(target));
     if (known && !this.isCurrentName(target.uri, known)) {
       throw vscode.FileSystemError.NoPermissions(vscode.l10n.t('Refusing to delete a notebook through a name it does not have.'));
     }
-    const notebook = await target.session.client.notebooks.softDelete(target.projectId, target.shortId);
+    const notebook = await target.session.client.notebooks.softDelete(target.projectId, target.itemId);
     await this.deleted.add(target.connectionId, target.projectId, {
       shortId: notebook.short_id,
       title: notebook.title ?? '',
@@ -159,14 +161,14 @@ export class NotebookFileStore extends Disposable implements NotebookFiles {
     this.notebooksChanged.fire({ session: target.session, projectId: target.projectId });
   }
 
-  async rename(target: NotebookTarget, newUri: vscode.Uri): Promise<void> {
+  async rename(target: CollectionItemTarget, newUri: vscode.Uri): Promise<void> {
     const newName = newUri.path.slice(newUri.path.lastIndexOf('/') + 1);
-    const renamedId = parseDocumentPath(newUri.authority, newUri.path);
-    if (renamedId?.kind === 'notebook' && renamedId.shortId !== target.shortId && newName.includes('(')) {
+    const renamedId = parseNotebookPath(newUri.authority, newUri.path);
+    if (renamedId?.kind === 'notebook' && renamedId.shortId !== target.itemId && newName.includes('(')) {
       throw vscode.FileSystemError.NoPermissions(vscode.l10n.t('The short id in a notebook file name cannot change.'));
     }
-    const title = titleFromFileName(newName, target.shortId);
-    const notebook = await target.session.client.notebooks.update(target.projectId, target.shortId, { title });
+    const title = titleFromFileName(newName, target.itemId);
+    const notebook = await target.session.client.notebooks.update(target.projectId, target.itemId, { title });
     const entry = this.entries.get(keyOf(target));
     if (entry) {
       this.setSnapshot(entry, notebook);
@@ -178,7 +180,7 @@ export class NotebookFileStore extends Disposable implements NotebookFiles {
     this.notebooksChanged.fire({ session: target.session, projectId: target.projectId });
   }
 
-  watch(target: NotebookTarget): vscode.Disposable {
+  watch(target: CollectionItemTarget): vscode.Disposable {
     const entry = this.entries.get(keyOf(target));
     if (entry) {
       entry.watchers++;
@@ -198,7 +200,7 @@ export class NotebookFileStore extends Disposable implements NotebookFiles {
       text_content: title,
     });
     const uri = this.uriOf(session.connection.id, projectId, notebook);
-    this.accept({ uri, connectionId: session.connection.id, projectId, shortId: notebook.short_id, session }, notebook);
+    this.accept({ uri, connectionId: session.connection.id, projectId, itemId: notebook.short_id, session }, notebook);
     this.notebooksChanged.fire({ session, projectId });
     return uri;
   }
@@ -228,9 +230,9 @@ export class NotebookFileStore extends Disposable implements NotebookFiles {
     try {
       const open = new Map<string, vscode.TextDocument>();
       for (const document of vscode.workspace.textDocuments) {
-        const path = document.uri.scheme === this.scheme ? parseDocumentPath(document.uri.authority, document.uri.path) : undefined;
+        const path = document.uri.scheme === this.scheme ? parseNotebookPath(document.uri.authority, document.uri.path) : undefined;
         if (path?.kind === 'notebook') {
-          open.set(`${path.connectionId}/${path.projectId}/${path.shortId}`, document);
+          open.set(pathKey(path), document);
         }
       }
       this.forgetClosed(open);
@@ -251,7 +253,7 @@ export class NotebookFileStore extends Disposable implements NotebookFiles {
 
   private async pollOne(key: string, document: vscode.TextDocument): Promise<void> {
     const entry = this.entries.get(key);
-    const path = parseDocumentPath(document.uri.authority, document.uri.path);
+    const path = parseNotebookPath(document.uri.authority, document.uri.path);
     const session = path && (await this.sessions(path.connectionId));
     if (!entry || path?.kind !== 'notebook' || !session) {
       return;
@@ -307,19 +309,19 @@ export class NotebookFileStore extends Disposable implements NotebookFiles {
     );
   }
 
-  private async patch(target: NotebookTarget, plan: Extract<SavePlan, { kind: 'patch' }>, history: NotebookHistory, content: Uint8Array): Promise<Notebook | undefined> {
+  private async patch(target: CollectionItemTarget, plan: Extract<SavePlan, { kind: 'patch' }>, history: NotebookHistory, content: Uint8Array): Promise<Notebook | undefined> {
     const notebooks = target.session.client.notebooks;
     try {
-      return await notebooks.update(target.projectId, target.shortId, plan.body);
+      return await notebooks.update(target.projectId, target.itemId, plan.body);
     } catch (error) {
       if (!(error instanceof ConflictError)) {
         throw error;
       }
     }
     for (let attempt = 1; attempt <= MAX_OVERWRITE_ATTEMPTS; attempt++) {
-      const server = await notebooks.get(target.projectId, target.shortId);
+      const server = await notebooks.get(target.projectId, target.itemId);
       const choice = await this.conflicts.choose({
-        title: server.title ?? target.shortId,
+        title: server.title ?? target.itemId,
         yourVersion: plan.body.version,
         serverVersion: server.version,
         modifiedBy: describeUser(server.last_modified_by),
@@ -344,7 +346,7 @@ export class NotebookFileStore extends Disposable implements NotebookFiles {
       }
       try {
         const { full } = plan;
-        return await notebooks.update(target.projectId, target.shortId, { ...full, version: server.version });
+        return await notebooks.update(target.projectId, target.itemId, { ...full, version: server.version });
       } catch (error) {
         if (!(error instanceof ConflictError)) {
           throw error;
@@ -355,11 +357,11 @@ export class NotebookFileStore extends Disposable implements NotebookFiles {
   }
 
   /** One GET per notebook at a time: VS Code asks for a stat from several places when it opens a file. */
-  private fetch(target: NotebookTarget): Promise<Notebook> {
+  private fetch(target: CollectionItemTarget): Promise<Notebook> {
     const key = keyOf(target);
     let pending = this.fetching.get(key);
     if (!pending) {
-      pending = target.session.client.notebooks.get(target.projectId, target.shortId);
+      pending = target.session.client.notebooks.get(target.projectId, target.itemId);
       this.fetching.set(key, pending);
       const forget = () => this.fetching.delete(key);
       pending.then(forget, forget);
@@ -368,19 +370,20 @@ export class NotebookFileStore extends Disposable implements NotebookFiles {
   }
 
   /** A fetched notebook becomes the snapshot VS Code sees. */
-  private accept(target: NotebookTarget, notebook: Notebook, history?: NotebookHistory): Entry {
+  private accept(target: CollectionItemTarget, notebook: Notebook, history?: NotebookHistory): Entry {
     const key = keyOf(target);
     let entry = this.entries.get(key);
     if (!entry) {
       const text = encode(notebook);
-      const mtime = Date.parse(notebook.last_modified_at) || Date.now();
+      const clock = new ModificationClock();
+      const mtime = clock.next(Date.parse(notebook.last_modified_at) || Date.now());
       entry = {
         key,
-        history: history ?? new NotebookHistory(target.shortId),
+        history: history ?? new NotebookHistory(target.itemId),
         notebook,
         text,
         mtime,
-        highestMtime: mtime,
+        clock,
         fetchedAt: Date.now(),
         watchers: 0,
       };
@@ -398,11 +401,10 @@ export class NotebookFileStore extends Disposable implements NotebookFiles {
    * new version), while a later save never looks "modified since" to VS Code: its check only fires when
    * the remembered mtime is older than the file's.
    */
-  private acceptWritten(target: NotebookTarget, notebook: Notebook, history: NotebookHistory, written: Uint8Array): void {
+  private acceptWritten(target: CollectionItemTarget, notebook: Notebook, history: NotebookHistory, written: Uint8Array): void {
     const entry = this.accept(target, notebook, history);
     entry.remote = undefined;
-    entry.highestMtime = entry.mtime + 1;
-    entry.postWrite = { type: vscode.FileType.File, ctime: ctimeOf(notebook), mtime: entry.mtime + 1, size: written.byteLength };
+    entry.postWrite = { type: vscode.FileType.File, ctime: ctimeOf(notebook), mtime: entry.clock.next(entry.mtime + 1), size: written.byteLength };
   }
 
   private setSnapshot(entry: Entry, notebook: Notebook): void {
@@ -413,8 +415,7 @@ export class NotebookFileStore extends Disposable implements NotebookFiles {
     }
     entry.notebook = notebook;
     entry.text = text;
-    entry.mtime = Math.max(entry.highestMtime + 1, Date.parse(notebook.last_modified_at) || 0);
-    entry.highestMtime = entry.mtime;
+    entry.mtime = entry.clock.next(Date.parse(notebook.last_modified_at) || 0);
   }
 
   /** Whether stat may answer from the snapshot: just fetched, or open in an editor (polling keeps it current). */
@@ -430,9 +431,9 @@ export class NotebookFileStore extends Disposable implements NotebookFiles {
    * little old) find its notebook. Other titles do not exist, see stat().
    */
   allow(uri: vscode.Uri): void {
-    const path = parseDocumentPath(uri.authority, uri.path);
+    const path = parseNotebookPath(uri.authority, uri.path);
     if (path?.kind === 'notebook') {
-      const key = keyOf(path);
+      const key = pathKey(path);
       const names = this.allowedNames.get(key) ?? new Set<string>();
       names.add(uri.toString());
       this.allowedNames.set(key, names);
@@ -456,18 +457,19 @@ export class NotebookFileStore extends Disposable implements NotebookFiles {
 
   private openDocuments(key: string): vscode.TextDocument[] {
     return vscode.workspace.textDocuments.filter((document) => {
-      const path = document.uri.scheme === this.scheme ? parseDocumentPath(document.uri.authority, document.uri.path) : undefined;
-      return path?.kind === 'notebook' && keyOf(path) === key;
+      const path = document.uri.scheme === this.scheme ? parseNotebookPath(document.uri.authority, document.uri.path) : undefined;
+      return path?.kind === 'notebook' && pathKey(path) === key;
     });
   }
 
-  private scheduleReload(uri: vscode.Uri): void {
-    setTimeout(() => this.changed.fire([{ type: vscode.FileChangeType.Changed, uri }]), RELOAD_AFTER_SAVE_MS);
-  }
 }
 
-function keyOf(target: Pick<NotebookTarget, 'connectionId' | 'projectId' | 'shortId'>): string {
-  return `${target.connectionId}/${target.projectId}/${target.shortId}`;
+function keyOf(target: Pick<CollectionItemTarget, 'connectionId' | 'projectId' | 'itemId'>): string {
+  return projectItemKey(target.connectionId, target.projectId, target.itemId);
+}
+
+function pathKey(path: Extract<NotebookPath, { kind: 'notebook' }>): string {
+  return projectItemKey(path.connectionId, path.projectId, path.shortId);
 }
 
 function encode(notebook: Notebook): Uint8Array {

@@ -1,10 +1,8 @@
 import * as vscode from 'vscode';
 import type { ActivityEntry } from '../api';
-import { Disposable } from '../common/disposable';
+import { Disposable } from '../workbench/disposable';
 import { activityMarkdown } from './activityMarkdown';
 import type { ActivityChunk, ProjectOperations } from './projectOperations';
-
-export const ACTIVITY_SCHEME = 'posthog-activity';
 
 interface ActivityState {
   readonly title: string;
@@ -22,7 +20,8 @@ export class ActivityDocuments extends Disposable implements vscode.TextDocument
   readonly onDidChange = this.changed.event;
   private readonly states = new Map<string, ActivityState>();
 
-  constructor(readonly scheme: string = ACTIVITY_SCHEME) {
+  /** scheme: `posthog-activity` in the extension (the manifest's menus name it). */
+  constructor(readonly scheme: string) {
     super();
   }
 

@@ -1,25 +1,18 @@
 import * as vscode from 'vscode';
 import { ConflictError, PersonalApiKeyNotSupportedError, type Project, type ProjectListItem, type ProjectWritableField } from '../api';
-import { Disposable } from '../common/disposable';
-import type { WindowApi } from '../common/window';
-import type { ConnectionManager, ConnectionSession } from '../connections/connectionManager';
-import { projectDocumentPath } from '../documents/paths';
-import { errorText } from '../tree/explorerCommands';
-import type { OrganizationSummary } from '../tree/explorerModel';
-import { type ExplorerNode, NotebookNode, OrganizationNode, ProjectNode } from '../tree/nodes';
-import { pickProject } from '../tree/pickProject';
+import { type EnvApi, openEditor, type WindowApi } from '../workbench/window';
+import { errorText } from '../common/errors';
+import { type OrganizationSummary, projectSettingsUrl } from '../catalog';
+import type { ConnectionManager, ConnectionSession } from '../connections';
+import { projectDocumentPath } from '../common/documentPaths';
+import { commandTarget, type ExplorerNode, OrganizationNode, pickProject, ProjectNode } from '../tree';
+import { COMMANDS } from '../workbench/commandIds';
+import { type CommandHandlers, CommandGroup } from '../workbench/commands';
 import type { ActivityDocuments } from './activityDocument';
 import { ProjectOperations } from './projectOperations';
 import { SETTINGS_DOCUMENT_NAME, type ProjectSettingsDocument } from './projectSettingsDocument';
 import { PROJECT_SWITCHES, switchIsOn } from './projectSwitches';
 import { nameProblem } from './settingsDocument';
-import { notebookUrl, organizationSettingsUrl, projectSettingsUrl, projectUrl } from './webUrls';
-
-/** The vscode.env calls the commands make; tests pass a recorder. */
-export interface ProjectEnvironment {
-  openExternal(uri: vscode.Uri): Thenable<boolean>;
-  readonly clipboard: Pick<vscode.Clipboard, 'writeText'>;
-}
 
 export interface ProjectTarget {
   readonly session: ConnectionSession;
@@ -40,7 +33,7 @@ export interface ProjectCommandDeps {
   readonly settings: ProjectSettingsDocument;
   readonly activity: ActivityDocuments;
   readonly window: WindowApi;
-  readonly env: ProjectEnvironment;
+  readonly env: EnvApi;
   /** Selects the new project in the explorer; absent in tests that have no tree view. */
   readonly reveal?: (connectionId: string, organizationId: string, projectId: number) => Promise<unknown>;
 }
@@ -49,26 +42,24 @@ type OrganizationItem = vscode.QuickPickItem & { readonly organization: Organiza
 type SwitchItem = vscode.QuickPickItem & { readonly field: ProjectWritableField };
 
 /** Every project operation, from the explorer's context menus and the Command Palette. */
-export class ProjectCommands extends Disposable {
+export class ProjectCommands extends CommandGroup {
   constructor(private readonly deps: ProjectCommandDeps) {
     super();
   }
 
-  register(): this {
-    const register = (id: string, run: (...args: never[]) => unknown) =>
-      this._register(vscode.commands.registerCommand(`posthogExplorer.${id}`, run));
-    register('createProject', (node?: ExplorerNode) => this.createProject(node));
-    register('editProjectSettings', (node?: ExplorerNode) => this.editProjectSettings(node));
-    register('renameProject', (node?: ExplorerNode) => this.renameProject(node));
-    register('toggleProjectFeatures', (node?: ExplorerNode) => this.toggleProjectFeatures(node));
-    register('deleteProject', (node?: ExplorerNode) => this.deleteProject(node));
-    register('resetProjectToken', (node?: ExplorerNode) => this.resetProjectToken(node));
-    register('copyProjectToken', (node?: ExplorerNode) => this.copyProjectToken(node));
-    register('checkDemoData', (node?: ExplorerNode) => this.checkDemoData(node));
-    register('showProjectActivity', (node?: ExplorerNode) => this.showProjectActivity(node));
-    register('loadMoreProjectActivity', (uri?: vscode.Uri) => this.loadMoreActivity(uri));
-    register('openInBrowser', (node?: ExplorerNode) => this.openInBrowser(node));
-    return this;
+  protected commands(): CommandHandlers {
+    return {
+      [COMMANDS.createProject]: (node?: ExplorerNode) => this.createProject(node),
+      [COMMANDS.editProjectSettings]: (node?: ExplorerNode) => this.editProjectSettings(node),
+      [COMMANDS.renameProject]: (node?: ExplorerNode) => this.renameProject(node),
+      [COMMANDS.toggleProjectFeatures]: (node?: ExplorerNode) => this.toggleProjectFeatures(node),
+      [COMMANDS.deleteProject]: (node?: ExplorerNode) => this.deleteProject(node),
+      [COMMANDS.resetProjectToken]: (node?: ExplorerNode) => this.resetProjectToken(node),
+      [COMMANDS.copyProjectToken]: (node?: ExplorerNode) => this.copyProjectToken(node),
+      [COMMANDS.checkDemoData]: (node?: ExplorerNode) => this.checkDemoData(node),
+      [COMMANDS.showProjectActivity]: (node?: ExplorerNode) => this.showProjectActivity(node),
+      [COMMANDS.loadMoreProjectActivity]: (uri?: vscode.Uri) => this.loadMoreActivity(uri),
+    };
   }
 
   /** Asks for a name and creates the project; returns it (revealed in the explorer) or undefined. */
@@ -109,8 +100,7 @@ export class ProjectCommands extends Disposable {
     }
     const uri = this.settingsUri(target);
     try {
-      const document = await vscode.workspace.openTextDocument(uri);
-      return await vscode.window.showTextDocument(document, { preview: false });
+      return await openEditor(this.deps.window, uri);
     } catch (error) {
       void this.deps.window.showErrorMessage(
         vscode.l10n.t('Could not open the settings of "{0}": {1}', target.project.name, fileErrorText(error)),
@@ -326,7 +316,7 @@ export class ProjectCommands extends Disposable {
     try {
       const first = await this.progress(vscode.l10n.t('Loading activity…'), () => operations.activity(project.id, 1));
       const uri = this.deps.activity.open(session.connection.id, project.id, project.name, operations, first);
-      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: false });
+      await openEditor(this.deps.window, uri);
       return uri;
     } catch (error) {
       await this.failed(vscode.l10n.t('read the activity of "{0}"', project.name), error, target);
@@ -348,27 +338,6 @@ export class ProjectCommands extends Disposable {
     } catch (error) {
       void this.deps.window.showErrorMessage(vscode.l10n.t('Could not load more activity: {0}', errorText(error)));
     }
-  }
-
-  /** Opens an organization, project or notebook in the PostHog web app. Returns the URL. */
-  async openInBrowser(node?: ExplorerNode): Promise<string | undefined> {
-    const url = await this.browserUrl(node);
-    if (url) {
-      await this.deps.env.openExternal(vscode.Uri.parse(url));
-    }
-    return url;
-  }
-
-  private async browserUrl(node?: ExplorerNode): Promise<string | undefined> {
-    if (node instanceof NotebookNode) {
-      return notebookUrl(node.session.connection.baseUrl, node.project.id, node.notebook.short_id);
-    }
-    if (node instanceof OrganizationNode) {
-      const projects = await node.session.model.projects(node.organization.id).catch(() => []);
-      return organizationSettingsUrl(node.session.connection.baseUrl, projects[0]?.id);
-    }
-    const target = await this.projectTarget(node, vscode.l10n.t('Open in PostHog'));
-    return target && projectUrl(target.session.connection.baseUrl, target.project.id);
   }
 
   private async askName(title: string, value: string): Promise<string | undefined> {
@@ -445,21 +414,26 @@ export class ProjectCommands extends Disposable {
     );
   }
 
-  private async projectTarget(node: ExplorerNode | undefined, title: string): Promise<ProjectTarget | undefined> {
-    if (node instanceof ProjectNode) {
-      return { session: node.session, organization: node.organization, project: node.project };
-    }
-    return pickProject(this.deps.connections, this.deps.window, title);
+  private projectTarget(node: ExplorerNode | undefined, title: string): Promise<ProjectTarget | undefined> {
+    return commandTarget<ProjectTarget>(node, {
+      node: (item) => (item instanceof ProjectNode ? { session: item.session, organization: item.organization, project: item.project } : undefined),
+      pick: () => pickProject(this.deps.connections, this.deps.window, title),
+    });
   }
 
-  private async organizationTarget(node?: ExplorerNode): Promise<OrganizationTarget | undefined> {
-    if (node instanceof OrganizationNode) {
-      return { session: node.session, organization: node.organization };
-    }
+  private organizationTarget(node?: ExplorerNode): Promise<OrganizationTarget | undefined> {
+    return commandTarget<OrganizationTarget>(node, {
+      node: (item) => (item instanceof OrganizationNode ? { session: item.session, organization: item.organization } : undefined),
+      pick: () => this.pickOrganization(),
+    });
+  }
+
+  /** An organization of the active connection, from a quick pick. */
+  private async pickOrganization(): Promise<OrganizationTarget | undefined> {
     const active = this.deps.connections.store.active();
     const session = active && (await this.deps.connections.session(active.id));
     if (!session) {
-      void vscode.commands.executeCommand('posthogExplorer.signIn');
+      void vscode.commands.executeCommand(COMMANDS.signIn);
       return undefined;
     }
     const items = session.model

@@ -1,4 +1,4 @@
-import { PROJECT_WRITABLE_FIELDS, type ProjectWritableField } from '../api/schemas/project';
+import { PROJECT_WRITABLE_FIELDS, type ProjectWritableField } from '../api';
 
 /**
  * What a writable project field accepts, as PostHog's Team serializer checks it (spec 2.1 types,

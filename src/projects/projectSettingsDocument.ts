@@ -1,16 +1,14 @@
 import * as vscode from 'vscode';
 import { type Project, PostHogError } from '../api';
-import { Disposable } from '../common/disposable';
-import type { ConnectionSession } from '../connections/connectionManager';
-import type { ProjectDocumentHandler, ProjectDocumentTarget } from '../documents/documentHandler';
+import { Disposable } from '../workbench/disposable';
+import type { ConnectionSession } from '../connections';
+import { ModificationClock, type ProjectDocumentHandler, type ProjectDocumentTarget, reloadAfterSave } from '../documents';
 import { ProjectOperations } from './projectOperations';
 import { describeProblems, serializeSettings } from './settingsDocument';
 
 /** The file name of the settings document in every project's directory of the posthog file system. */
 export const SETTINGS_DOCUMENT_NAME = 'project.posthog.json';
 
-/** After a save, how long the editor keeps the saved text before it reloads what PostHog now has. */
-const RELOAD_AFTER_SAVE_MS = 50;
 
 interface Loaded {
   readonly organizationId: string;
@@ -36,7 +34,7 @@ export class ProjectSettingsDocument extends Disposable implements ProjectDocume
   private readonly changed = this._register(new vscode.EventEmitter<vscode.Uri>());
   readonly onDidChange = this.changed.event;
   private readonly loaded = new Map<string, Loaded>();
-  private clock = 0;
+  private readonly clock = new ModificationClock();
 
   async stat(target: ProjectDocumentTarget): Promise<vscode.FileStat> {
     const entry = this.loaded.get(target.uri.toString()) ?? (await this.load(target));
@@ -68,7 +66,7 @@ export class ProjectSettingsDocument extends Disposable implements ProjectDocume
       result = await operations.saveSettings(entry.project, decoder.decode(content));
     } catch (error) {
       if (error instanceof PostHogError) {
-        throw new Error(vscode.l10n.t('Not saved: {0}', error.userMessage));
+        throw new Error(vscode.l10n.t('Not saved: {0}', error.userMessage), { cause: error });
       }
       throw error;
     }
@@ -83,13 +81,13 @@ export class ProjectSettingsDocument extends Disposable implements ProjectDocume
     entry.project = result.project;
     entry.bytes = encoder.encode(serializeSettings(result.project));
     entry.savedSize = content.byteLength;
-    entry.mtime = this.tick();
+    entry.mtime = this.clock.next();
     entry.loadedAt = Date.now();
-    setTimeout(() => {
+    reloadAfterSave(() => {
       entry.savedSize = undefined;
-      entry.mtime = this.tick();
+      entry.mtime = this.clock.next();
       this.changed.fire(target.uri);
-    }, RELOAD_AFTER_SAVE_MS);
+    });
   }
 
   /** Fetches the project again and lets open editors reload (e.g. after a rename or a token reset). */
@@ -110,7 +108,7 @@ export class ProjectSettingsDocument extends Disposable implements ProjectDocume
       const uri = vscode.Uri.parse(key);
       if (uri.authority === connectionId && entry.project.id === projectId) {
         entry.deleted = true;
-        entry.mtime = this.tick();
+        entry.mtime = this.clock.next();
         uris.push(uri);
       }
     }
@@ -129,18 +127,13 @@ export class ProjectSettingsDocument extends Disposable implements ProjectDocume
       project,
       bytes,
       ctime: previous?.ctime ?? (Date.parse(project.created_at ?? '') || Date.now()),
-      mtime: same ? previous.mtime : this.tick(),
+      mtime: same ? previous.mtime : this.clock.next(),
       loadedAt: Date.now(),
     };
     this.loaded.set(key, entry);
     return entry;
   }
 
-  /** Strictly increasing modification times, so that every change gives a new etag. */
-  private tick(): number {
-    this.clock = Math.max(this.clock + 1, Date.now());
-    return this.clock;
-  }
 }
 
 /** The organization a project belongs to, from what the explorer has listed. */

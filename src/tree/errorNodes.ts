@@ -8,8 +8,8 @@ import {
   ServerError,
   TimeoutError,
 } from '../api';
-import type { Connection } from '../connections/connectionStore';
-import { apiKeysPageUrl } from '../connections/hosts';
+import { apiKeysPageUrl, type Connection } from '../connections';
+import { COMMANDS } from '../workbench/commandIds';
 import { type ExplorerNode, MessageNode, signInAgainNode } from './nodes';
 
 /**
@@ -42,6 +42,6 @@ export function errorNode(parent: ExplorerNode | undefined, connection: Connecti
       : vscode.l10n.t('Could not load: {0}', message),
     icon: unreachable ? 'debug-disconnect' : 'error',
     tooltip: vscode.l10n.t('{0} Click to retry.', message),
-    command: { command: 'posthogExplorer.refresh', title: vscode.l10n.t('Retry'), arguments: [parent] },
+    command: { command: COMMANDS.refresh, title: vscode.l10n.t('Retry'), arguments: [parent] },
   });
 }

@@ -1,81 +1,47 @@
 import * as vscode from 'vscode';
-import { isUuid, PostHogError } from '../api';
-import { Disposable } from '../common/disposable';
-import type { WindowApi } from '../common/window';
-import type { ConnectionManager } from '../connections/connectionManager';
-import type { ConnectionTarget } from '../connections/connectionCommands';
-import type { DeletedNotebooks } from '../notebooks/deletedNotebooks';
+import { isUuid } from '../api';
+import { errorText } from '../common/errors';
+import type { EnvApi, WindowApi } from '../workbench/window';
+import { projectUrl } from '../catalog';
+import { type ConnectionManager, type ConnectionTarget, targetConnection } from '../connections';
+import { COMMANDS } from '../workbench/commandIds';
+import { type CommandHandlers, CommandGroup } from '../workbench/commands';
 import type { ExplorerTreeProvider } from './explorerTreeProvider';
-import { editNotebookFilter } from './filterNotebooks';
-import { knownCreators } from './notebookFilter';
-import { DeletedNotebookNode, type ExplorerNode, NotebooksNode, ProjectNode } from './nodes';
+import type { ExplorerNode } from './nodes';
 import { pickProject } from './pickProject';
 
-/** The explorer's own commands: refresh, notebook filters, deleted notebooks, organizations by id. */
-export class ExplorerCommands extends Disposable {
+/** The explorer's own commands: refresh, organizations and projects by id, open in the web app. */
+export class ExplorerCommands extends CommandGroup {
   constructor(
     private readonly tree: ExplorerTreeProvider,
     private readonly connections: ConnectionManager,
-    private readonly deleted: DeletedNotebooks,
     private readonly window: WindowApi,
+    private readonly env: EnvApi,
   ) {
     super();
   }
 
-  /** Registers the commands; separate from construction so that tests can call the methods alone. */
-  register(): this {
-    const register = (id: string, run: (...args: never[]) => unknown) =>
-      this._register(vscode.commands.registerCommand(id, run));
-    register('posthogExplorer.refresh', (node?: ExplorerNode) => this.tree.refresh(node));
-    register('posthogExplorer.filterNotebooks', (node?: ExplorerNode) => this.filterNotebooks(node));
-    register('posthogExplorer.clearNotebookFilter', (node?: ExplorerNode) => this.clearNotebookFilter(node));
-    register('posthogExplorer.showDeletedNotebooks', () => this.tree.setShowDeleted(true));
-    register('posthogExplorer.hideDeletedNotebooks', () => this.tree.setShowDeleted(false));
-    register('posthogExplorer.restoreNotebook', (node?: ExplorerNode) => this.restoreNotebook(node));
-    register('posthogExplorer.addOrganization', (target?: ConnectionTarget) => this.addOrganization(target));
-    register('posthogExplorer.addProject', (target?: ConnectionTarget) => this.addProject(target));
-    return this;
+  protected commands(): CommandHandlers {
+    return {
+      [COMMANDS.refresh]: (node?: ExplorerNode) => this.tree.refresh(node),
+      [COMMANDS.addOrganization]: (target?: ConnectionTarget) => this.addOrganization(target),
+      [COMMANDS.addProject]: (target?: ConnectionTarget) => this.addProject(target),
+      [COMMANDS.openInBrowser]: (node?: ExplorerNode) => this.openInBrowser(node),
+    };
   }
 
-  async filterNotebooks(node?: ExplorerNode): Promise<void> {
-    const target = await this.notebooksTarget(node);
-    if (!target) {
-      return;
+  /** Opens an item's page (organization, project, notebook) in the PostHog web app, or a project's picked from a list. Returns the URL. */
+  async openInBrowser(node?: ExplorerNode): Promise<string | undefined> {
+    const url = (await node?.webUrl()) ?? (await this.pickedProjectUrl());
+    if (url) {
+      await this.env.openExternal(vscode.Uri.parse(url));
     }
-    const { session, project } = target;
-    const current = this.tree.notebookFilter(session.connection.id, project.id);
-    const [me, listed] = await Promise.all([
-      session.client.users.me().catch(() => undefined),
-      session.model.notebooks(project.id, {}).catch(() => []),
-    ]);
-    const filter = await editNotebookFilter(this.window, project.name, current, knownCreators(me, listed, current.createdBy));
-    if (filter) {
-      this.tree.setNotebookFilter(session.connection.id, project.id, filter, target.node);
-    }
+    return url;
   }
 
-  clearNotebookFilter(node?: ExplorerNode): void {
-    if (node instanceof NotebooksNode) {
-      this.tree.setNotebookFilter(node.session.connection.id, node.project.id, {}, node);
-    }
-  }
-
-  async restoreNotebook(node?: ExplorerNode): Promise<void> {
-    if (!(node instanceof DeletedNotebookNode)) {
-      return;
-    }
-    const { session, project, notebook } = node;
-    try {
-      await session.client.notebooks.update(project.id, notebook.shortId, { deleted: false });
-    } catch (error) {
-      void this.window.showErrorMessage(
-        vscode.l10n.t('Could not restore "{0}": {1}', notebook.title, errorText(error)),
-      );
-      return;
-    }
-    await this.deleted.remove(session.connection.id, project.id, notebook.shortId);
-    await this.tree.refresh(node.parent);
-    void this.window.showInformationMessage(vscode.l10n.t('Restored "{0}".', notebook.title));
+  private async pickedProjectUrl(): Promise<string | undefined> {
+    const choice = await pickProject(this.connections, this.window, vscode.l10n.t('Open in PostHog'));
+    return choice && projectUrl(choice.session.connection.baseUrl, choice.project.id);
   }
 
   async addOrganization(target?: ConnectionTarget): Promise<void> {
@@ -138,26 +104,12 @@ export class ExplorerCommands extends Disposable {
 
   /** The session of the target's connection, or of the active one; none asks to sign in. */
   private async targetSession(target?: ConnectionTarget) {
-    const connection =
-      (target?.connectionId ? this.connections.store.get(target.connectionId) : target?.connection?.()) ??
-      this.connections.store.active();
+    const connection = targetConnection(this.connections, target) ?? this.connections.store.active();
     const session = connection && (await this.connections.session(connection.id));
     if (!session) {
-      void vscode.commands.executeCommand('posthogExplorer.signIn');
+      void vscode.commands.executeCommand(COMMANDS.signIn);
     }
     return session;
   }
 
-  private async notebooksTarget(node?: ExplorerNode) {
-    if (node instanceof NotebooksNode || node instanceof ProjectNode) {
-      const notebooksNode = node instanceof NotebooksNode ? node : undefined;
-      return { session: node.session, project: node.project, node: notebooksNode };
-    }
-    const choice = await pickProject(this.connections, this.window, vscode.l10n.t('Filter Notebooks'));
-    return choice && { session: choice.session, project: choice.project, node: undefined };
-  }
-}
-
-export function errorText(error: unknown): string {
-  return error instanceof PostHogError ? error.userMessage : error instanceof Error ? error.message : String(error);
 }

@@ -1,55 +1,61 @@
 import * as vscode from 'vscode';
 import type { BusyTracker } from '../common/busy';
-import { Disposable } from '../common/disposable';
-import type { ConnectionManager, ConnectionSession } from '../connections/connectionManager';
-import type { DeletedNotebook, DeletedNotebooks } from '../notebooks/deletedNotebooks';
+import type { ConnectionManager, ConnectionSession } from '../connections';
+import { Disposable } from '../workbench/disposable';
 import { errorNode } from './errorNodes';
-import type { NotebookFilter } from './notebookFilter';
-import { ConnectionNode, type ExplorerNode, type ExplorerState, organizationNodes } from './nodes';
+import { findProjectNode } from './findProjectNode';
+import { ConnectionNode, type ExplorerNode, type ExplorerState, organizationNodes, type ProjectSection } from './nodes';
 
 export const EXPLORER_VIEW_ID = 'posthogExplorer.explorer';
 
-/** Maps the explorer's nodes to the tree view; loading shows as progress on the view. */
+/**
+ * Maps the explorer's nodes to the tree view; loading shows as progress on the view. Features add
+ * their items under each project with registerProjectSection, in the order they register.
+ */
 export class ExplorerTreeProvider extends Disposable implements vscode.TreeDataProvider<ExplorerNode>, ExplorerState {
   private readonly changed = this._register(new vscode.EventEmitter<ExplorerNode | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
-  private readonly filters = new Map<string, NotebookFilter>();
-  private deletedShown = false;
+  private readonly sections: ProjectSection[] = [];
+  private view: Pick<vscode.TreeView<ExplorerNode>, 'reveal'> | undefined;
 
   constructor(
     private readonly connections: ConnectionManager,
-    private readonly deleted: DeletedNotebooks,
     private readonly busy: BusyTracker,
   ) {
     super();
     this._register(connections.onDidChange(() => this.changed.fire(undefined)));
   }
 
-  get showDeleted(): boolean {
-    return this.deletedShown;
+  /** The view that shows this tree, for revealProject. */
+  showIn(view: Pick<vscode.TreeView<ExplorerNode>, 'reveal'>): void {
+    this.view = view;
   }
 
-  setShowDeleted(show: boolean): void {
-    this.deletedShown = show;
-    void vscode.commands.executeCommand('setContext', 'posthogExplorer.showDeleted', show);
+  /** Selects a project in the view (used after creating one); false when it is not found. */
+  async revealProject(connectionId: string, organizationId: string, projectId: number): Promise<boolean> {
+    const node = await findProjectNode(this, connectionId, organizationId, projectId);
+    if (!node || !this.view) {
+      return false;
+    }
+    await this.view.reveal(node, { select: true, focus: true, expand: false });
+    return true;
+  }
+
+  registerProjectSection(section: ProjectSection): vscode.Disposable {
+    this.sections.push(section);
     this.changed.fire(undefined);
+    return new vscode.Disposable(() => {
+      this.sections.splice(this.sections.indexOf(section), 1);
+      this.changed.fire(undefined);
+    });
+  }
+
+  projectSections(): readonly ProjectSection[] {
+    return this.sections;
   }
 
   session(connectionId: string): Promise<ConnectionSession | undefined> {
     return this.connections.session(connectionId);
-  }
-
-  notebookFilter(connectionId: string, projectId: number): NotebookFilter {
-    return this.filters.get(filterKey(connectionId, projectId)) ?? {};
-  }
-
-  setNotebookFilter(connectionId: string, projectId: number, filter: NotebookFilter, node?: ExplorerNode): void {
-    this.filters.set(filterKey(connectionId, projectId), filter);
-    this.changed.fire(node);
-  }
-
-  deletedNotebooks(connectionId: string, projectId: number): DeletedNotebook[] {
-    return this.deleted.list(connectionId, projectId);
   }
 
   getTreeItem(node: ExplorerNode): vscode.TreeItem {
@@ -78,6 +84,11 @@ export class ExplorerTreeProvider extends Disposable implements vscode.TreeDataP
         session?.model.refreshAll();
       }
     }
+    this.changed.fire(node);
+  }
+
+  /** Shows a node (or the whole tree) again from what is loaded, e.g. after a filter or a toggle changed. */
+  redraw(node?: ExplorerNode): void {
     this.changed.fire(node);
   }
 
@@ -114,8 +125,4 @@ export class ExplorerTreeProvider extends Disposable implements vscode.TreeDataP
       return onError(error);
     }
   }
-}
-
-function filterKey(connectionId: string, projectId: number): string {
-  return `${connectionId}/${projectId}`;
 }

@@ -1,18 +1,19 @@
 import * as vscode from 'vscode';
-import type { NotebookListItem, ProjectListItem, User } from '../api';
-import { formatRelativeTime } from '../common/time';
-import type { ConnectionSession } from '../connections/connectionManager';
-import { type Connection, connectionLabel } from '../connections/connectionStore';
-import type { DeletedNotebook } from '../notebooks/deletedNotebooks';
-import type { OrganizationSummary } from './explorerModel';
-import { describeFilter, isEmptyFilter, type NotebookFilter } from './notebookFilter';
+import type { ProjectListItem } from '../api';
+import { type OrganizationSummary, organizationSettingsUrl, projectUrl } from '../catalog';
+import { type Connection, connectionLabel, type ConnectionSession } from '../connections';
+import { escapeMarkdown } from '../common/markdown';
+import { COMMANDS } from '../workbench/commandIds';
 
-/** What the nodes read from the explorer: sessions, filters and the deleted toggle. */
+/** What the nodes read from the explorer: sessions, and the sections features show under each project. */
 export interface ExplorerState {
   session(connectionId: string): Promise<ConnectionSession | undefined>;
-  notebookFilter(connectionId: string, projectId: number): NotebookFilter;
-  readonly showDeleted: boolean;
-  deletedNotebooks(connectionId: string, projectId: number): DeletedNotebook[];
+  projectSections(): readonly ProjectSection[];
+}
+
+/** A feature's item under every project (e.g. Notebooks, Events), registered with the tree provider. */
+export interface ProjectSection {
+  node(project: ProjectNode): ExplorerNode;
 }
 
 export abstract class ExplorerNode {
@@ -33,10 +34,15 @@ export abstract class ExplorerNode {
   connection(): Connection | undefined {
     return this.parent?.connection();
   }
+
+  /** The node's page in the PostHog web app, for "Open in PostHog"; undefined when it has none. */
+  webUrl(): Promise<string | undefined> {
+    return Promise.resolve(undefined);
+  }
 }
 
 /** A node that loads through a connection's session. */
-abstract class SessionNode extends ExplorerNode {
+export abstract class SessionNode extends ExplorerNode {
   constructor(
     parent: ExplorerNode | undefined,
     readonly session: ConnectionSession,
@@ -106,7 +112,7 @@ export async function organizationNodes(
       new MessageNode(parent, `${connection.id}:no-organizations`, {
         label: vscode.l10n.t('No organizations. Add one by id…'),
         icon: 'add',
-        command: { command: 'posthogExplorer.addOrganization', title: '', arguments: [{ connectionId: connection.id }] },
+        command: { command: COMMANDS.addOrganization, title: '', arguments: [{ connectionId: connection.id }] },
       }),
     ];
   }
@@ -126,7 +132,7 @@ function limitedToProjectsNode(parent: ExplorerNode | undefined, connection: Con
     tooltip: vscode.l10n.t(
       'This personal API key is limited to some projects, and PostHog does not let such a key list organizations or their projects. Shown here: your current project and the projects you added by id. Click to add a project by id.',
     ),
-    command: { command: 'posthogExplorer.addProject', title: '', arguments: [{ connectionId: connection.id }] },
+    command: { command: COMMANDS.addProject, title: '', arguments: [{ connectionId: connection.id }] },
   });
 }
 
@@ -168,6 +174,12 @@ export class OrganizationNode extends SessionNode {
   override async invalidate(): Promise<void> {
     this.session.model.refreshOrganization(this.organization.id);
   }
+
+  /** PostHog has no organization page by id: its settings page, through one of its projects. */
+  override async webUrl(): Promise<string> {
+    const projects = await this.session.model.projects(this.organization.id).catch(() => []);
+    return organizationSettingsUrl(this.session.connection.baseUrl, projects[0]?.id);
+  }
 }
 
 export class ProjectNode extends SessionNode {
@@ -203,150 +215,11 @@ export class ProjectNode extends SessionNode {
   }
 
   override async children(): Promise<ExplorerNode[]> {
-    return [new NotebooksNode(this, this.session, this.project, this.state), new EventsNode(this, this.session, this.project)];
-  }
-}
-
-/** Opens the project's events panel (posthogExplorer.browseEvents). */
-export class EventsNode extends SessionNode {
-  readonly id: string;
-
-  constructor(
-    parent: ExplorerNode,
-    session: ConnectionSession,
-    readonly project: ProjectListItem,
-  ) {
-    super(parent, session);
-    this.id = `${session.connection.id}/project:${project.id}/events`;
+    return this.state.projectSections().map((section) => section.node(this));
   }
 
-  treeItem(): vscode.TreeItem {
-    const item = new vscode.TreeItem(vscode.l10n.t('Events'), vscode.TreeItemCollapsibleState.None);
-    item.id = this.id;
-    item.iconPath = new vscode.ThemeIcon('pulse');
-    item.tooltip = vscode.l10n.t('Browse the events of {0}', this.project.name);
-    item.contextValue = 'events';
-    item.command = { command: 'posthogExplorer.browseEvents', title: vscode.l10n.t('Browse Events'), arguments: [this] };
-    return item;
-  }
-}
-
-export class NotebooksNode extends SessionNode {
-  readonly id: string;
-
-  constructor(
-    parent: ExplorerNode,
-    session: ConnectionSession,
-    readonly project: ProjectListItem,
-    private readonly state: ExplorerState,
-  ) {
-    super(parent, session);
-    this.id = `${session.connection.id}/project:${project.id}/notebooks`;
-  }
-
-  get filter(): NotebookFilter {
-    return this.state.notebookFilter(this.session.connection.id, this.project.id);
-  }
-
-  treeItem(): vscode.TreeItem {
-    const item = new vscode.TreeItem(vscode.l10n.t('Notebooks'), vscode.TreeItemCollapsibleState.Collapsed);
-    item.id = this.id;
-    item.iconPath = new vscode.ThemeIcon(isEmptyFilter(this.filter) ? 'notebook' : 'filter');
-    const filtered = !isEmptyFilter(this.filter);
-    item.description = filtered ? describeFilter(this.filter) : undefined;
-    item.tooltip = filtered
-      ? vscode.l10n.t('Notebooks of {0}, filtered: {1}', this.project.name, describeFilter(this.filter))
-      : vscode.l10n.t('Notebooks of {0}', this.project.name);
-    item.contextValue = filtered ? 'notebooks filtered' : 'notebooks';
-    return item;
-  }
-
-  override async children(): Promise<ExplorerNode[]> {
-    const notebooks = await this.session.model.notebooks(this.project.id, this.filter);
-    const nodes: ExplorerNode[] = notebooks.map((notebook) => new NotebookNode(this, this.session, this.project, notebook));
-    if (this.state.showDeleted) {
-      const listed = new Set(notebooks.map((notebook) => notebook.short_id));
-      for (const deleted of this.state.deletedNotebooks(this.session.connection.id, this.project.id)) {
-        if (!listed.has(deleted.shortId)) {
-          nodes.push(new DeletedNotebookNode(this, this.session, this.project, deleted));
-        }
-      }
-    }
-    if (nodes.length === 0) {
-      const label = isEmptyFilter(this.filter)
-        ? vscode.l10n.t('No notebooks')
-        : vscode.l10n.t('No notebooks match the filter');
-      return [new MessageNode(this, `${this.id}:empty`, { label, icon: 'info' })];
-    }
-    return nodes;
-  }
-
-  override async invalidate(): Promise<void> {
-    this.session.model.refreshProject(this.project.id);
-  }
-}
-
-export class NotebookNode extends SessionNode {
-  readonly id: string;
-
-  constructor(
-    parent: ExplorerNode,
-    session: ConnectionSession,
-    readonly project: ProjectListItem,
-    readonly notebook: NotebookListItem,
-  ) {
-    super(parent, session);
-    this.id = `${session.connection.id}/project:${project.id}/notebook:${notebook.short_id}`;
-  }
-
-  treeItem(): vscode.TreeItem {
-    const title = notebookTitle(this.notebook.title);
-    const item = new vscode.TreeItem(title, vscode.TreeItemCollapsibleState.None);
-    item.id = this.id;
-    item.iconPath = new vscode.ThemeIcon('notebook');
-    const when = this.notebook.last_modified_at
-      ? formatRelativeTime(this.notebook.last_modified_at, new Date(), vscode.env.language)
-      : undefined;
-    item.description = [userName(this.notebook.last_modified_by), when].filter(Boolean).join(' · ');
-    item.tooltip = new vscode.MarkdownString(
-      [
-        `**${escapeMarkdown(title)}**`,
-        `\`${this.notebook.short_id}\``,
-        vscode.l10n.t('Created by {0} on {1}', userName(this.notebook.created_by) ?? '—', this.notebook.created_at ?? '—'),
-        vscode.l10n.t(
-          'Last modified by {0} on {1}',
-          userName(this.notebook.last_modified_by) ?? '—',
-          this.notebook.last_modified_at ?? '—',
-        ),
-      ].join('\n\n'),
-    );
-    item.contextValue = 'notebook';
-    item.command = { command: 'posthogExplorer.openNotebook', title: vscode.l10n.t('Open Notebook'), arguments: [this] };
-    return item;
-  }
-}
-
-export class DeletedNotebookNode extends SessionNode {
-  readonly id: string;
-
-  constructor(
-    parent: ExplorerNode,
-    session: ConnectionSession,
-    readonly project: ProjectListItem,
-    readonly notebook: DeletedNotebook,
-  ) {
-    super(parent, session);
-    this.id = `${session.connection.id}/project:${project.id}/deleted-notebook:${notebook.shortId}`;
-  }
-
-  treeItem(): vscode.TreeItem {
-    const item = new vscode.TreeItem(notebookTitle(this.notebook.title), vscode.TreeItemCollapsibleState.None);
-    item.id = this.id;
-    item.iconPath = new vscode.ThemeIcon('trash', new vscode.ThemeColor('disabledForeground'));
-    item.description = vscode.l10n.t('deleted {0}', formatRelativeTime(this.notebook.deletedAt, new Date(), vscode.env.language));
-    item.tooltip = vscode.l10n.t('Deleted. Restore it from the context menu.');
-    item.contextValue = 'notebook deleted';
-    return item;
+  override webUrl(): Promise<string> {
+    return Promise.resolve(projectUrl(this.session.connection.baseUrl, this.project.id));
   }
 }
 
@@ -384,25 +257,9 @@ export function signInAgainNode(parent: ExplorerNode | undefined, connection: Co
     icon: 'key',
     tooltip: reason,
     command: {
-      command: 'posthogExplorer.signIn',
+      command: COMMANDS.signIn,
       title: vscode.l10n.t('Sign In…'),
       arguments: [{ connectionId: connection.id }],
     },
   });
-}
-
-export function notebookTitle(title: string | null | undefined): string {
-  return title?.trim() ? title : vscode.l10n.t('Untitled notebook');
-}
-
-function userName(user: User | null | undefined): string | undefined {
-  if (!user) {
-    return undefined;
-  }
-  const name = [user.first_name, user.last_name].filter(Boolean).join(' ');
-  return name || user.email;
-}
-
-function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
 }

@@ -1,8 +1,9 @@
 import * as vscode from 'vscode';
 import type { ProjectListItem } from '../api';
-import type { WindowApi } from '../common/window';
-import type { ConnectionManager, ConnectionSession } from '../connections/connectionManager';
-import type { OrganizationSummary } from './explorerModel';
+import { COMMANDS } from '../workbench/commandIds';
+import type { WindowApi } from '../workbench/window';
+import type { ConnectionManager, ConnectionSession } from '../connections';
+import type { OrganizationSummary } from '../catalog';
 
 export interface ProjectChoice {
   readonly session: ConnectionSession;
@@ -21,7 +22,7 @@ export async function pickProject(
   const active = connections.store.active();
   const session = active && (await connections.session(active.id));
   if (!session) {
-    void vscode.commands.executeCommand('posthogExplorer.signIn');
+    void vscode.commands.executeCommand(COMMANDS.signIn);
     return undefined;
   }
   const items = loadProjectItems(session);

@@ -4,7 +4,7 @@
 import { Agent, fetch } from 'undici';
 import { PostHogClient } from '../../src/api';
 import { collectAll, DEFAULT_PAGE_CONCURRENCY } from '../../src/api/paging';
-import { ExplorerModel } from '../../src/tree/explorerModel';
+import { ExplorerModel } from '../../src/catalog/explorerModel';
 import type { BenchApi } from './benchApi';
 import { type Figure, median, waves } from './results';
 

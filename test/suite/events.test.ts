@@ -8,8 +8,9 @@ import { EventsCommands } from '../../src/events/eventsCommands';
 import { exportEvents } from '../../src/events/exportEvents';
 import type { EventsPanel } from '../../src/events/eventsPanel';
 import { defaultFilters, type ExtensionMessage, type WebviewMessage } from '../../src/events/protocol';
-import { EventsNode } from '../../src/tree/nodes';
-import type { WindowApi } from '../../src/common/window';
+import { EventsNode } from '../../src/events/eventsNode';
+import type { WindowApi } from '../../src/workbench/window';
+import type { ScriptedWindow } from './support/scriptedWindow';
 import { ExplorerHarness, iconOf, labelOf } from './support/explorerHarness';
 import { allScopesKey, apiUrl, localApi, type RecordedRequest } from './support/localApi';
 import { runnerSecrets } from './support/runnerContext';
@@ -55,23 +56,23 @@ describe('Events explorer (in the editor)', () => {
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'posthog-events-'));
 
   before(async () => {
-    harness = new ExplorerHarness(runnerSecrets());
-    harness.window.pick('Self-hosted').type(apiUrl()).type(allScopesKey());
-    await harness.connectionCommands.signIn();
     const extension = vscode.extensions.getExtension(EXTENSION_ID);
     assert.ok(extension, `${EXTENSION_ID} is installed`);
-    const window: WindowApi = {
-      ...harness.window.api,
+    const window = (scripted: ScriptedWindow): WindowApi => ({
+      ...scripted.api,
       withProgress: ((_options: vscode.ProgressOptions, task: (progress: unknown, token: vscode.CancellationToken) => Thenable<unknown>) =>
         task({ report: (value: { message?: string; increment?: number }) => progressReports.push(value) }, new vscode.CancellationTokenSource().token)) as unknown as WindowApi['withProgress'],
-    };
-    commands = new EventsCommands(harness.connections, extension.extensionUri, window, async () => saveTo);
+      showSaveDialog: async () => saveTo,
+    });
+    harness = new ExplorerHarness(runnerSecrets(), { extensionUri: extension.extensionUri, window });
+    harness.window.pick('Self-hosted').type(apiUrl()).type(allScopesKey());
+    await harness.connectionCommands.signIn();
+    commands = harness.events.commands;
     const node = await harness.child('Hedgebox Inc.', 'Hedgebox', 'Events');
     assert.ok(node instanceof EventsNode);
     eventsNode = node;
   });
   after(async () => {
-    commands.dispose();
     await harness.dispose();
     rmSync(tmp, { recursive: true, force: true });
   });

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, it } from 'mocha';
 import * as vscode from 'vscode';
 import { DEFAULT_RETRY, LIST_ALL_PAGE_SIZE, PostHogClient } from '../../src/api';
-import { NotebooksNode, ProjectNode } from '../../src/tree/nodes';
+import { NotebooksNode } from '../../src/notebooks/notebookNodes';
+import { ProjectNode } from '../../src/tree/nodes';
 import { ExplorerHarness, iconOf, labelOf } from './support/explorerHarness';
 import { allScopesKey, apiUrl, localApi, seededKeys } from './support/localApi';
 import { runnerSecrets } from './support/runnerContext';
@@ -169,7 +170,7 @@ describe('Explorer tree', () => {
       .pick('Modified before')
       .type('2100-01-01')
       .pick('Apply');
-    await harness.explorerCommands.filterNotebooks(project);
+    await harness.notebooks.listCommands.filterNotebooks(project);
     await localApi.clearRequests();
     const notebooksNode = await harness.child('Hedgebox Inc.', 'Hedgebox', 'Notebooks');
     await harness.items(notebooksNode);
@@ -190,7 +191,7 @@ describe('Explorer tree', () => {
     assert.equal(item.contextValue, 'notebooks filtered');
     assert.match(String(item.description), /contains recording:true/);
 
-    harness.explorerCommands.clearNotebookFilter(notebooksNode);
+    harness.notebooks.listCommands.clearNotebookFilter(notebooksNode);
     assert.equal(harness.tree.getTreeItem(await harness.child('Hedgebox Inc.', 'Hedgebox', 'Notebooks')).contextValue, 'notebooks');
   });
 
@@ -198,7 +199,7 @@ describe('Explorer tree', () => {
     const project = await harness.child('Hedgebox Inc.', 'Hedgebox');
     harness.window.prompts.length = 0;
     harness.window.pick('Modified after').type('yesterday').pick(undefined);
-    await harness.explorerCommands.filterNotebooks(project);
+    await harness.notebooks.listCommands.filterNotebooks(project);
     const datePrompt = harness.window.prompts.find((prompt) => prompt.kind === 'inputBox');
     assert.match(datePrompt?.validation ?? '', /"yesterday" is not a date/);
   });
@@ -218,13 +219,13 @@ describe('Explorer tree', () => {
     await harness.tree.refresh(notebooksNode);
     assert.ok(!(await harness.items(notebooksNode)).some(({ item }) => labelOf(item) === labelOf(first.item)));
 
-    harness.tree.setShowDeleted(true);
+    harness.notebooks.section.setShowDeleted(true);
     const shown = (await harness.items(notebooksNode)).find(({ item }) => item.contextValue === 'notebook deleted');
     assert.ok(shown, 'the deleted notebook shows');
     assert.equal(iconOf(shown.item), 'trash');
 
-    await harness.explorerCommands.restoreNotebook(shown.node);
-    harness.tree.setShowDeleted(false);
+    await harness.notebooks.listCommands.restoreNotebook(shown.node);
+    harness.notebooks.section.setShowDeleted(false);
     const restored = await harness.items(notebooksNode);
     assert.ok(restored.some(({ item }) => labelOf(item) === labelOf(first.item) && item.contextValue === 'notebook'));
     assert.deepEqual(harness.deleted.list(session.connection.id, project.id), []);

@@ -3,11 +3,10 @@ import { after, afterEach, before, beforeEach, describe, it } from 'mocha';
 import * as vscode from 'vscode';
 import type { Notebook } from '../../src/api';
 import type { ConnectionSession } from '../../src/connections/connectionManager';
-import { PostHogFileSystem } from '../../src/documents/fileSystem';
-import { DialogConflictResolver } from '../../src/notebooks/conflicts';
 import { NotebookCommands } from '../../src/notebooks/notebookCommands';
 import { NotebookFileStore } from '../../src/notebooks/notebookFiles';
-import { DeletedNotebookNode, NotebookNode, NotebooksNode, ProjectNode } from '../../src/tree/nodes';
+import { DeletedNotebookNode, NotebookNode, NotebooksNode } from '../../src/notebooks/notebookNodes';
+import { ProjectNode } from '../../src/tree/nodes';
 import { ExplorerHarness, labelOf } from './support/explorerHarness';
 import { allScopesKey, apiUrl, localApi, type RecordedRequest } from './support/localApi';
 import { runnerSecrets } from './support/runnerContext';
@@ -27,11 +26,10 @@ interface Fixture {
   projectId: number;
   files: NotebookFileStore;
   commands: NotebookCommands;
-  registrations: vscode.Disposable[];
 }
 
 async function setUp(): Promise<Fixture> {
-  const harness = new ExplorerHarness(runnerSecrets());
+  const harness = new ExplorerHarness(runnerSecrets(), { scheme: SCHEME });
   harness.window.pick('Self-hosted').type(apiUrl()).type(allScopesKey());
   const connection = await harness.connectionCommands.signIn();
   assert.ok(connection, 'signed in');
@@ -42,25 +40,10 @@ async function setUp(): Promise<Fixture> {
   assert.ok(organization);
   const project = (await session.model.projects(organization.id)).find((entry) => entry.name === PROJECT);
   assert.ok(project);
-  const fileSystem = new PostHogFileSystem(harness.connections, SCHEME);
-  const files = new NotebookFileStore(
-    SCHEME,
-    (id) => harness.connections.session(id),
-    harness.deleted,
-    new DialogConflictResolver(harness.window.api),
-    harness.window.api,
-  );
-  const commands = new NotebookCommands(files, harness.connections, harness.window.api);
-  const registrations = [
-    fileSystem,
-    vscode.workspace.registerFileSystemProvider(SCHEME, fileSystem, { isCaseSensitive: true }),
-    fileSystem.setNotebookFiles(files),
-    files,
-    commands,
-  ];
+  const { files, commands } = harness.notebooks;
   harness.window.messages.length = 0;
   harness.window.prompts.length = 0;
-  return { harness, session, projectId: project.id, files, commands, registrations };
+  return { harness, session, projectId: project.id, files, commands };
 }
 
 async function tearDown(fixture: Fixture): Promise<void> {
@@ -69,9 +52,6 @@ async function tearDown(fixture: Fixture): Promise<void> {
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   }
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-  for (const registration of fixture.registrations.reverse()) {
-    registration.dispose();
-  }
   await fixture.harness.dispose();
 }
 
@@ -386,12 +366,12 @@ describe('Notebook files', function () {
       fixture.harness.deleted.list(fixture.session.connection.id, fixture.projectId).map((entry) => entry.shortId),
       [notebook.short_id],
     );
-    fixture.harness.tree.setShowDeleted(true);
+    fixture.harness.notebooks.section.setShowDeleted(true);
     const items = await fixture.harness.items(await fixture.harness.child(ORGANIZATION, PROJECT, 'Notebooks'));
     const deletedItem = items.find(({ node }) => node instanceof DeletedNotebookNode && node.notebook.shortId === notebook.short_id);
     assert.ok(deletedItem, items.map(({ item }) => labelOf(item)).join(', '));
-    await fixture.harness.explorerCommands.restoreNotebook(deletedItem.node);
-    fixture.harness.tree.setShowDeleted(false);
+    await fixture.harness.notebooks.listCommands.restoreNotebook(deletedItem.node);
+    fixture.harness.notebooks.section.setShowDeleted(false);
     assert.equal((await server(fixture, notebook)).deleted, false);
   });
 
@@ -547,7 +527,7 @@ describe('Notebook filter: created by', function () {
     const lee = listed.map((notebook) => notebook.created_by).find((user) => user?.first_name === 'Lee');
     assert.ok(lee, 'Lee created a seeded notebook');
     harness.window.pick('Created by').pick('Lee Chen').pick('Apply');
-    await harness.explorerCommands.filterNotebooks(project);
+    await harness.notebooks.listCommands.filterNotebooks(project);
     const creatorPick = harness.window.prompts.find((prompt) => prompt.title === 'Created by');
     assert.ok(creatorPick, JSON.stringify(harness.window.prompts));
     assert.deepEqual(creatorPick.labels.slice(0, 2), ['Anyone', `$(account) ${me.first_name} ${me.last_name}`], 'you come first');
@@ -568,13 +548,13 @@ describe('Notebook filter: created by', function () {
     const me = await session.client.users.me();
     const project = await harness.child(ORGANIZATION, 'Hedgebox');
     harness.window.pick('Created by').pick("Another user's UUID").type('1').pick(undefined);
-    await harness.explorerCommands.filterNotebooks(project);
+    await harness.notebooks.listCommands.filterNotebooks(project);
     const refused = harness.window.prompts.find((prompt) => prompt.kind === 'inputBox');
     assert.match(refused?.validation ?? '', /"1" is not a UUID/);
 
     harness.window.prompts.length = 0;
     harness.window.pick('Created by').pick("Another user's UUID").type(` ${me.uuid} `).pick('Apply');
-    await harness.explorerCommands.filterNotebooks(project);
+    await harness.notebooks.listCommands.filterNotebooks(project);
     const request = await listRequest();
     assert.equal(request.query.created_by, me.uuid);
     assert.equal(request.status, 200);

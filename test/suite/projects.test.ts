@@ -2,20 +2,15 @@ import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, it } from 'mocha';
 import * as vscode from 'vscode';
 import type { QuickPickItem } from 'vscode';
-import type { WindowApi } from '../../src/common/window';
-import { PostHogFileSystem } from '../../src/documents/fileSystem';
-import { ActivityDocuments } from '../../src/projects/activityDocument';
-import { ProjectCommands } from '../../src/projects/projectCommands';
-import { ProjectSettingsDocument, SETTINGS_DOCUMENT_NAME } from '../../src/projects/projectSettingsDocument';
-import { findProjectNode } from '../../src/projects/revealProject';
+import { SETTINGS_DOCUMENT_NAME } from '../../src/projects/projectSettingsDocument';
 import { serializeSettings } from '../../src/projects/settingsDocument';
-import { NotebookNode, OrganizationNode, ProjectNode } from '../../src/tree/nodes';
+import { NotebookNode } from '../../src/notebooks/notebookNodes';
+import { type ExplorerNode, OrganizationNode, ProjectNode } from '../../src/tree/nodes';
 import { type LocalApi, startLocalApi } from '../api-server';
 import { ExplorerHarness, labelOf } from './support/explorerHarness';
 import { runnerSecrets } from './support/runnerContext';
 
 const FS_SCHEME = 'posthog-test-projects';
-const ACTIVITY_SCHEME = 'posthog-test-activity';
 
 /** Records what the commands hand to vscode.env. */
 class RecordingEnv {
@@ -33,35 +28,31 @@ class RecordingEnv {
  * actions PostHog refuses to personal API keys can be allowed for the happy paths).
  */
 class ProjectsHarness {
-  readonly explorer = new ExplorerHarness(runnerSecrets());
   readonly env = new RecordingEnv();
-  readonly settings = new ProjectSettingsDocument();
-  readonly activity = new ActivityDocuments(ACTIVITY_SCHEME).register();
-  readonly documents = new PostHogFileSystem(this.explorer.connections, FS_SCHEME);
-  readonly revealed: string[] = [];
-  private readonly disposables: vscode.Disposable[] = [];
-  /** Answers for multi-select quick picks: the labels to leave ticked. */
-  manyAnswers: ((items: readonly QuickPickItem[]) => string[] | undefined)[] = [];
-  readonly commands: ProjectCommands;
+  readonly explorer = new ExplorerHarness(runnerSecrets(), { scheme: FS_SCHEME, env: this.env });
 
-  constructor(readonly api: LocalApi) {
-    this.disposables.push(
-      this.documents.registerProjectDocument(SETTINGS_DOCUMENT_NAME, this.settings),
-      vscode.workspace.registerFileSystemProvider(FS_SCHEME, this.documents, { isCaseSensitive: true }),
-    );
-    this.commands = new ProjectCommands({
-      connections: this.explorer.connections,
-      tree: this.explorer.tree,
-      documents: this.documents,
-      settings: this.settings,
-      activity: this.activity,
-      window: this.windowApi(),
-      env: this.env,
-      reveal: async (connectionId, organizationId, projectId) => {
-        const node = await findProjectNode(this.explorer.tree, connectionId, organizationId, projectId);
-        this.revealed.push(node ? labelOf(this.explorer.tree.getTreeItem(node)) : `missing ${projectId}`);
-      },
-    });
+  constructor(readonly api: LocalApi) {}
+
+  /** Answers for multi-select quick picks: the labels to leave ticked. */
+  get manyAnswers() {
+    return this.window.manyAnswers;
+  }
+
+  get settings() {
+    return this.explorer.projects.settings;
+  }
+
+  get documents() {
+    return this.explorer.documents;
+  }
+
+  get commands() {
+    return this.explorer.projects.commands;
+  }
+
+  /** The projects the commands selected in the explorer, by label. */
+  get revealed(): string[] {
+    return this.window.revealed.map((node) => labelOf(this.explorer.tree.getTreeItem(node as ExplorerNode)));
   }
 
   get window() {
@@ -120,27 +111,7 @@ class ProjectsHarness {
       await vscode.commands.executeCommand('workbench.action.files.revert');
     }
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    for (const disposable of this.disposables) disposable.dispose();
-    this.activity.dispose();
-    this.settings.dispose();
-    this.documents.dispose();
     await this.explorer.dispose();
-  }
-
-  private windowApi(): WindowApi {
-    const scripted = this.window.api;
-    const showQuickPick = async (items: unknown, options?: vscode.QuickPickOptions) => {
-      if (!options?.canPickMany) {
-        return (scripted.showQuickPick as (items: unknown, options?: unknown) => unknown)(items, options);
-      }
-      const resolved = (await items) as QuickPickItem[];
-      this.window.prompts.push({ kind: 'quickPick', title: options.title, placeHolder: options.placeHolder, labels: resolved.map((item) => item.label) });
-      const answer = this.manyAnswers.shift();
-      assert.ok(answer, 'the flow showed a multi-select the script did not expect');
-      const labels = answer(resolved);
-      return labels && resolved.filter((item) => labels.includes(item.label));
-    };
-    return { ...scripted, showQuickPick } as unknown as WindowApi;
   }
 }
 
@@ -569,9 +540,9 @@ describe('Projects: token, demo data, activity, browser', () => {
       const notebooks = await harness.explorer.child('Hedgebox Inc.', 'Hedgebox', 'Notebooks');
       const [notebook] = await harness.explorer.items(notebooks);
       assert.ok(notebook.node instanceof NotebookNode);
-      await harness.commands.openInBrowser(organization);
-      await harness.commands.openInBrowser(project);
-      await harness.commands.openInBrowser(notebook.node);
+      await harness.explorer.explorerCommands.openInBrowser(organization);
+      await harness.explorer.explorerCommands.openInBrowser(project);
+      await harness.explorer.explorerCommands.openInBrowser(notebook.node);
       const first = api.store.projectsOf(harness.organization().id)[0]!.id;
       assert.deepEqual(harness.env.opened, [
         `${api.url}/project/${first}/settings/organization`,

@@ -21,6 +21,7 @@ import {
   type WebviewMessage,
 } from '../../events/protocol';
 import { button, control, debounce, el, type ValueElement } from './dom';
+import { t } from './l10n';
 import { VirtualTable } from './table';
 
 interface VsCodeApi {
@@ -42,33 +43,33 @@ let pendingSuggestion: { requestId: number; list: HTMLDataListElement; note: HTM
 // ---- layout ---------------------------------------------------------------------------------------------
 
 const app = document.getElementById('app')!;
-const heading = el('h1', {}, 'Events');
+const heading = el('h1', {}, t('Events'));
 const status = el('p', { class: 'status', role: 'status', 'aria-live': 'polite' });
 const alertBox = el('p', { class: 'error', role: 'alert' });
 const suggestionStatus = el('p', { class: 'visually-hidden', role: 'status', 'aria-live': 'polite' });
 const ring = el('vscode-progress-ring', { class: 'ring', hidden: true, 'aria-hidden': 'true' });
 
-const form = el('form', { class: 'filters', 'aria-label': 'Event filters' });
+const form = el('form', { class: 'filters', 'aria-label': t('Event filters') });
 const fields = {
-  event: suggestInput('event', 'Event', 'e.g. $pageview', () => ({ field: 'event' })),
-  distinctId: textField('distinctId', 'Distinct ID', ''),
-  personId: textField('personId', 'Person ID', ''),
-  after: textField('after', 'After', '-24h, -7d or 2024-05-01'),
-  before: textField('before', 'Before', 'e.g. -1h'),
-  limit: textField('limit', 'Page size (at most 1,000)', '100'),
+  event: suggestInput('event', t('Event'), t('e.g. $pageview'), () => ({ field: 'event' })),
+  distinctId: textField('distinctId', t('Distinct ID'), ''),
+  personId: textField('personId', t('Person ID'), ''),
+  after: textField('after', t('After'), t('-24h, -7d or 2024-05-01')),
+  before: textField('before', t('Before'), t('e.g. -1h')),
+  limit: textField('limit', t('Page size (at most 1,000)'), '100'),
 };
-const propertyRows = el('div', { class: 'property-rows', role: 'group', 'aria-label': 'Property filters' });
-const addProperty = button('Add property filter', { secondary: true });
-const advanced = el('vscode-collapsible', { title: 'More: raw properties JSON, columns, rows to export' });
-const propertiesJson = textArea('propertiesJson', 'Properties JSON (a list of {key, value, operator, type}, or an AND/OR group)');
-const columns = textField('columns', 'Property columns (comma-separated keys)', '$current_url, $browser');
-const exportLimit = textField('exportLimit', 'Rows to export (1 to 1,000,000)', '1000');
-const apply = button('Apply');
-const reset = button('Reset', { secondary: true });
-const stop = button('Stop loading', { secondary: true });
-const exportCsv = button('Export CSV…', { secondary: true });
-const exportJson = button('Export JSON…', { secondary: true });
-const exportJsonLines = button('Export JSON Lines…', { secondary: true });
+const propertyRows = el('div', { class: 'property-rows', role: 'group', 'aria-label': t('Property filters') });
+const addProperty = button(t('Add property filter'), { secondary: true });
+const advanced = el('vscode-collapsible', { title: t('More: raw properties JSON, columns, rows to export') });
+const propertiesJson = textArea('propertiesJson', t('Properties JSON (a list of {key, value, operator, type}, or an AND/OR group)'));
+const columns = textField('columns', t('Property columns (comma-separated keys)'), '$current_url, $browser');
+const exportLimit = textField('exportLimit', t('Rows to export (1 to 1,000,000)'), '1000');
+const apply = button(t('Apply'));
+const reset = button(t('Reset'), { secondary: true });
+const stop = button(t('Stop loading'), { secondary: true });
+const exportCsv = button(t('Export CSV…'), { secondary: true });
+const exportJson = button(t('Export JSON…'), { secondary: true });
+const exportJsonLines = button(t('Export JSON Lines…'), { secondary: true });
 
 const table = new VirtualTable({
   needMore: (lastVisible) => {
@@ -79,9 +80,9 @@ const table = new VirtualTable({
 });
 
 const detail = el('section', { class: 'detail', 'aria-labelledby': 'detail-heading', hidden: true });
-const detailHeading = el('h2', { id: 'detail-heading', tabindex: -1 }, 'Event');
+const detailHeading = el('h2', { id: 'detail-heading', tabindex: -1 }, t('Event'));
 const detailBody = el('div', { class: 'detail-body' });
-const closeDetail = button('Close', { secondary: true });
+const closeDetail = button(t('Close'), { secondary: true });
 detail.append(el('div', { class: 'detail-title' }, ''), detailBody);
 detail.firstElementChild!.append(detailHeading, closeDetail);
 
@@ -94,9 +95,9 @@ function layout(): void {
   const actions = el('div', { class: 'actions' });
   actions.append(apply, reset, stop, exportCsv, exportJson, exportJsonLines);
   const propertyGroup = el('fieldset', { class: 'properties' });
-  propertyGroup.append(el('legend', {}, 'Property filters'), propertyRows, addProperty);
+  propertyGroup.append(el('legend', {}, t('Property filters')), propertyRows, addProperty);
   form.append(grid, propertyGroup, advanced, actions);
-  const results = el('section', { class: 'results', 'aria-label': 'Results' });
+  const results = el('section', { class: 'results', 'aria-label': t('Results') });
   const statusLine = el('div', { class: 'status-line' });
   statusLine.append(ring, status);
   results.append(statusLine, alertBox, table.element);
@@ -177,7 +178,7 @@ function showSuggestions(message: Extract<ExtensionMessage, { type: 'suggestions
   note.hidden = !text;
   note.classList.toggle('error', message.error !== undefined);
   note.setAttribute('role', message.error === undefined ? 'status' : 'alert');
-  suggestionStatus.textContent = message.values.length ? `${message.values.length} suggestions` : 'No suggestions';
+  suggestionStatus.textContent = message.values.length ? t('{0} suggestions', message.values.length) : t('No suggestions');
 }
 
 const eventNameNow = (): string => (fields.event.input as unknown as HTMLInputElement).value;
@@ -189,21 +190,21 @@ interface PropertyRowElements {
 const propertyRowElements: PropertyRowElements[] = [];
 
 function addPropertyRow(row: PropertyRow = { key: '', operator: 'exact', value: '', type: 'event' }): void {
-  const element = el('div', { class: 'property-row', role: 'group', 'aria-label': `Property filter ${propertyRowElements.length + 1}` });
-  const key = textField('key', 'Key', 'e.g. $browser');
+  const element = el('div', { class: 'property-row', role: 'group', 'aria-label': t('Property filter {0}', propertyRowElements.length + 1) });
+  const key = textField('key', t('Key'), t('e.g. $browser'));
   key.input.value = row.key;
-  const operator = control('vscode-single-select', { label: 'Operator' });
+  const operator = control('vscode-single-select', { label: t('Operator') });
   operator.append(...PROPERTY_OPERATORS.map((name) => el('vscode-option', { value: name }, name)));
-  const type = control('vscode-single-select', { label: 'Type' });
+  const type = control('vscode-single-select', { label: t('Type') });
   type.append(el('vscode-option', { value: 'event' }, 'event'), el('vscode-option', { value: 'person' }, 'person'));
-  const value = suggestInput('value', 'Value', '', () => ({
+  const value = suggestInput('value', t('Value'), '', () => ({
     field: 'propertyValue',
     key: key.input.value,
     propertyType: type.value === 'person' ? 'person' : 'event',
     eventName: eventNameNow(),
   }));
   (value.input as unknown as HTMLInputElement).value = row.value;
-  const remove = button('Remove', { secondary: true, 'aria-label': 'Remove this property filter' });
+  const remove = button(t('Remove'), { secondary: true, 'aria-label': t('Remove this property filter') });
   const entry: PropertyRowElements = {
     element,
     read: () => ({
@@ -218,7 +219,7 @@ function addPropertyRow(row: PropertyRow = { key: '', operator: 'exact', value: 
     element.remove();
     addProperty.focus();
   });
-  element.append(key.wrapper, labelled('Operator', operator), value.wrapper, labelled('Type', type), remove);
+  element.append(key.wrapper, labelled(t('Operator'), operator), value.wrapper, labelled(t('Type'), type), remove);
   propertyRows.append(element);
   propertyRowElements.push(entry);
   // The selects take their value once their options are upgraded.
@@ -269,8 +270,8 @@ function runQuery(): void {
 
 function openDetail(index: number, id: string): void {
   detail.hidden = false;
-  detailHeading.textContent = `Event ${table.cellText(index, 1)}`;
-  detailBody.replaceChildren(el('p', {}, 'Loading…'));
+  detailHeading.textContent = t('Event {0}', table.cellText(index, 1));
+  detailBody.replaceChildren(el('p', {}, t('Loading…')));
   detail.dataset['id'] = id;
   detail.dataset['person'] = table.cellText(index, 3);
   send({ type: 'open', id });
@@ -282,25 +283,25 @@ function showDetail(id: string, value: EventDetail | undefined, error: string | 
     return;
   }
   if (!value) {
-    detailBody.replaceChildren(el('p', { class: 'error', role: 'alert' }, error ?? 'The event could not be loaded.'));
+    detailBody.replaceChildren(el('p', { class: 'error', role: 'alert' }, error ?? t('The event could not be loaded.')));
     return;
   }
   const facts = el('dl', { class: 'facts' });
   const fact = (name: string, text: string) => facts.append(el('dt', {}, name), el('dd', {}, text));
-  fact('ID', value.id);
-  fact('Event', value.event);
-  fact('Time', value.timestamp);
-  fact('Distinct ID', value.distinctId);
-  fact('Person', detail.dataset['person'] ?? '');
+  fact(t('ID'), value.id);
+  fact(t('Event'), value.event);
+  fact(t('Time'), value.timestamp);
+  fact(t('Distinct ID'), value.distinctId);
+  fact(t('Person'), detail.dataset['person'] ?? '');
   const copies = el('div', { class: 'actions' });
   const copy = (label: string, text: string) => {
     const copyButton = button(label, { secondary: true });
     copyButton.addEventListener('click', () => send({ type: 'copy', text }));
     copies.append(copyButton);
   };
-  copy('Copy ID', value.id);
-  copy('Copy properties', value.properties);
-  copy('Copy event JSON', value.raw);
+  copy(t('Copy ID'), value.id);
+  copy(t('Copy properties'), value.properties);
+  copy(t('Copy event JSON'), value.raw);
   const block = (title: string, text: string) => {
     if (!text || text === 'null') return [];
     const headingId = `detail-${title.toLowerCase().replace(/\W+/g, '-')}`;
@@ -309,10 +310,10 @@ function showDetail(id: string, value: EventDetail | undefined, error: string | 
   detailBody.replaceChildren(
     facts,
     copies,
-    ...block('Properties', value.properties),
-    ...block('Person', value.person),
-    ...block('Elements', value.elements),
-    ...block('Elements chain', value.elementsChain),
+    ...block(t('Properties'), value.properties),
+    ...block(t('Person'), value.person),
+    ...block(t('Elements'), value.elements),
+    ...block(t('Elements chain'), value.elementsChain),
   );
 }
 
@@ -342,7 +343,7 @@ function onMessage(message: ExtensionMessage): void {
   switch (message.type) {
     case 'init':
       projectInfo = { connectionId: message.connectionId, id: message.project.id, name: message.project.name };
-      heading.textContent = `Events: ${message.project.name}`;
+      heading.textContent = t('Events: {0}', message.project.name);
       document.title = heading.textContent;
       fillForm(message.filters);
       pendingScrollTop = message.scrollTop;
@@ -358,17 +359,17 @@ function onMessage(message: ExtensionMessage): void {
       table.append(message.start, message.rows, message.done);
       restoreScroll();
       status.textContent = message.done
-        ? `${table.loaded.toLocaleString()} events, all loaded`
-        : `${table.loaded.toLocaleString()} events loaded; more load as you scroll`;
+        ? t('{0} events, all loaded', table.loaded.toLocaleString())
+        : t('{0} events loaded; more load as you scroll', table.loaded.toLocaleString());
       return;
     case 'status':
       if (message.generation !== generation) return;
       table.setLoading(message.loading);
       ring.hidden = !message.loading;
       stop.toggleAttribute('disabled', !message.loading);
-      if (message.loading && table.loaded === 0) status.textContent = 'Loading events…';
+      if (message.loading && table.loaded === 0) status.textContent = t('Loading events…');
       if (message.error) alertBox.textContent = message.error;
-      if (!message.loading && !message.error && table.loaded === 0 && table.isDone) status.textContent = 'No events match these filters.';
+      if (!message.loading && !message.error && table.loaded === 0 && table.isDone) status.textContent = t('No events match these filters.');
       return;
     case 'suggestions':
       showSuggestions(message);

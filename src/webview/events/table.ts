@@ -1,6 +1,7 @@
 /// <reference lib="dom" />
 // The results table: rows kept in flat arrays, only the rows in view (plus a few) in the DOM.
 import { el } from './dom';
+import { t } from './l10n';
 import { MAX_RENDERED_ROWS, shouldLoadMore, visibleRange } from './virtualRange';
 
 export const ROW_HEIGHT = 24;
@@ -34,7 +35,7 @@ export class VirtualTable {
       class: 'grid',
       role: 'grid',
       tabindex: 0,
-      'aria-label': 'Events',
+      'aria-label': t('Events'),
       'aria-rowcount': 1,
       'aria-readonly': 'true',
     });

@@ -1,38 +1,123 @@
-import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import { BusyTracker } from '../../../src/common/busy';
-import { ConnectionCommands } from '../../../src/connections/connectionCommands';
-import { ConnectionManager } from '../../../src/connections/connectionManager';
-import { ConnectionStore, type SecretStore } from '../../../src/connections/connectionStore';
-import { DeletedNotebooks } from '../../../src/notebooks/deletedNotebooks';
-import { ExplorerCommands } from '../../../src/tree/explorerCommands';
-import { ExplorerTreeProvider } from '../../../src/tree/explorerTreeProvider';
-import type { ExplorerNode } from '../../../src/tree/nodes';
+import { type ConnectionsFeature, registerConnections, type SecretStore } from '../../../src/connections';
+import { registerDocuments } from '../../../src/documents';
+import { type EventsFeature, registerEvents } from '../../../src/events';
+import { type NotebooksFeature, registerNotebooks } from '../../../src/notebooks';
+import { type ProjectsFeature, registerProjects } from '../../../src/projects';
+import { createServices, type Services } from '../../../src/services';
+import { type ExplorerFeature, type ExplorerNode, registerExplorer } from '../../../src/tree';
+import type { WorkbenchRegistry } from '../../../src/workbench/commands';
+import type { EnvApi, WindowApi } from '../../../src/workbench/window';
 import { MemoryState } from '../../support/memoryStores';
 import { ScriptedWindow } from './scriptedWindow';
 
+export interface HarnessOptions {
+  /** The `posthog` file system's scheme: each live harness needs its own. */
+  readonly scheme?: string;
+  /** The window seam the features get; by default the ScriptedWindow's. */
+  readonly window?: (scripted: ScriptedWindow) => WindowApi;
+  readonly env?: EnvApi;
+  /** The extension's folder (the events panel loads its script from there). */
+  readonly extensionUri?: vscode.Uri;
+}
+
+/** Commands and panel serializers the features register, kept here: the installed extension owns the real ids. */
+export class RecordingRegistry implements WorkbenchRegistry {
+  readonly commands = new Map<string, (...args: unknown[]) => unknown>();
+
+  registerCommand(id: string, run: (...args: unknown[]) => unknown): vscode.Disposable {
+    this.commands.set(id, run);
+    return new vscode.Disposable(() => this.commands.delete(id));
+  }
+
+  registerWebviewPanelSerializer(): vscode.Disposable {
+    return new vscode.Disposable(() => undefined);
+  }
+
+  setContext(): void {}
+}
+
+let harnesses = 0;
+
 /**
- * The explorer's real classes, wired as extension.ts wires them but without registering commands
- * (the installed extension owns those ids), with prompts answered by a ScriptedWindow.
+ * The extension as extension.ts builds it (createServices, then every feature's entry point), with
+ * prompts answered by a ScriptedWindow, commands recorded instead of registered, and the file system
+ * under a scheme of its own.
  */
 export class ExplorerHarness implements vscode.Disposable {
   readonly state = new MemoryState();
   readonly window = new ScriptedWindow();
   readonly log = vscode.window.createOutputChannel('PostHog Explorer Tests', { log: true });
-  readonly store: ConnectionStore;
-  readonly connections: ConnectionManager;
-  readonly busy = new BusyTracker();
-  readonly deleted = new DeletedNotebooks(this.state);
-  readonly tree: ExplorerTreeProvider;
-  readonly connectionCommands: ConnectionCommands;
-  readonly explorerCommands: ExplorerCommands;
+  readonly registry = new RecordingRegistry();
+  readonly env: EnvApi = { openExternal: async () => true, clipboard: { writeText: async () => undefined } };
+  readonly services: Services;
+  readonly connectionsFeature: ConnectionsFeature;
+  readonly explorer: ExplorerFeature;
+  readonly notebooks: NotebooksFeature;
+  readonly events: EventsFeature;
+  readonly projects: ProjectsFeature;
+  private readonly registrations: vscode.Disposable[];
 
-  constructor(readonly secrets: SecretStore) {
-    this.store = new ConnectionStore(this.state, secrets, undefined, randomUUID);
-    this.connections = new ConnectionManager(this.store, this.log);
-    this.tree = new ExplorerTreeProvider(this.connections, this.deleted, this.busy);
-    this.connectionCommands = new ConnectionCommands(this.connections, this.window.api);
-    this.explorerCommands = new ExplorerCommands(this.tree, this.connections, this.deleted, this.window.api);
+  constructor(
+    readonly secrets: SecretStore,
+    options: HarnessOptions = {},
+  ) {
+    this.services = createServices({
+      log: this.log,
+      state: this.state,
+      secrets,
+      extensionUri: options.extensionUri ?? vscode.Uri.file(__dirname),
+      window: options.window?.(this.window) ?? this.window.api,
+      env: options.env ?? this.env,
+      registry: this.registry,
+      scheme: options.scheme ?? `posthog-test-${++harnesses}`,
+    });
+    this.connectionsFeature = registerConnections(this.services);
+    this.explorer = registerExplorer(this.services);
+    const documents = registerDocuments(this.services);
+    this.notebooks = registerNotebooks(this.services);
+    this.events = registerEvents(this.services);
+    this.projects = registerProjects(this.services);
+    this.registrations = [this.connectionsFeature, this.explorer, documents, this.notebooks, this.events, this.projects];
+    // Tests poll open notebooks by hand (files.pollOpenNotebooks), at the moments they choose.
+    this.notebooks.files.setPollInterval(0);
+  }
+
+  get store() {
+    return this.services.store;
+  }
+
+  get connections() {
+    return this.services.connections;
+  }
+
+  get tree() {
+    return this.services.tree;
+  }
+
+  get documents() {
+    return this.services.documents;
+  }
+
+  get deleted() {
+    return this.notebooks.deleted;
+  }
+
+  get connectionCommands() {
+    return this.connectionsFeature.commands;
+  }
+
+  get explorerCommands() {
+    return this.explorer.commands;
+  }
+
+  /** Runs a command as VS Code would: by its id, with the arguments a menu or the palette passes. */
+  run(id: string, ...args: unknown[]): Promise<unknown> {
+    const command = this.registry.commands.get(id);
+    if (!command) {
+      throw new Error(`No command ${id} is registered`);
+    }
+    return Promise.resolve(command(...args));
   }
 
   async items(node?: ExplorerNode): Promise<{ node: ExplorerNode; item: vscode.TreeItem }[]> {
@@ -61,9 +146,10 @@ export class ExplorerHarness implements vscode.Disposable {
     for (const connection of this.store.list()) {
       await this.connections.signOut(connection.id);
     }
-    this.tree.dispose();
-    this.connections.dispose();
-    this.store.dispose();
+    for (const registration of this.registrations.reverse()) {
+      registration.dispose();
+    }
+    this.services.dispose();
     this.log.dispose();
   }
 }

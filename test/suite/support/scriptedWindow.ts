@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { WindowApi } from '../../../src/common/window';
+import type { WindowApi } from '../../../src/workbench/window';
 
 /** One prompt a flow showed, and what the script answered. */
 export interface Prompt {
@@ -22,6 +22,12 @@ type Answer = { quickPick: QuickPickAnswer } | { inputBox: string | undefined };
 export class ScriptedWindow {
   readonly prompts: Prompt[] = [];
   readonly messages: { severity: 'info' | 'warning' | 'error'; text: string }[] = [];
+  /** What the features asked a tree view to reveal. */
+  readonly revealed: unknown[] = [];
+  /** Answers for multi-select quick picks (canPickMany), in turn: the labels to leave ticked. */
+  readonly manyAnswers: ((items: readonly vscode.QuickPickItem[]) => string[] | undefined)[] = [];
+  /** Where save dialogs answer, in turn; none left is Cancel. */
+  readonly saveTargets: vscode.Uri[] = [];
   private readonly answers: Answer[] = [];
   private readonly messageChoices: (string | undefined)[] = [];
 
@@ -50,6 +56,9 @@ export class ScriptedWindow {
         const resolved = (await items) as (string | vscode.QuickPickItem)[];
         const labels = resolved.map((item) => (typeof item === 'string' ? item : item.label));
         this.prompts.push({ kind: 'quickPick', title: options?.title, placeHolder: options?.placeHolder, labels });
+        if (options?.canPickMany) {
+          return this.pickMany(resolved as vscode.QuickPickItem[]);
+        }
         const answer = this.next('quickPick');
         const label = 'quickPick' in answer ? answer.quickPick(labels) : undefined;
         return label === undefined ? undefined : resolved[labels.indexOf(label)];
@@ -67,10 +76,24 @@ export class ScriptedWindow {
       showInformationMessage: (text: string, ...items: unknown[]) => this.message('info', text, items),
       showWarningMessage: (text: string, ...items: unknown[]) => this.message('warning', text, items),
       showErrorMessage: (text: string, ...items: unknown[]) => this.message('error', text, items),
+      showSaveDialog: async () => this.saveTargets.shift(),
+      // Editors and the notebook search open for real: tests read and type into them.
+      showTextDocument: (...args: Parameters<typeof vscode.window.showTextDocument>) => vscode.window.showTextDocument(...args),
+      createQuickPick: () => vscode.window.createQuickPick(),
+      createTreeView: () => ({ reveal: async (node: unknown) => void this.revealed.push(node), dispose: () => undefined }),
       withProgress: (_options: vscode.ProgressOptions, task: (progress: unknown, token: vscode.CancellationToken) => unknown) =>
         Promise.resolve(task({ report: () => undefined }, new vscode.CancellationTokenSource().token)),
     };
     return api as unknown as WindowApi;
+  }
+
+  private pickMany(items: vscode.QuickPickItem[]): vscode.QuickPickItem[] | undefined {
+    const answer = this.manyAnswers.shift();
+    if (!answer) {
+      throw new Error('The flow showed a multi-select the script did not expect');
+    }
+    const labels = answer(items);
+    return labels && items.filter((item) => labels.includes(item.label));
   }
 
   private next(kind: 'quickPick' | 'inputBox'): Answer {

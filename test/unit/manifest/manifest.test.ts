@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
+import { COMMANDS } from '../../../src/workbench/commandIds';
 
 const root = path.resolve(__dirname, '../../../..');
 const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
@@ -59,6 +60,15 @@ describe('manifest', () => {
       assert.match(key, /^posthogExplorer\./, key);
       const setting = value as { description?: string; markdownDescription?: string };
       assert.ok(setting.description ?? setting.markdownDescription, `${key} has no description`);
+    }
+  });
+
+  test('the code declares its command ids in one place (COMMANDS), exactly those package.json contributes', () => {
+    const declared = Object.values(COMMANDS).sort();
+    const contributed = commands.map((command) => command.command).sort();
+    assert.deepEqual(declared, contributed);
+    for (const [name, id] of Object.entries(COMMANDS)) {
+      assert.equal(id, `posthogExplorer.${name}`, 'a command is named as its id without the prefix');
     }
   });
 

@@ -5,7 +5,7 @@ import { activityMarkdown } from '../../../src/projects/activityMarkdown';
 import { ProjectOperations } from '../../../src/projects/projectOperations';
 import { PROJECT_SWITCHES, switchIsOn } from '../../../src/projects/projectSwitches';
 import { serializeSettings } from '../../../src/projects/settingsDocument';
-import { notebookUrl, organizationSettingsUrl, projectSettingsUrl, projectUrl } from '../../../src/projects/webUrls';
+import { notebookUrl, organizationSettingsUrl, projectSettingsUrl, projectUrl } from '../../../src/catalog/webUrls';
 import { type LocalApi, startLocalApi } from '../../api-server';
 
 describe('ProjectOperations against the local API (personal-key actions allowed)', () => {

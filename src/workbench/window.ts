@@ -12,7 +12,22 @@ export type WindowApi = Pick<
   | 'showWarningMessage'
   | 'showErrorMessage'
   | 'withProgress'
+  | 'createTreeView'
+  | 'showSaveDialog'
+  | 'createQuickPick'
+  | 'showTextDocument'
 >;
+
+/** Opens a document in a (non-preview) editor through the window seam. */
+export async function openEditor(window: Pick<WindowApi, 'showTextDocument'>, uri: vscode.Uri): Promise<vscode.TextEditor> {
+  return window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: false });
+}
+
+/** The vscode.env calls commands make (the browser, the clipboard); tests pass a recorder. */
+export interface EnvApi {
+  openExternal(uri: vscode.Uri): Thenable<boolean>;
+  readonly clipboard: Pick<vscode.Clipboard, 'writeText'>;
+}
 
 /** An AbortSignal that aborts when VS Code cancels the token. */
 export function abortSignalFor(token: vscode.CancellationToken): AbortSignal {

@@ -8,7 +8,7 @@ import {
   isIsoDate,
   knownCreators,
   toNotebookQuery,
-} from '../../../src/tree/notebookFilter';
+} from '../../../src/notebooks/notebookFilter';
 
 const LEE_UUID = '0191c2b9-1d4e-7a2b-8c3d-4e5f6a7b8c9d';
 const SAM_UUID = '0191c2a7-5e2b-7c1d-9f3e-2a6b8c4d1e0f';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { isUuid } from '../api';
-import type { WindowApi } from '../common/window';
+import type { WindowApi } from '../workbench/window';
 import { containsProblem, type Creator, describeFilter, isIsoDate, type NotebookFilter } from './notebookFilter';
 
 type FilterAction = 'contains' | 'createdBy' | 'onlyMine' | 'dateFrom' | 'dateTo' | 'apply' | 'clear';

@@ -1,6 +1,5 @@
-import type * as vscode from 'vscode';
-import type { ExplorerTreeProvider } from '../tree/explorerTreeProvider';
-import { ConnectionNode, type ExplorerNode, OrganizationNode, ProjectNode } from '../tree/nodes';
+import type { ExplorerTreeProvider } from './explorerTreeProvider';
+import { ConnectionNode, OrganizationNode, ProjectNode } from './nodes';
 
 /** Finds a project's node by walking connection → organization → project (only along that path). */
 export async function findProjectNode(
@@ -23,20 +22,4 @@ export async function findProjectNode(
   }
   const projects = await tree.getChildren(organization);
   return projects.find((node): node is ProjectNode => node instanceof ProjectNode && node.project.id === projectId);
-}
-
-/** Selects a project in the explorer (used after creating one). */
-export async function revealProject(
-  tree: Pick<ExplorerTreeProvider, 'getChildren'>,
-  view: Pick<vscode.TreeView<ExplorerNode>, 'reveal'>,
-  connectionId: string,
-  organizationId: string,
-  projectId: number,
-): Promise<boolean> {
-  const node = await findProjectNode(tree, connectionId, organizationId, projectId);
-  if (!node) {
-    return false;
-  }
-  await view.reveal(node, { select: true, focus: true, expand: false });
-  return true;
 }

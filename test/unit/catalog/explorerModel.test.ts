@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { PostHogClient } from '../../../src/api';
 import { checkApiKey } from '../../../src/connections/keyCheck';
-import { ExplorerModel } from '../../../src/tree/explorerModel';
+import { ExplorerModel } from '../../../src/catalog/explorerModel';
+import { toNotebookQuery } from '../../../src/notebooks/notebookFilter';
 import { type LocalApi, startLocalApi } from '../../api-server';
 
 describe('ExplorerModel against the local API', () => {
@@ -58,13 +59,16 @@ describe('ExplorerModel against the local API', () => {
     const [organization] = await model.organizations();
     const [project] = await model.projects(organization.id);
     api.clearRequests();
-    await model.notebooks(project.id, {
-      contains: 'recording:true',
-      createdBy: { uuid: api.store.users[0]!.uuid, name: 'Sam Rivera' },
-      onlyMine: true,
-      dateFrom: '2020-01-01',
-      dateTo: '2100-01-01',
-    });
+    await model.notebooks(
+      project.id,
+      toNotebookQuery({
+        contains: 'recording:true',
+        createdBy: { uuid: api.store.users[0]!.uuid, name: 'Sam Rivera' },
+        onlyMine: true,
+        dateFrom: '2020-01-01',
+        dateTo: '2100-01-01',
+      }),
+    );
     const request = api.requests.find((entry) => entry.path.endsWith('/notebooks/'));
     assert.ok(request);
     assert.equal(request.query.contains, 'recording:true');

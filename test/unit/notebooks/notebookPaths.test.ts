@@ -1,20 +1,20 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { projectDocumentPath } from '../../../src/common/documentPaths';
 import {
   fileNameTitle,
   notebookFileName,
   notebookPath,
   notebookShortIdOf,
-  parseDocumentPath,
-  projectDocumentPath,
+  parseNotebookPath,
   titleFromFileName,
-} from '../../../src/documents/paths';
+} from '../../../src/notebooks/notebookPaths';
 
 describe('posthog file system paths', () => {
   test('a notebook path reads as its title and resolves by short id', () => {
     const path = notebookPath(12, 'aB3dE5fG', 'Weekly review');
     assert.equal(path, '/12/notebooks/Weekly review (aB3dE5fG).json');
-    assert.deepEqual(parseDocumentPath('environment', path), {
+    assert.deepEqual(parseNotebookPath('environment', path), {
       kind: 'notebook',
       connectionId: 'environment',
       projectId: 12,
@@ -23,8 +23,8 @@ describe('posthog file system paths', () => {
   });
 
   test('the title part is cosmetic: a stale title or a bare short id finds the same notebook', () => {
-    const stale = parseDocumentPath('c1', '/12/notebooks/Old name (aB3dE5fG).json');
-    const bare = parseDocumentPath('c1', '/12/notebooks/aB3dE5fG.json');
+    const stale = parseNotebookPath('c1', '/12/notebooks/Old name (aB3dE5fG).json');
+    const bare = parseNotebookPath('c1', '/12/notebooks/aB3dE5fG.json');
     assert.equal(stale?.kind === 'notebook' && stale.shortId, 'aB3dE5fG');
     assert.equal(bare?.kind === 'notebook' && bare.shortId, 'aB3dE5fG');
   });
@@ -44,10 +44,10 @@ describe('posthog file system paths', () => {
   });
 
   test('directories and project documents', () => {
-    assert.deepEqual(parseDocumentPath('c1', '/'), { kind: 'connection', connectionId: 'c1' });
-    assert.deepEqual(parseDocumentPath('c1', '/7'), { kind: 'project', connectionId: 'c1', projectId: 7 });
-    assert.deepEqual(parseDocumentPath('c1', '/7/notebooks/'), { kind: 'notebooks', connectionId: 'c1', projectId: 7 });
-    assert.deepEqual(parseDocumentPath('c1', projectDocumentPath(7, 'project.json')), {
+    assert.deepEqual(parseNotebookPath('c1', '/'), { kind: 'connection', connectionId: 'c1' });
+    assert.deepEqual(parseNotebookPath('c1', '/7'), { kind: 'project', connectionId: 'c1', projectId: 7 });
+    assert.deepEqual(parseNotebookPath('c1', '/7/notebooks/'), { kind: 'notebooks', connectionId: 'c1', projectId: 7 });
+    assert.deepEqual(parseNotebookPath('c1', projectDocumentPath(7, 'project.json')), {
       kind: 'projectDocument',
       connectionId: 'c1',
       projectId: 7,
@@ -56,11 +56,11 @@ describe('posthog file system paths', () => {
   });
 
   test('paths outside the layout are not found', () => {
-    assert.equal(parseDocumentPath('', '/7'), undefined);
-    assert.equal(parseDocumentPath('c1', '/seven/notebooks'), undefined);
-    assert.equal(parseDocumentPath('c1', '/7/notebooks/a/b.json'), undefined);
-    assert.equal(parseDocumentPath('c1', '/7/notebooks/notes.txt'), undefined);
-    assert.equal(parseDocumentPath('c1', '/7/notebooks/My notes.json'), undefined);
+    assert.equal(parseNotebookPath('', '/7'), undefined);
+    assert.equal(parseNotebookPath('c1', '/seven/notebooks'), undefined);
+    assert.equal(parseNotebookPath('c1', '/7/notebooks/a/b.json'), undefined);
+    assert.equal(parseNotebookPath('c1', '/7/notebooks/notes.txt'), undefined);
+    assert.equal(parseNotebookPath('c1', '/7/notebooks/My notes.json'), undefined);
   });
 
   test('a renamed file name gives the new title', () => {

@@ -1,7 +1,6 @@
-import type { Me, NotebookListItem, PostHogClient, ProjectListItem } from '../api';
+import type { Me, NotebookListFilters, NotebookListItem, PostHogClient, ProjectListItem } from '../api';
 import { MissingScopeError, NotFoundError, PermissionDeniedError, ProjectScopedKeyError } from '../api';
 import { AsyncCache } from '../common/cache';
-import { type NotebookFilter, toNotebookQuery } from './notebookFilter';
 
 export interface OrganizationSummary {
   readonly id: string;
@@ -70,8 +69,8 @@ export class ExplorerModel {
     });
   }
 
-  notebooks(projectId: number, filter: NotebookFilter): Promise<NotebookListItem[]> {
-    const query = toNotebookQuery(filter);
+  /** A project's notebooks, all pages, for the list's query (spec 4.2); none means every notebook. */
+  notebooks(projectId: number, query: NotebookListFilters = {}): Promise<NotebookListItem[]> {
     return this.notebooksCache.get(`${projectId}?${JSON.stringify(query)}`, () =>
       this.client.notebooks.listAll(projectId, query),
     );

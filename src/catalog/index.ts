@@ -1,0 +1,2 @@
+export { type Discovery, ExplorerModel, type OrganizationSummary } from './explorerModel';
+export { notebookUrl, organizationSettingsUrl, projectSettingsUrl, projectUrl } from './webUrls';

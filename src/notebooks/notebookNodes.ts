@@ -1,0 +1,185 @@
+import * as vscode from 'vscode';
+import type { NotebookListItem, ProjectListItem, User } from '../api';
+import { escapeMarkdown } from '../common/markdown';
+import { formatRelativeTime } from '../common/time';
+import { projectKey } from '../common/keys';
+import { notebookUrl } from '../catalog';
+import type { ConnectionSession } from '../connections';
+import { type ExplorerNode, type ExplorerTreeProvider, MessageNode, type ProjectNode, type ProjectSection, SessionNode } from '../tree';
+import { COMMANDS } from '../workbench/commandIds';
+import type { WorkbenchRegistry } from '../workbench/commands';
+import type { DeletedNotebook, DeletedNotebooks } from './deletedNotebooks';
+import { describeFilter, isEmptyFilter, type NotebookFilter, toNotebookQuery } from './notebookFilter';
+
+/**
+ * The Notebooks item under every project, and what it shows: each project's filter (kept for the
+ * session) and, when asked, the notebooks deleted from this editor.
+ */
+export class NotebooksSection implements ProjectSection {
+  private readonly filters = new Map<string, NotebookFilter>();
+  private deletedShown = false;
+
+  constructor(
+    private readonly tree: Pick<ExplorerTreeProvider, 'redraw'>,
+    private readonly registry: Pick<WorkbenchRegistry, 'setContext'>,
+    readonly deleted: DeletedNotebooks,
+  ) {}
+
+  node(project: ProjectNode): NotebooksNode {
+    return new NotebooksNode(project, project.session, project.project, this);
+  }
+
+  get showDeleted(): boolean {
+    return this.deletedShown;
+  }
+
+  setShowDeleted(show: boolean): void {
+    this.deletedShown = show;
+    this.registry.setContext('posthogExplorer.showDeleted', show);
+    this.tree.redraw();
+  }
+
+  filter(connectionId: string, projectId: number): NotebookFilter {
+    return this.filters.get(projectKey(connectionId, projectId)) ?? {};
+  }
+
+  setFilter(connectionId: string, projectId: number, filter: NotebookFilter, node?: ExplorerNode): void {
+    this.filters.set(projectKey(connectionId, projectId), filter);
+    this.tree.redraw(node);
+  }
+}
+
+export class NotebooksNode extends SessionNode {
+  readonly id: string;
+
+  constructor(
+    parent: ExplorerNode,
+    session: ConnectionSession,
+    readonly project: ProjectListItem,
+    private readonly section: NotebooksSection,
+  ) {
+    super(parent, session);
+    this.id = `${session.connection.id}/project:${project.id}/notebooks`;
+  }
+
+  get filter(): NotebookFilter {
+    return this.section.filter(this.session.connection.id, this.project.id);
+  }
+
+  treeItem(): vscode.TreeItem {
+    const item = new vscode.TreeItem(vscode.l10n.t('Notebooks'), vscode.TreeItemCollapsibleState.Collapsed);
+    item.id = this.id;
+    item.iconPath = new vscode.ThemeIcon(isEmptyFilter(this.filter) ? 'notebook' : 'filter');
+    const filtered = !isEmptyFilter(this.filter);
+    item.description = filtered ? describeFilter(this.filter) : undefined;
+    item.tooltip = filtered
+      ? vscode.l10n.t('Notebooks of {0}, filtered: {1}', this.project.name, describeFilter(this.filter))
+      : vscode.l10n.t('Notebooks of {0}', this.project.name);
+    item.contextValue = filtered ? 'notebooks filtered' : 'notebooks';
+    return item;
+  }
+
+  override async children(): Promise<ExplorerNode[]> {
+    const notebooks = await this.session.model.notebooks(this.project.id, toNotebookQuery(this.filter));
+    const nodes: ExplorerNode[] = notebooks.map((notebook) => new NotebookNode(this, this.session, this.project, notebook));
+    if (this.section.showDeleted) {
+      const listed = new Set(notebooks.map((notebook) => notebook.short_id));
+      for (const deleted of this.section.deleted.list(this.session.connection.id, this.project.id)) {
+        if (!listed.has(deleted.shortId)) {
+          nodes.push(new DeletedNotebookNode(this, this.session, this.project, deleted));
+        }
+      }
+    }
+    if (nodes.length === 0) {
+      const label = isEmptyFilter(this.filter)
+        ? vscode.l10n.t('No notebooks')
+        : vscode.l10n.t('No notebooks match the filter');
+      return [new MessageNode(this, `${this.id}:empty`, { label, icon: 'info' })];
+    }
+    return nodes;
+  }
+
+  override async invalidate(): Promise<void> {
+    this.session.model.refreshProject(this.project.id);
+  }
+}
+
+export class NotebookNode extends SessionNode {
+  readonly id: string;
+
+  constructor(
+    parent: ExplorerNode,
+    session: ConnectionSession,
+    readonly project: ProjectListItem,
+    readonly notebook: NotebookListItem,
+  ) {
+    super(parent, session);
+    this.id = `${session.connection.id}/project:${project.id}/notebook:${notebook.short_id}`;
+  }
+
+  treeItem(): vscode.TreeItem {
+    const title = notebookTitle(this.notebook.title);
+    const item = new vscode.TreeItem(title, vscode.TreeItemCollapsibleState.None);
+    item.id = this.id;
+    item.iconPath = new vscode.ThemeIcon('notebook');
+    const when = this.notebook.last_modified_at
+      ? formatRelativeTime(this.notebook.last_modified_at, new Date(), vscode.env.language)
+      : undefined;
+    item.description = [userName(this.notebook.last_modified_by), when].filter(Boolean).join(' · ');
+    item.tooltip = new vscode.MarkdownString(
+      [
+        `**${escapeMarkdown(title)}**`,
+        `\`${this.notebook.short_id}\``,
+        vscode.l10n.t('Created by {0} on {1}', userName(this.notebook.created_by) ?? '—', this.notebook.created_at ?? '—'),
+        vscode.l10n.t(
+          'Last modified by {0} on {1}',
+          userName(this.notebook.last_modified_by) ?? '—',
+          this.notebook.last_modified_at ?? '—',
+        ),
+      ].join('\n\n'),
+    );
+    item.contextValue = 'notebook';
+    item.command = { command: COMMANDS.openNotebook, title: vscode.l10n.t('Open Notebook'), arguments: [this] };
+    return item;
+  }
+
+  override webUrl(): Promise<string> {
+    return Promise.resolve(notebookUrl(this.session.connection.baseUrl, this.project.id, this.notebook.short_id));
+  }
+}
+
+export class DeletedNotebookNode extends SessionNode {
+  readonly id: string;
+
+  constructor(
+    parent: ExplorerNode,
+    session: ConnectionSession,
+    readonly project: ProjectListItem,
+    readonly notebook: DeletedNotebook,
+  ) {
+    super(parent, session);
+    this.id = `${session.connection.id}/project:${project.id}/deleted-notebook:${notebook.shortId}`;
+  }
+
+  treeItem(): vscode.TreeItem {
+    const item = new vscode.TreeItem(notebookTitle(this.notebook.title), vscode.TreeItemCollapsibleState.None);
+    item.id = this.id;
+    item.iconPath = new vscode.ThemeIcon('trash', new vscode.ThemeColor('disabledForeground'));
+    item.description = vscode.l10n.t('deleted {0}', formatRelativeTime(this.notebook.deletedAt, new Date(), vscode.env.language));
+    item.tooltip = vscode.l10n.t('Deleted. Restore it from the context menu.');
+    item.contextValue = 'notebook deleted';
+    return item;
+  }
+}
+
+export function notebookTitle(title: string | null | undefined): string {
+  return title?.trim() ? title : vscode.l10n.t('Untitled notebook');
+}
+
+function userName(user: User | null | undefined): string | undefined {
+  if (!user) {
+    return undefined;
+  }
+  const name = [user.first_name, user.last_name].filter(Boolean).join(' ');
+  return name || user.email;
+}

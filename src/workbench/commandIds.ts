@@ -1,0 +1,38 @@
+/**
+ * Every command the extension contributes, by name: the one place an id is written. The manifest test
+ * checks this list against package.json both ways; register them with a CommandGroup (./commands.ts).
+ */
+export const COMMANDS = {
+  signIn: 'posthogExplorer.signIn',
+  signOut: 'posthogExplorer.signOut',
+  switchConnection: 'posthogExplorer.switchConnection',
+  addOrganization: 'posthogExplorer.addOrganization',
+  addProject: 'posthogExplorer.addProject',
+  refresh: 'posthogExplorer.refresh',
+  filterNotebooks: 'posthogExplorer.filterNotebooks',
+  clearNotebookFilter: 'posthogExplorer.clearNotebookFilter',
+  showDeletedNotebooks: 'posthogExplorer.showDeletedNotebooks',
+  hideDeletedNotebooks: 'posthogExplorer.hideDeletedNotebooks',
+  restoreNotebook: 'posthogExplorer.restoreNotebook',
+  showLogs: 'posthogExplorer.showLogs',
+  browseEvents: 'posthogExplorer.browseEvents',
+  openNotebook: 'posthogExplorer.openNotebook',
+  createNotebook: 'posthogExplorer.createNotebook',
+  deleteNotebook: 'posthogExplorer.deleteNotebook',
+  renameNotebook: 'posthogExplorer.renameNotebook',
+  showNotebookActivity: 'posthogExplorer.showNotebookActivity',
+  createProject: 'posthogExplorer.createProject',
+  editProjectSettings: 'posthogExplorer.editProjectSettings',
+  renameProject: 'posthogExplorer.renameProject',
+  toggleProjectFeatures: 'posthogExplorer.toggleProjectFeatures',
+  deleteProject: 'posthogExplorer.deleteProject',
+  resetProjectToken: 'posthogExplorer.resetProjectToken',
+  copyProjectToken: 'posthogExplorer.copyProjectToken',
+  checkDemoData: 'posthogExplorer.checkDemoData',
+  showProjectActivity: 'posthogExplorer.showProjectActivity',
+  loadMoreProjectActivity: 'posthogExplorer.loadMoreProjectActivity',
+  openInBrowser: 'posthogExplorer.openInBrowser',
+} as const;
+
+export type CommandName = keyof typeof COMMANDS;
+export type CommandId = (typeof COMMANDS)[CommandName];
