@@ -34,6 +34,7 @@ export class EventsCommands extends Disposable implements vscode.WebviewPanelSer
 
   register(): this {
     this._register(vscode.commands.registerCommand('posthogExplorer.browseEvents', (target?: unknown) => this.browseEvents(target)));
+    this._register(vscode.commands.registerCommand('posthogExplorer.tailEvents', (target?: unknown) => this.tailEvents(target)));
     this._register(vscode.window.registerWebviewPanelSerializer(EVENTS_VIEW_TYPE, this));
     return this;
   }
@@ -61,6 +62,13 @@ export class EventsCommands extends Disposable implements vscode.WebviewPanelSer
       webviewOptions(this.extensionUri),
     );
     return this.attach(panel, chosen.session, project);
+  }
+
+  /** Opens the events panel as Browse Events does, with Live on. */
+  async tailEvents(target?: unknown): Promise<EventsPanel | undefined> {
+    const panel = await this.browseEvents(target);
+    panel?.live.set(true);
+    return panel;
   }
 
   /** The panel of a project, when it is open. */

@@ -21,6 +21,8 @@ import {
   type WebviewMessage,
 } from '../../events/protocol';
 import { button, control, debounce, el, type ValueElement } from './dom';
+import { LiveControls } from './live';
+import { propertyTree } from './propertyTree';
 import { VirtualTable } from './table';
 
 interface VsCodeApi {
@@ -77,6 +79,7 @@ const table = new VirtualTable({
   open: (index, id) => openDetail(index, id),
   scrolled: debounce((scrollTop: number) => saveState({ scrollTop }), 200),
 });
+const live = new LiveControls(table, send);
 
 const detail = el('section', { class: 'detail', 'aria-labelledby': 'detail-heading', hidden: true });
 const detailHeading = el('h2', { id: 'detail-heading', tabindex: -1 }, 'Event');
@@ -98,7 +101,7 @@ function layout(): void {
   form.append(grid, propertyGroup, advanced, actions);
   const results = el('section', { class: 'results', 'aria-label': 'Results' });
   const statusLine = el('div', { class: 'status-line' });
-  statusLine.append(ring, status);
+  statusLine.append(ring, status, live.element);
   results.append(statusLine, alertBox, table.element);
   const header = el('header');
   header.append(heading);
@@ -309,11 +312,24 @@ function showDetail(id: string, value: EventDetail | undefined, error: string | 
   detailBody.replaceChildren(
     facts,
     copies,
-    ...block('Properties', value.properties),
+    ...(propertiesBlock(value.properties) ?? block('Properties', value.properties)),
     ...block('Person', value.person),
     ...block('Elements', value.elements),
     ...block('Elements chain', value.elementsChain),
   );
+}
+
+/** The properties as a tree with search and copy (the JSON as text when it does not parse). */
+function propertiesBlock(properties: string): HTMLElement[] | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(properties);
+  } catch {
+    return undefined;
+  }
+  if (!parsed || typeof parsed !== 'object') return undefined;
+  const title = el('h3', { id: 'detail-properties' }, 'Properties');
+  return [title, propertyTree(parsed, live.texts, (text) => send({ type: 'copy', text }))];
 }
 
 function hideDetail(): void {
@@ -345,12 +361,15 @@ function onMessage(message: ExtensionMessage): void {
       heading.textContent = `Events: ${message.project.name}`;
       document.title = heading.textContent;
       fillForm(message.filters);
+      live.setTexts(message.texts);
+      table.setLocale(message.locale);
       pendingScrollTop = message.scrollTop;
       saveState({ filters: message.filters, scrollTop: message.scrollTop });
       return;
     case 'reset':
       generation = message.generation;
       table.reset(message.columns);
+      live.reset();
       alertBox.textContent = '';
       return;
     case 'rows':
@@ -375,6 +394,12 @@ function onMessage(message: ExtensionMessage): void {
       return;
     case 'detail':
       showDetail(message.id, message.detail, message.error);
+      return;
+    case 'liveRows':
+      if (message.generation === generation) live.rows(message);
+      return;
+    case 'liveState':
+      live.state(message);
       return;
   }
 }
