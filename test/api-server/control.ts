@@ -13,8 +13,8 @@
  *   POST /_control/notebooks/bulk              body {projectId, count} -> {short_ids}
  *   POST /_control/projects/bulk               body {organizationId, count} -> {ids}
  *   POST /_control/events/bulk                 body {projectId, count, withinHours?} -> {count}
- *   POST /_control/events/now                  body {projectId, count?, event?} -> {ids, timestamp}: `count` events
- *                                              (default 1) all with the same timestamp, now
+ *   POST /_control/events/now                  body {projectId, count?, event?, timestamp?} -> {ids, timestamp}: `count`
+ *                                              events (default 1) all with the same timestamp (ISO; default now)
  *   POST /_control/events/live                 body {projectId, perSecond}: events keep arriving (0 stops)
  *   POST /_control/notebooks/:projectId/:shortId/remote-edit
  *        body {title?, content?, deleted?} (all optional: without content a paragraph is appended) -> the notebook
@@ -102,7 +102,8 @@ function addEventsNow(control: ControlContext, input: JsonObject): Reply {
   const projectId = Number(input['projectId']);
   if (!store.getProject(projectId)) return okJson({ detail: 'Not found.' }, 404);
   const count = Math.min(1_000, Math.max(1, Number(input['count'] ?? 1)));
-  const timestamp = store.now().getTime() * 1000;
+  const given = typeof input['timestamp'] === 'string' ? Date.parse(input['timestamp']) : Number.NaN;
+  const timestamp = (Number.isNaN(given) ? store.now().getTime() : given) * 1000;
   const event = typeof input['event'] === 'string' ? input['event'] : 'live test';
   const ids = Array.from({ length: count }, (_, i) => store.addEvent(projectId, { event, properties: { n: i + 1 }, timestamp: new Date(timestamp / 1000) }).uuid);
   return okJson({ ids, timestamp: new Date(timestamp / 1000).toISOString() }, 201);

@@ -43,6 +43,8 @@ describe('local API: live events', () => {
     assert.deepEqual(new Set(listed.json.results.map((e: { timestamp: string }) => e.timestamp)).size, 1);
     const after = await get(api, `/api/projects/${projectId}/events/?event=twin&after=${encodeURIComponent(json.timestamp)}`);
     assert.equal(after.json.results.length, 0);
+    const again = await control(api, 'events/now', { projectId, event: 'twin', timestamp: json.timestamp });
+    assert.equal(again.json.timestamp, json.timestamp, 'a given timestamp is used');
   });
 
   test('bad rates and unknown projects are refused', async () => {
