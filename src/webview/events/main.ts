@@ -396,7 +396,9 @@ function onMessage(message: ExtensionMessage): void {
       showDetail(message.id, message.detail, message.error);
       return;
     case 'liveRows':
-      if (message.generation === generation) live.rows(message);
+      if (message.generation !== generation) return;
+      live.rows(message);
+      status.textContent = `${table.loaded.toLocaleString()} events`;
       return;
     case 'liveState':
       live.state(message);
