@@ -38,6 +38,7 @@ export class VirtualTable {
   /** The first `freshRows` rows were added by Live at `freshAt` and are highlighted for a moment. */
   private freshRows = 0;
   private freshAt = 0;
+  private freshTimer: ReturnType<typeof setTimeout> | undefined;
   private times = new TimeText();
 
   constructor(private readonly events: TableEvents) {
@@ -91,6 +92,9 @@ export class VirtualTable {
     this.active = this.active >= 0 && this.active + rows.length < this.ids.length ? this.active + rows.length : -1;
     this.freshRows = rows.length;
     this.freshAt = performance.now();
+    // A still highlight, taken off once: an animation would repaint every frame while it runs.
+    clearTimeout(this.freshTimer);
+    this.freshTimer = setTimeout(() => this.rendered.forEach((row) => row.classList.remove('fresh')), FRESH_MS);
     const reading = this.element.scrollTop > 0;
     const scrollTop = this.element.scrollTop + rows.length * ROW_HEIGHT;
     this.clearRows();
