@@ -111,8 +111,8 @@ describe('Events explorer (e2e)', () => {
     assert.equal(cells[5], HOSTILE_SCRIPT);
     await firstRow.click();
     const detail = frame.locator('section.detail');
-    await detail.locator('pre.json').first().waitFor();
-    const properties = await detail.locator('pre.json').first().innerText();
+    await detail.locator('.property-tree').waitFor();
+    const properties = await detail.locator('.property-tree').innerText();
     assert.ok(properties.includes(HOSTILE.replace(/"/g, '\\"')), properties.slice(0, 200));
     assert.equal(await frame.locator('img').count(), 0, 'no <img> element was created');
     assert.equal(await frame.locator('#app script').count(), 0, 'no <script> element was created');

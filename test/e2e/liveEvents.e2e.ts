@@ -27,12 +27,12 @@ describe('Live events (e2e)', () => {
     projectId = api.store.projectsOf(organization.id).find((entry) => entry.name === 'Hedgebox')!.id;
     api.store.addEvents(projectId, 2_000, { withinHours: 1 });
 
-    await workbench.openViewContainer('PostHog');
-    await workbench.waitForSidebarIdle();
-    await workbench.expandTreeItem('Hedgebox Inc.');
-    await workbench.expandTreeItem('Hedgebox');
-    await workbench.chooseTreeItemMenu('Events', 'Watch Live Events');
+    await workbench.runCommand('PostHog: Watch Live Events');
+    await workbench.pickQuickItem('Hedgebox');
     const frame = await eventsFrame(page, 'Hedgebox');
+    // The panel may be open already with filters and a scroll position: start from the default listing.
+    await frame.locator('vscode-button', { hasText: 'Reset' }).click();
+    await frame.locator('.grid .row.data[aria-rowindex="2"]').waitFor();
     const toggle = frame.locator('.live-toggle');
     await waitUntil(page, async () => (await toggle.getAttribute('aria-pressed')) === 'true', 'the Live toggle is on');
     await waitUntil(page, async () => /checked every 5 s/.test(await frame.locator('.live-status').innerText()), 'Live is watching');
