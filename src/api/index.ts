@@ -11,7 +11,7 @@ export { DEFAULT_TIMEOUTS } from './http';
 export type { ListAllCall, PagingOptions } from './paging';
 export { DEFAULT_PAGE_CONCURRENCY, DEFAULT_PAGE_SIZE, LIST_ALL_PAGE_SIZE } from './paging';
 export type { RetryOptions } from './retry';
-export { DEFAULT_RETRY } from './retry';
+export { DEFAULT_RETRY, retryDelayMs } from './retry';
 export type { Sleep } from './sleep';
 export { isAbortError, realSleep } from './sleep';
 export { isUuid } from './uuid';

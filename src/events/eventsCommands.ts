@@ -29,7 +29,10 @@ export class EventsCommands extends CommandGroup implements vscode.WebviewPanelS
   }
 
   protected commands(): CommandHandlers {
-    return { [COMMANDS.browseEvents]: (target?: unknown) => this.browseEvents(target) };
+    return {
+      [COMMANDS.browseEvents]: (target?: unknown) => this.browseEvents(target),
+      [COMMANDS.tailEvents]: (target?: unknown) => this.tailEvents(target),
+    };
   }
 
   /** The commands, and the serializer that restores panels after a reload. */
@@ -61,6 +64,13 @@ export class EventsCommands extends CommandGroup implements vscode.WebviewPanelS
       webviewOptions(this.extensionUri),
     );
     return this.attach(panel, chosen.session, project);
+  }
+
+  /** Opens the events panel as Browse Events does, with Live on. */
+  async tailEvents(target?: unknown): Promise<EventsPanel | undefined> {
+    const panel = await this.browseEvents(target);
+    panel?.live.set(true);
+    return panel;
   }
 
   /** The panel of a project, when it is open. */

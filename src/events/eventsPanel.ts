@@ -10,6 +10,8 @@ import type { ExportFileFormat } from './exportWriter';
 import { buildExport, buildQuery, FilterError } from './filters';
 import { eventsPageHtml } from './html';
 import { localizedWebviewStrings } from './webviewL10n';
+import { PanelLive } from './livePanel';
+import type { LiveBudgets } from './liveBudget';
 import { EventPager } from './pager';
 import {
   defaultFilters,
@@ -46,6 +48,8 @@ export interface EventsPanelDeps {
   /** The connection's current session: clients are rebuilt on sign-in and network setting changes. */
   readonly session: (connectionId: string) => Promise<ConnectionSession | undefined>;
   readonly now?: () => Date;
+  /** Live polls' budgets (default: the extension's, one per connection). */
+  readonly liveBudgets?: LiveBudgets;
 }
 
 export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
@@ -72,6 +76,8 @@ export class EventsPanel extends Disposable {
   readonly onDidReceive = this.received.event;
   private readonly closed = this._register(new vscode.EventEmitter<void>());
   readonly onDidDispose = this.closed.event;
+  /** Live mode: new events at the top as they arrive. */
+  readonly live: PanelLive;
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -84,6 +90,17 @@ export class EventsPanel extends Disposable {
     this.filters = restored?.filters ?? defaultFilters();
     this.suggestions = new EventSuggestions(async (query, signal) => (await this.events()).values(project.id, query, { signal }));
     this.scrollTop = restored?.scrollTop ?? 0;
+    this.live = this._register(
+      new PanelLive({
+        panel,
+        connectionId: session.connection.id,
+        projectId: project.id,
+        events: () => this.events(),
+        post: (message) => this.post(message),
+        learn: (events) => this.suggestions.learn(events),
+        budgets: deps.liveBudgets,
+      }),
+    );
     panel.webview.options = webviewOptions(deps.extensionUri);
     panel.iconPath = vscode.Uri.joinPath(deps.extensionUri, 'media', 'posthog.svg');
     panel.webview.html = this.html();
@@ -125,7 +142,9 @@ export class EventsPanel extends Disposable {
           connectionId: this.session.connection.id,
           filters: this.filters,
           scrollTop: this.scrollTop,
+          locale: vscode.env.language,
         });
+        this.live.announce();
         return this.query(this.filters);
       case 'query':
         return this.query(message.filters);
@@ -150,6 +169,8 @@ export class EventsPanel extends Disposable {
         this.pager?.cancel();
         this.post({ type: 'status', generation: this.generation, loading: false });
         return;
+      case 'live':
+        return this.live.set(message.on);
     }
   }
 
@@ -163,6 +184,7 @@ export class EventsPanel extends Disposable {
     try {
       query = buildQuery(filters, this.now());
     } catch (error) {
+      this.live.restart(generation, undefined);
       this.post({ type: 'reset', generation, columns: [] });
       this.post({ type: 'status', generation, loading: false, error: error instanceof FilterError ? error.message : String(error) });
       return;
@@ -181,11 +203,16 @@ export class EventsPanel extends Disposable {
     const pager = new EventPager(events, this.project.id, query, {
       rows: (start, rows, done) => this.post({ type: 'rows', generation, start, rows, done }),
       status: (loading, error) => this.post({ type: 'status', generation, loading, error }),
-      events: (events) => this.suggestions.learn(events),
+      events: (events) => {
+        this.suggestions.learn(events);
+        this.live.firstPage(generation, events);
+      },
     });
     this.pager = pager;
+    this.live.restart(generation, query);
     this.post({ type: 'reset', generation, columns: pager.columns });
     await pager.need(0);
+    this.live.firstPage(generation, []);
   }
 
   /** Answers the newest suggestion request only; a failure is shown by the field, not swallowed. */

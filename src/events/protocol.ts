@@ -93,6 +93,8 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('export'), format: z.enum(['csv', 'json', 'jsonl']), filters: FilterStateSchema }),
   z.object({ type: z.literal('copy'), text: text(5_000_000) }),
   z.object({ type: z.literal('cancel') }),
+  /** The Live toggle: show new events at the top as they arrive. */
+  z.object({ type: z.literal('live'), on: z.boolean() }),
 ]);
 export type WebviewMessage = z.infer<typeof WebviewMessageSchema>;
 
@@ -124,6 +126,8 @@ export const ExtensionMessageSchema = z.discriminatedUnion('type', [
     connectionId: z.string(),
     filters: FilterStateSchema,
     scrollTop: z.number().check(z.minimum(0)),
+    /** VS Code's display language, for dates and relative ages. */
+    locale: z.optional(z.string()),
   }),
   /** A new query began: forget the rows; `columns` are the table's headers. */
   z.object({ type: z.literal('reset'), generation: count(), columns: z.array(z.string()) }),
@@ -150,6 +154,10 @@ export const ExtensionMessageSchema = z.discriminatedUnion('type', [
     error: z.optional(z.string()),
   }),
   z.object({ type: z.literal('detail'), id: z.string(), detail: z.optional(EventDetailSchema), error: z.optional(z.string()) }),
+  /** Live: new rows, newest first, to put at the top; the list keeps at most `keep` rows (the oldest go). */
+  z.object({ type: z.literal('liveRows'), generation: count(), rows: z.array(RowSchema), keep: count() }),
+  /** Live is on or off, and what it is doing in words. */
+  z.object({ type: z.literal('liveState'), on: z.boolean(), text: z.string(), error: z.optional(z.boolean()) }),
 ]);
 export type ExtensionMessage = z.infer<typeof ExtensionMessageSchema>;
 

@@ -56,6 +56,14 @@ export const WEBVIEW_STRINGS = [
   '{0} events loaded; more load as you scroll',
   'Loading events…',
   'No events match these filters.',
+  'Live',
+  'Show new events at the top as they arrive',
+  '{0} new events',
+  '1 new event',
+  'Search properties',
+  'Copy path',
+  'Copy value',
+  'No property matches.',
 ] as const;
 
 export type WebviewString = (typeof WEBVIEW_STRINGS)[number];

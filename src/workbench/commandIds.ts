@@ -16,6 +16,7 @@ export const COMMANDS = {
   restoreNotebook: 'posthogExplorer.restoreNotebook',
   showLogs: 'posthogExplorer.showLogs',
   browseEvents: 'posthogExplorer.browseEvents',
+  tailEvents: 'posthogExplorer.tailEvents',
   openNotebook: 'posthogExplorer.openNotebook',
   createNotebook: 'posthogExplorer.createNotebook',
   deleteNotebook: 'posthogExplorer.deleteNotebook',

@@ -13,6 +13,9 @@
  *   POST /_control/notebooks/bulk              body {projectId, count} -> {short_ids}
  *   POST /_control/projects/bulk               body {organizationId, count} -> {ids}
  *   POST /_control/events/bulk                 body {projectId, count, withinHours?} -> {count}
+ *   POST /_control/events/now                  body {projectId, count?, event?, timestamp?} -> {ids, timestamp}: `count`
+ *                                              events (default 1) all with the same timestamp (ISO; default now)
+ *   POST /_control/events/live                 body {projectId, perSecond}: events keep arriving (0 stops)
  *   POST /_control/notebooks/:projectId/:shortId/remote-edit
  *        body {title?, content?, deleted?} (all optional: without content a paragraph is appended) -> the notebook
  *   GET  /_control/state                       keys, organizations, projects, notebooks per project
@@ -66,6 +69,13 @@ export function handleControl(control: ControlContext, method: string, path: str
       store.addEvents(Number(input['projectId']), count, { withinHours: Number(input['withinHours'] ?? 24) });
       return okJson({ count }, 201);
     }
+    case 'POST events/now': return addEventsNow(control, input);
+    case 'POST events/live': {
+      const perSecond = Number(input['perSecond'] ?? 0);
+      if (!Number.isFinite(perSecond) || perSecond < 0 || perSecond > 10_000) return bad('perSecond must be a number from 0 to 10000');
+      state.live.set(Number(input['projectId']), perSecond);
+      return okJson({ perSecond });
+    }
     case 'GET state': return okJson(stateSummary(control));
   }
   if (method === 'POST' && parts.length === 4 && parts[0] === 'notebooks' && parts[3] === 'remote-edit') {
@@ -85,6 +95,18 @@ function addFault(control: ControlContext, input: JsonObject): Reply {
   } else delete rule.path;
   control.state.faults.add(rule);
   return okJson({ ok: true }, 201);
+}
+
+function addEventsNow(control: ControlContext, input: JsonObject): Reply {
+  const store = control.state.store;
+  const projectId = Number(input['projectId']);
+  if (!store.getProject(projectId)) return okJson({ detail: 'Not found.' }, 404);
+  const count = Math.min(1_000, Math.max(1, Number(input['count'] ?? 1)));
+  const given = typeof input['timestamp'] === 'string' ? Date.parse(input['timestamp']) : Number.NaN;
+  const timestamp = (Number.isNaN(given) ? store.now().getTime() : given) * 1000;
+  const event = typeof input['event'] === 'string' ? input['event'] : 'live test';
+  const ids = Array.from({ length: count }, (_, i) => store.addEvent(projectId, { event, properties: { n: i + 1 }, timestamp: new Date(timestamp / 1000) }).uuid);
+  return okJson({ ids, timestamp: new Date(timestamp / 1000).toISOString() }, 201);
 }
 
 function remoteEdit(control: ControlContext, projectId: number, shortId: string, input: JsonObject): Reply {

@@ -5,6 +5,7 @@ import { seedStore, type SeedName, type SeededKeys } from './seed';
 import { Faults, type FaultRule } from './faults';
 import { RateLimiter } from './throttle';
 import type { Store } from './store';
+import { LiveEvents } from './live-events';
 
 export type { Store } from './store';
 export type { RecordedRequest, TlsIdentity } from './server';
@@ -30,6 +31,8 @@ export interface StartOptions {
   tls?: TlsIdentity;
   /** Over https, build next/previous links with http:// as self-hosted PostHog does when not configured as behind a proxy. */
   httpNextLinks?: boolean;
+  /** Generated events a second arriving in every project that has events (see live-events.ts). Default 0. */
+  liveEventsPerSecond?: number;
 }
 
 export interface LocalApi {
@@ -41,6 +44,8 @@ export interface LocalApi {
   clearRequests(): void;
   injectFault(rule: FaultRule): void;
   setLatency(ms: number): void;
+  /** About `perSecond` new events a second in the project from now on (0 stops). */
+  setLiveEvents(projectId: number, perSecond: number): void;
   close(): Promise<void>;
 }
 
@@ -59,7 +64,13 @@ export async function startLocalApi(options: StartOptions = {}): Promise<LocalAp
     limiter: new RateLimiter(),
     requests: [] as RecordedRequest[],
     control: options.control ? { keys } : undefined,
+    live: new LiveEvents(store),
   };
+  if (options.liveEventsPerSecond) {
+    for (const project of store.visibleProjects()) {
+      if (store.eventsOf(project.id).size > 0) state.live.set(project.id, options.liveEventsPerSecond);
+    }
+  }
   const server = createApiServer(state, options.tls);
   const sockets = trackSockets(server);
   await new Promise<void>((resolve, reject) => {
@@ -82,7 +93,9 @@ export async function startLocalApi(options: StartOptions = {}): Promise<LocalAp
     setLatency: (ms) => {
       state.latencyMs = ms;
     },
+    setLiveEvents: (projectId, perSecond) => state.live.set(projectId, perSecond),
     close: () => {
+      state.live.stopAll();
       closed ??= new Promise<void>((resolve) => {
         server.close(() => resolve());
         for (const socket of sockets) socket.destroy();

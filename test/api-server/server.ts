@@ -16,6 +16,7 @@ import { projectRoutes } from './routes/projects';
 import { notebookRoutes } from './routes/notebooks';
 import { eventRoutes } from './routes/events';
 import { handleControl } from './control';
+import type { LiveEvents } from './live-events';
 import type { SeededKeys } from './seed';
 
 export interface RecordedRequest {
@@ -41,6 +42,8 @@ export interface ServerState {
   requests: RecordedRequest[];
   /** Set when the test-control surface (/_control/, see control.ts) is on. */
   control?: { keys: SeededKeys };
+  /** Events arriving while the server runs. */
+  live: LiveEvents;
 }
 
 /** A certificate and its private key (PEM) for serving over https. */

@@ -33,6 +33,7 @@
  *   addProjects(orgId, n): Project[]          "Bulk project 1..n"
  *   addNotebooks(projectId, n): Notebook[]    small real documents, last_modified spread over the past days
  *   addEvents(projectId, n, { withinHours? = 24 }): void   generated events in the last `withinHours`
+ *   addEventsBetween(projectId, n, fromMicros, toMicros): void   generated events in (from, to] (live events)
  *   addEvent(projectId, { event, distinct_id?, properties?, timestamp?, uuid?, elements_chain? }): EventRecord
  */
 import type { ActivityChange, ActivityEntry, ApiKey, Json, JsonObject, Notebook, Organization, Project, User } from './model';
@@ -320,6 +321,12 @@ export class Store {
     const now = this.clock().getTime() * 1000;
     const table = this.eventsOf(projectId);
     table.generate(n, this.rng, now - (opts.withinHours ?? 24) * MICROS_PER_HOUR, now - 1_000_000);
+    this.markIngested(projectId);
+  }
+
+  /** n generated events with times in (fromMicros, toMicros] (live events: see live-events.ts). */
+  addEventsBetween(projectId: number, n: number, fromMicros: number, toMicros: number): void {
+    this.eventsOf(projectId).generate(n, this.rng, fromMicros, toMicros);
     this.markIngested(projectId);
   }
 

@@ -6,12 +6,12 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { CDPSession, Frame, Page } from 'playwright-core';
-import { startLocalApi } from '../api-server';
+import { type LocalApi, startLocalApi } from '../api-server';
 import { Workbench } from '../e2e/workbench';
 import { launchChromium, VIEWPORT } from '../host/browser';
 import { extensionVsix } from '../host/paths';
 import { delay } from '../host/processes';
-import { ensureVscodeServer, installExtensions, prepareUserData, startVscodeServer } from '../host/vscode-server';
+import { ensureVscodeServer, installExtensions, prepareUserData, startVscodeServer, type VscodeServer } from '../host/vscode-server';
 import type { Figure } from './results';
 
 export const EXTENSION_ID = 'posthog-explorer.posthog-explorer';
@@ -20,7 +20,7 @@ const DOM_ROWS_BUDGET = 200;
 /** The form's page size for the memory run: the rows held are the same, the run is 10 times shorter. */
 const LOAD_PAGE_SIZE = 1_000;
 const LOAD_TIMEOUT_MS = 90_000;
-const ROW_SELECTOR = 'tr, [role=row]';
+export const ROW_SELECTOR = 'tr, [role=row]';
 
 export interface ActivationStats {
   loadCodeMs: number;
@@ -64,7 +64,7 @@ export async function activationStats(workbench: Workbench): Promise<ActivationS
   return { loadCodeMs: Number(load), callActivateMs: Number(call), finishActivateMs: Number(finish), event: event! };
 }
 
-async function eventsFrame(page: Page, projectName: string, timeout = 30_000): Promise<Frame> {
+export async function eventsFrame(page: Page, projectName: string, timeout = 30_000): Promise<Frame> {
   const deadline = Date.now() + timeout;
   for (;;) {
     for (const frame of page.frames()) {
@@ -111,7 +111,7 @@ async function rowsAt(frame: Frame, fraction: number): Promise<number> {
 }
 
 /** JS heap of the renderer that runs `frame` after a full GC, via CDP; the webview's own figure too. */
-async function heap(session: CDPSession, frame: Frame): Promise<{ usedMB: number; performanceMemoryMB: number }> {
+export async function heap(session: CDPSession, frame: Frame): Promise<{ usedMB: number; performanceMemoryMB: number }> {
   await session.send('HeapProfiler.collectGarbage');
   const usage = await session.send('Runtime.getHeapUsage');
   const reported = await frame.evaluate(() => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? NaN);
@@ -119,7 +119,7 @@ async function heap(session: CDPSession, frame: Frame): Promise<{ usedMB: number
 }
 
 /** A CDP session on the process that runs `frame`: its own target when out of process, else the page's. */
-async function sessionFor(page: Page, frame: Frame): Promise<{ session: CDPSession; outOfProcess: boolean }> {
+export async function sessionFor(page: Page, frame: Frame): Promise<{ session: CDPSession; outOfProcess: boolean }> {
   try {
     return { session: await page.context().newCDPSession(frame), outOfProcess: true };
   } catch {
@@ -127,17 +127,29 @@ async function sessionFor(page: Page, frame: Frame): Promise<{ session: CDPSessi
   }
 }
 
-export async function benchEditor(): Promise<Figure[]> {
+/** The real editor with the extension installed, pointed at a local API started with these options (in this process). */
+export interface BenchEditor {
+  api: LocalApi;
+  server: VscodeServer;
+  page: Page;
+  workbench: Workbench;
+  close(): Promise<void>;
+}
+
+export async function openBenchEditor(apiOptions: Parameters<typeof startLocalApi>[0] = { seed: 'demo' }): Promise<BenchEditor> {
   await ensureVscodeServer();
   const tmp = await mkdtemp(path.join(os.tmpdir(), 'posthog-explorer-bench-'));
   const dirs = { userData: path.join(tmp, 'user-data'), serverData: path.join(tmp, 'server-data'), extensions: path.join(tmp, 'extensions') };
   const cleanups: (() => Promise<unknown>)[] = [() => rm(tmp, { recursive: true, force: true })];
+  const close = async () => {
+    for (const cleanup of cleanups.reverse()) await Promise.race([cleanup().catch(() => undefined), delay(15_000)]);
+  };
   try {
     await prepareUserData(dirs);
     await installExtensions(dirs.extensions, [extensionVsix]);
     const workspace = path.join(tmp, 'workspace');
     await mkdir(workspace, { recursive: true });
-    const api = await startLocalApi({ seed: 'demo' });
+    const api = await startLocalApi(apiOptions);
     cleanups.push(() => api.close());
     const server = await startVscodeServer({
       dirs,
@@ -149,7 +161,17 @@ export async function benchEditor(): Promise<Figure[]> {
     cleanups.push(() => browser.close());
     const page = await browser.newPage({ viewport: VIEWPORT });
     const workbench = await Workbench.open(page, server.workbenchUrl(workspace));
+    return { api, server, page, workbench, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
 
+export async function benchEditor(): Promise<Figure[]> {
+  const editor = await openBenchEditor();
+  try {
+    const { api, page, workbench } = editor;
     await workbench.openViewContainer('PostHog');
     await workbench.waitForSidebarIdle();
     await workbench.expandTreeItem('Hedgebox Inc.');
@@ -194,6 +216,6 @@ export async function benchEditor(): Promise<Figure[]> {
       { section: webviewSection, what: 'growth since the panel showed its first rows (after GC)', value: loaded.usedMB - opened.usedMB, unit: 'MB', note: `workbench heap before the panel: ${before.usedMB.toFixed(1)} MB` },
     ];
   } finally {
-    for (const cleanup of cleanups.reverse()) await Promise.race([cleanup().catch(() => undefined), delay(15_000)]);
+    await editor.close();
   }
 }

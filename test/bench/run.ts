@@ -1,7 +1,8 @@
 // `npm run bench`: what users feel, measured against the local API with injected latency, side by side with a
 // naive client and the network's floor; then activation, DOM rows and memory in the real editor, and the package
 // size. Prints a table and writes bench-results/bench.json (and bench.md, the same table in Markdown).
-//   npm run bench [-- --no-editor] [-- --latency 50] [-- --parts package,lists,notebook,events,editor,startup]
+//   npm run bench [-- --no-editor] [-- --latency 50] [-- --parts package,lists,notebook,events,editor,startup,live]
+//   [-- --live-minutes 10]
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -13,6 +14,7 @@ import { BenchApi } from './benchApi';
 import { benchEditor } from './editor';
 import { benchEvents } from './events';
 import { benchLists } from './lists';
+import { benchLive } from './live';
 import { benchNotebook } from './notebook';
 import { benchStartup } from './startup';
 import { type Figure, markdownTable, textTable } from './results';
@@ -21,7 +23,8 @@ const { values: options } = parseArgs({
   options: {
     'no-editor': { type: 'boolean', default: false },
     latency: { type: 'string', default: '50' },
-    parts: { type: 'string', default: 'package,lists,notebook,events,editor,startup' },
+    parts: { type: 'string', default: 'package,lists,notebook,events,editor,startup,live' },
+    'live-minutes': { type: 'string', default: '10' },
   },
 });
 const latencyMs = Number(options.latency);
@@ -29,6 +32,7 @@ const parts = new Set(options.parts.split(',').map((part) => part.trim()));
 if (options['no-editor']) {
   parts.delete('editor');
   parts.delete('startup');
+  parts.delete('live');
 }
 const resultsDir = path.join(repoRoot, 'bench-results');
 const VSIX_BUDGET_KB = 400;
@@ -80,6 +84,7 @@ async function main(): Promise<number> {
   }
   if (parts.has('editor')) await attempt('Real editor (activation, events webview)', () => benchEditor());
   if (parts.has('startup')) await attempt('VS Code startup, before and after activation on first use', () => benchStartup());
+  if (parts.has('live')) await attempt(`Live events, ${options['live-minutes']} min in the real editor`, () => benchLive(Number(options['live-minutes'])));
 
   const seconds = Math.round((Date.now() - started) / 1000);
   console.log(textTable(figures));

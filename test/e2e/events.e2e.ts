@@ -3,38 +3,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import { copyFile, mkdir, rm } from 'node:fs/promises';
 import * as path from 'node:path';
 import { describe, it } from 'mocha';
-import type { Frame, Page } from 'playwright-core';
+import type { Frame } from 'playwright-core';
 import { repoRoot } from '../host/paths';
 import { csvRecords } from '../support/csv';
 import { e2e } from './context';
+import { eventsFrame, waitUntil } from './eventsWebview';
 
 const HOSTILE = '<img src=x onerror="window.__pwned=1">';
 const HOSTILE_SCRIPT = '<script>window.__pwned=2</script>';
 const PAGE_SIZE = 50;
-
-/** The content frame of the events webview of this project (VS Code nests it two iframes deep). */
-async function eventsFrame(page: Page, projectName: string, timeout = 30_000): Promise<Frame> {
-  const deadline = Date.now() + timeout;
-  for (;;) {
-    for (const frame of page.frames()) {
-      try {
-        if ((await frame.locator('h1', { hasText: `Events: ${projectName}` }).count()) > 0) return frame;
-      } catch {
-        // a frame that went away while we looked
-      }
-    }
-    if (Date.now() > deadline) throw new Error(`No events webview for ${projectName}`);
-    await page.waitForTimeout(200);
-  }
-}
-
-async function waitUntil(page: Page, condition: () => Promise<boolean>, what: string, timeout = 20_000): Promise<void> {
-  const deadline = Date.now() + timeout;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting until ${what}`);
-    await page.waitForTimeout(100);
-  }
-}
 
 async function loadedCount(frame: Frame): Promise<number> {
   const text = await frame.locator('.status').innerText();
@@ -134,8 +111,8 @@ describe('Events explorer (e2e)', () => {
     assert.equal(cells[5], HOSTILE_SCRIPT);
     await firstRow.click();
     const detail = frame.locator('section.detail');
-    await detail.locator('pre.json').first().waitFor();
-    const properties = await detail.locator('pre.json').first().innerText();
+    await detail.locator('.property-tree').waitFor();
+    const properties = await detail.locator('.property-tree').innerText();
     assert.ok(properties.includes(HOSTILE.replace(/"/g, '\\"')), properties.slice(0, 200));
     assert.equal(await frame.locator('img').count(), 0, 'no <img> element was created');
     assert.equal(await frame.locator('#app script').count(), 0, 'no <script> element was created');

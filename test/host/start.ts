@@ -2,7 +2,8 @@
 //   npm start                 VS Code 1.100.3 in the browser (VS Code's server; see test/host/vscode-server.ts)
 //   npm start -- --desktop    desktop VS Code (`code` on PATH) with --extensionDevelopmentPath
 // Options: --port N (workbench, default 8080), --api-port N (default 8010); a taken port moves to the next
-// free one. --data-dir D (default .vscode-test/dev: settings, extensions, workspace), --no-open.
+// free one. --data-dir D (default .vscode-test/dev: settings, extensions, workspace), --no-open,
+// --live-events N (new demo events a second, default 2, for the events panel's Live; 0: none).
 // Ctrl+C stops everything.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
@@ -21,6 +22,7 @@ const { values: options } = parseArgs({
     'api-port': { type: 'string', default: '8010' },
     'data-dir': { type: 'string', default: path.join(repoRoot, '.vscode-test', 'dev') },
     'no-open': { type: 'boolean', default: false },
+    'live-events': { type: 'string', default: '2' },
   },
 });
 const dataDir = path.resolve(options['data-dir']);
@@ -74,7 +76,7 @@ async function startDesktop(env: NodeJS.ProcessEnv, workspace: string, onExit: (
 async function main(): Promise<void> {
   const apiPort = await firstFreePort(Number(options['api-port']));
   console.log('Starting the local PostHog API with demo data…');
-  const api = await startLocalApi({ seed: 'demo', port: apiPort });
+  const api = await startLocalApi({ seed: 'demo', port: apiPort, liveEventsPerSecond: Number(options['live-events']) || 0 });
   console.log(`Local PostHog API: ${api.url}`);
   console.log(`Personal API key (all scopes): ${api.keys.all}`);
   const env = { ...process.env, POSTHOG_HOST: api.url, POSTHOG_PERSONAL_API_KEY: api.keys.all };

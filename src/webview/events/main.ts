@@ -22,6 +22,8 @@ import {
 } from '../../events/protocol';
 import { button, control, debounce, el, type ValueElement } from './dom';
 import { t } from './l10n';
+import { LiveControls } from './live';
+import { propertyTree } from './propertyTree';
 import { VirtualTable } from './table';
 
 interface VsCodeApi {
@@ -78,6 +80,13 @@ const table = new VirtualTable({
   open: (index, id) => openDetail(index, id),
   scrolled: debounce((scrollTop: number) => saveState({ scrollTop }), 200),
 });
+const live = new LiveControls(table, send);
+const TREE_TEXTS = {
+  searchProperties: t('Search properties'),
+  copyPath: t('Copy path'),
+  copyValue: t('Copy value'),
+  noPropertyMatches: t('No property matches.'),
+};
 
 const detail = el('section', { class: 'detail', 'aria-labelledby': 'detail-heading', hidden: true });
 const detailHeading = el('h2', { id: 'detail-heading', tabindex: -1 }, t('Event'));
@@ -99,7 +108,7 @@ function layout(): void {
   form.append(grid, propertyGroup, advanced, actions);
   const results = el('section', { class: 'results', 'aria-label': t('Results') });
   const statusLine = el('div', { class: 'status-line' });
-  statusLine.append(ring, status);
+  statusLine.append(ring, status, live.element);
   results.append(statusLine, alertBox, table.element);
   const header = el('header');
   header.append(heading);
@@ -310,11 +319,24 @@ function showDetail(id: string, value: EventDetail | undefined, error: string | 
   detailBody.replaceChildren(
     facts,
     copies,
-    ...block(t('Properties'), value.properties),
+    ...(propertiesBlock(value.properties) ?? block(t('Properties'), value.properties)),
     ...block(t('Person'), value.person),
     ...block(t('Elements'), value.elements),
     ...block(t('Elements chain'), value.elementsChain),
   );
+}
+
+/** The properties as a tree with search and copy (the JSON as text when it does not parse). */
+function propertiesBlock(properties: string): HTMLElement[] | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(properties);
+  } catch {
+    return undefined;
+  }
+  if (!parsed || typeof parsed !== 'object') return undefined;
+  const title = el('h3', { id: 'detail-properties' }, 'Properties');
+  return [title, propertyTree(parsed, TREE_TEXTS, (text) => send({ type: 'copy', text }))];
 }
 
 function hideDetail(): void {
@@ -346,12 +368,14 @@ function onMessage(message: ExtensionMessage): void {
       heading.textContent = t('Events: {0}', message.project.name);
       document.title = heading.textContent;
       fillForm(message.filters);
+      table.setLocale(message.locale);
       pendingScrollTop = message.scrollTop;
       saveState({ filters: message.filters, scrollTop: message.scrollTop });
       return;
     case 'reset':
       generation = message.generation;
       table.reset(message.columns);
+      live.reset();
       alertBox.textContent = '';
       return;
     case 'rows':
@@ -376,6 +400,14 @@ function onMessage(message: ExtensionMessage): void {
       return;
     case 'detail':
       showDetail(message.id, message.detail, message.error);
+      return;
+    case 'liveRows':
+      if (message.generation !== generation) return;
+      live.rows(message);
+      status.textContent = `${table.loaded.toLocaleString()} events`;
+      return;
+    case 'liveState':
+      live.state(message);
       return;
   }
 }

@@ -2,12 +2,17 @@
 // The results table: rows kept in flat arrays, only the rows in view (plus a few) in the DOM.
 import { el } from './dom';
 import { t } from './l10n';
+import { TimeText } from './timeText';
 import { MAX_RENDERED_ROWS, shouldLoadMore, visibleRange } from './virtualRange';
 
 export const ROW_HEIGHT = 24;
 const OVERSCAN = 20;
 /** Ask for more when the user is this many rows from the end of what is loaded. */
 const LOAD_AHEAD = 150;
+/** How long rows that Live added stay highlighted. */
+const FRESH_MS = 2_000;
+/** The Time column's ages ("12s ago") are brought up to date this often. */
+const AGE_REFRESH_MS = 1_000;
 
 export interface TableEvents {
   /** The user is near the end of the loaded rows. */
@@ -29,6 +34,13 @@ export class VirtualTable {
   private active = -1;
   private readonly rendered = new Map<number, HTMLElement>();
   private frame = 0;
+  /** Rows Live put in front of the listing: the listing's pages arrive at their start plus this. */
+  private prepended = 0;
+  /** The first `freshRows` rows were added by Live at `freshAt` and are highlighted for a moment. */
+  private freshRows = 0;
+  private freshAt = 0;
+  private freshTimer: ReturnType<typeof setTimeout> | undefined;
+  private times = new TimeText();
 
   constructor(private readonly events: TableEvents) {
     this.element = el('div', {
@@ -46,6 +58,57 @@ export class VirtualTable {
     this.element.addEventListener('keydown', (event) => this.onKey(event));
     this.element.addEventListener('click', (event) => this.onClick(event));
     new ResizeObserver(() => this.schedule()).observe(this.element);
+    setInterval(() => this.refreshAges(), AGE_REFRESH_MS);
+  }
+
+  /** Times are shown in this language (VS Code's). */
+  setLocale(locale: string | undefined): void {
+    this.times = new TimeText(locale);
+    this.clearRows();
+    this.schedule();
+  }
+
+  /**
+   * Live: puts rows (newest first) at the top and drops the oldest past `keep`. When the user is reading
+   * further down, the rows they see stay where they are; returns whether they were.
+   */
+  prepend(rows: { id: string | null; cells: string[] }[], keep: number): boolean {
+    const width = this.columns.length;
+    const ids: (string | null)[] = [];
+    const cells: string[] = [];
+    for (const row of rows) {
+      ids.push(row.id);
+      for (let column = 0; column < width; column++) {
+        cells.push(row.cells[column] ?? '');
+      }
+    }
+    this.ids = ids.concat(this.ids);
+    this.cells = cells.concat(this.cells);
+    this.prepended += rows.length;
+    if (this.ids.length > keep) {
+      this.ids.length = keep;
+      this.cells.length = keep * width;
+      this.done = true; // the listing's older pages are not loaded any more
+    }
+    this.active = this.active >= 0 && this.active + rows.length < this.ids.length ? this.active + rows.length : -1;
+    this.freshRows = rows.length;
+    this.freshAt = performance.now();
+    // A still highlight, taken off once: an animation would repaint every frame while it runs.
+    clearTimeout(this.freshTimer);
+    this.freshTimer = setTimeout(() => this.rendered.forEach((row) => row.classList.remove('fresh')), FRESH_MS);
+    const reading = this.element.scrollTop > 0;
+    const scrollTop = this.element.scrollTop + rows.length * ROW_HEIGHT;
+    this.clearRows();
+    if (reading) {
+      this.scrollTo(scrollTop);
+    } else {
+      this.render();
+    }
+    return reading;
+  }
+
+  get isAtTop(): boolean {
+    return this.element.scrollTop === 0;
   }
 
   get loaded(): number {
@@ -62,6 +125,8 @@ export class VirtualTable {
     this.cells = [];
     this.done = false;
     this.active = -1;
+    this.prepended = 0;
+    this.freshRows = 0;
     this.element.removeAttribute('aria-activedescendant');
     this.header.replaceChildren(...columns.map((name) => el('div', { class: 'cell', role: 'columnheader' }, name)));
     this.element.style.setProperty('--columns', columnTemplate(columns.length));
@@ -71,8 +136,8 @@ export class VirtualTable {
   }
 
   append(start: number, rows: { id: string | null; cells: string[] }[], done: boolean): void {
-    if (start !== this.ids.length) {
-      return; // pages arrive in order; anything else belongs to an old query
+    if (start + this.prepended !== this.ids.length) {
+      return; // pages arrive in order; anything else belongs to an old query (or was dropped by Live)
     }
     const width = this.columns.length;
     for (const row of rows) {
@@ -152,13 +217,14 @@ export class VirtualTable {
     }
     this.events.scrolled(this.element.scrollTop);
     if (!this.loading && shouldLoadMore(range.lastVisible, total, this.done, LOAD_AHEAD)) {
-      this.events.needMore(Math.max(range.lastVisible, 0));
+      this.events.needMore(Math.max(range.lastVisible - this.prepended, 0));
     }
   }
 
   private createRow(index: number): HTMLElement {
+    const fresh = index < this.freshRows && performance.now() - this.freshAt < FRESH_MS;
     const row = el('div', {
-      class: index === this.active ? 'row data active' : 'row data',
+      class: `row data${index === this.active ? ' active' : ''}${fresh ? ' fresh' : ''}`,
       role: 'row',
       id: `event-row-${index}`,
       'aria-rowindex': index + 2,
@@ -167,12 +233,29 @@ export class VirtualTable {
     });
     row.style.transform = `translateY(${index * ROW_HEIGHT}px)`;
     const width = this.columns.length;
+    const now = Date.now();
     for (let column = 0; column < width; column++) {
       const text = this.cells[index * width + column] ?? '';
-      // Text only: values come from the public internet.
-      row.append(el('div', { class: 'cell', role: 'gridcell', title: text }, text));
+      // Text only: values come from the public internet. The Time column shows local time and age.
+      row.append(
+        column === 0
+          ? el('div', { class: 'cell time', role: 'gridcell', title: text }, this.times.cell(text, now))
+          : el('div', { class: 'cell', role: 'gridcell', title: text }, text),
+      );
     }
     return row;
+  }
+
+  private refreshAges(): void {
+    const now = Date.now();
+    const width = this.columns.length;
+    for (const [index, row] of this.rendered) {
+      const cell = row.firstElementChild;
+      const text = this.times.cell(this.cells[index * width] ?? '', now);
+      if (cell && cell.textContent !== text) {
+        cell.textContent = text;
+      }
+    }
   }
 
   private onClick(event: MouseEvent): void {

@@ -63,4 +63,8 @@ export const localApi = {
   addProjects: (organizationId: string, count: number) => control<void>('POST', 'projects/bulk', { organizationId, count }),
   remoteEdit: (projectId: number, shortId: string) => control<void>('POST', `notebooks/${projectId}/${shortId}/remote-edit`),
   addEvents: (projectId: number, count: number, withinHours = 20) => control<void>('POST', 'events/bulk', { projectId, count, withinHours }),
+  /** `count` events sharing one timestamp (now, or `timestamp`). */
+  addEventsNow: (projectId: number, count: number, event: string, timestamp?: string) =>
+    control<{ ids: string[]; timestamp: string }>('POST', 'events/now', { projectId, count, event, timestamp }),
+  liveEvents: (projectId: number, perSecond: number) => control<void>('POST', 'events/live', { projectId, perSecond }),
 };

@@ -21,6 +21,7 @@ describe('events protocol: webview → extension', () => {
     { type: 'export', format: 'jsonl', filters: defaultFilters() },
     { type: 'copy', text: '{"a":1}' },
     { type: 'cancel' },
+    { type: 'live', on: true },
   ];
   for (const message of valid) {
     test(`accepts ${message.type}`, () => {
@@ -51,6 +52,7 @@ describe('events protocol: webview → extension', () => {
     ['an oversized event name', { type: 'query', filters: { event: 'x'.repeat(401) } }],
     ['a suggestion for an unknown field', { type: 'suggest', requestId: 1, field: 'apiKey', text: '' }],
     ['an id that is not text', { type: 'open', id: { $gt: '' } }],
+    ['a Live toggle that is not a boolean', { type: 'live', on: 'yes' }],
   ];
   for (const [what, message] of malformed) {
     test(`rejects ${what}`, () => {
@@ -71,6 +73,10 @@ describe('events protocol: extension → webview', () => {
     { type: 'suggestions', requestId: 5, values: [], note: 'Type an event name first.' },
     { type: 'suggestions', requestId: 6, values: [], error: 'No suggestions: PostHog is limiting the request rate.' },
     { type: 'detail', id: 'a', error: 'Not found' },
+    { type: 'init', project: { id: 1, name: 'H' }, connectionId: 'c1', filters: defaultFilters(), scrollTop: 0, locale: 'de' },
+    { type: 'liveRows', generation: 2, rows: [{ id: 'b', cells: ['t'] }], keep: 10_000 },
+    { type: 'liveState', on: true, text: 'Live: checking every 5 s.' },
+    { type: 'liveState', on: false, text: 'Live stopped: Invalid key.', error: true },
   ];
   for (const message of valid) {
     test(`accepts ${message.type}`, () => {
@@ -86,6 +92,9 @@ describe('events protocol: extension → webview', () => {
     ['a detail with a missing field', { type: 'detail', id: 'a', detail: { id: 'a' } }],
     ['an unknown type', { type: 'eval', code: 'alert(1)' }],
     ['suggestions that are not text', { type: 'suggestions', requestId: 1, values: [1, 2] }],
+    ['live rows without a limit', { type: 'liveRows', generation: 1, rows: [] }],
+    ['live rows whose cells are not text', { type: 'liveRows', generation: 1, rows: [{ id: 'a', cells: [1] }], keep: 5 }],
+    ['a locale that is not text', { type: 'init', project: { id: 1, name: 'H' }, connectionId: 'c', filters: {}, scrollTop: 0, locale: 1 }],
   ];
   for (const [what, message] of malformed) {
     test(`rejects ${what}`, () => {

@@ -1,0 +1,303 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { AuthenticationError, type Event, RateLimitedError, ServerError } from '../../../src/api';
+import { LIVE_POLLS_PER_MINUTE, LiveBudget, LiveBudgets } from '../../../src/events/liveBudget';
+import { type LiveFetch, type LiveState, LiveTail, MAX_BACKOFF_MS, OVERLAP_MS, type Timers } from '../../../src/events/liveTail';
+
+/** Timers that move only when told: run(ms) fires what falls due, in order, letting promises settle. */
+class FakeTimers implements Timers {
+  private time = Date.parse('2026-01-01T12:00:00Z');
+  private queue: { at: number; run: () => void; id: number }[] = [];
+  private ids = 0;
+  now = () => this.time;
+  setTimeout = (run: () => void, ms: number) => {
+    const id = ++this.ids;
+    this.queue.push({ at: this.time + ms, run, id });
+    return id;
+  };
+  clearTimeout = (handle: unknown) => {
+    this.queue = this.queue.filter((entry) => entry.id !== handle);
+  };
+  get pending(): number {
+    return this.queue.length;
+  }
+  async run(ms: number): Promise<void> {
+    const end = this.time + ms;
+    for (;;) {
+      await settle();
+      this.queue.sort((a, b) => a.at - b.at || a.id - b.id);
+      const next = this.queue[0];
+      if (!next || next.at > end) break;
+      this.queue.shift();
+      this.time = next.at;
+      next.run();
+    }
+    this.time = end;
+    await settle();
+  }
+}
+
+const settle = async () => {
+  for (let i = 0; i < 10; i++) await new Promise<void>((resolve) => setImmediate(resolve));
+};
+
+const BASE = Date.parse('2026-01-01T11:00:00Z');
+const event = (id: string, secondsAfterBase: number): Event =>
+  ({ id, event: '$pageview', distinct_id: 'd', timestamp: new Date(BASE + secondsAfterBase * 1000).toISOString(), properties: {}, elements: [], elements_chain: '' }) as unknown as Event;
+
+/** A server holding `events`: answers `after` strictly, newest first, in pages of `pageSize`. */
+class FakeServer {
+  events: Event[] = [];
+  calls: (string | undefined)[] = [];
+  failures: Error[] = [];
+  constructor(private readonly pageSize = 1000) {}
+  add(...events: Event[]): void {
+    this.events.push(...events);
+  }
+  fetch: LiveFetch = (after) => {
+    this.calls.push(after);
+    return this.pages(after);
+  };
+
+  private async *pages(after: string | undefined): AsyncGenerator<Event[]> {
+    const failure = this.failures.shift();
+    if (failure) throw failure;
+    const rows = this.events
+      .filter((e) => after === undefined || Date.parse(e.timestamp) > Date.parse(after))
+      .sort((a, b) => Date.parse(b.timestamp) - Date.parse(a.timestamp));
+    for (let i = 0; i < rows.length; i += this.pageSize) yield rows.slice(i, i + this.pageSize);
+  }
+}
+
+class Sink {
+  batches: string[][] = [];
+  states: LiveState[] = [];
+  events(events: readonly Event[]): void {
+    this.batches.push(events.map((e) => e.id));
+  }
+  state(state: LiveState): void {
+    this.states.push(state);
+  }
+  get last(): LiveState | undefined {
+    return this.states.at(-1);
+  }
+}
+
+function setup(options: { shown?: Event[]; intervalMs?: number; keep?: number; budget?: LiveBudget; pageSize?: number } = {}) {
+  const timers = new FakeTimers();
+  const server = new FakeServer(options.pageSize);
+  const sink = new Sink();
+  const tail = new LiveTail(
+    server.fetch,
+    sink,
+    { intervalMs: options.intervalMs ?? 5_000, keep: options.keep, budget: options.budget ?? new LiveBudget(), timers, random: () => 1 },
+    options.shown,
+  );
+  return { timers, server, sink, tail };
+}
+
+describe('live tail', () => {
+  test('asks for events after the newest shown, less the overlap, and reports only new ones', async () => {
+    const shown = [event('b', 10), event('a', 5)];
+    const { timers, server, sink, tail } = setup({ shown });
+    server.add(...shown);
+    tail.start();
+    await timers.run(0);
+    assert.equal(server.calls[0], new Date(BASE + 10_000 - OVERLAP_MS).toISOString());
+    assert.deepEqual(sink.batches, [], 'the shown event b came back and was dropped');
+    server.add(event('c', 11), event('d', 12));
+    await timers.run(5_000);
+    assert.deepEqual(sink.batches, [['d', 'c']], 'newest first');
+    assert.deepEqual(sink.last, { kind: 'watching', intervalMs: 5_000 });
+    tail.stop();
+  });
+
+  test('an event with the same timestamp as the newest shown is reported once, not missed', async () => {
+    const shown = [event('first', 20)];
+    const { timers, server, sink, tail } = setup({ shown });
+    server.add(...shown);
+    tail.start();
+    await timers.run(0);
+    server.add(event('twin', 20));
+    await timers.run(5_000);
+    await timers.run(5_000);
+    assert.deepEqual(sink.batches, [['twin']]);
+    tail.stop();
+  });
+
+  test('without shown events the first poll only finds where the list starts', async () => {
+    const { timers, server, sink, tail } = setup();
+    server.add(event('old', 1));
+    tail.start();
+    await timers.run(0);
+    assert.equal(server.calls[0], undefined);
+    assert.deepEqual(sink.batches, []);
+    server.add(event('new', 2));
+    await timers.run(5_000);
+    assert.deepEqual(sink.batches, [['new']]);
+    tail.stop();
+  });
+
+  test('polls at the interval, and at a changed interval', async () => {
+    const { timers, server, tail } = setup({ shown: [] , intervalMs: 2_000 });
+    tail.start();
+    await timers.run(10_000);
+    assert.equal(server.calls.length, 6); // 0, 2, 4, 6, 8, 10 s
+    tail.configure({ intervalMs: 5_000 });
+    await timers.run(10_000);
+    assert.equal(server.calls.length, 8);
+    tail.stop();
+  });
+
+  test('pauses while hidden and resumes when shown', async () => {
+    const { timers, server, sink, tail } = setup({ shown: [] });
+    tail.start();
+    await timers.run(0);
+    tail.setVisible(false);
+    await timers.run(60_000);
+    assert.equal(server.calls.length, 1, 'no polls while hidden');
+    assert.deepEqual(sink.last, { kind: 'paused', reason: 'hidden' });
+    server.add(event('while-away', 30));
+    tail.setVisible(true);
+    await timers.run(0);
+    assert.equal(server.calls.length, 2, 'polls at once when shown again (the interval has passed)');
+    assert.deepEqual(sink.batches, [['while-away']]);
+    tail.stop();
+  });
+
+  test('keeps polling for a minute in an unfocused window, then pauses until focus returns', async () => {
+    const { timers, server, sink, tail } = setup({ shown: [] });
+    tail.start();
+    await timers.run(0);
+    tail.setFocused(false);
+    await timers.run(55_000);
+    const beforePause = server.calls.length;
+    assert.equal(beforePause, 12);
+    await timers.run(120_000);
+    assert.equal(server.calls.length, beforePause, 'paused after a minute in the background');
+    assert.deepEqual(sink.last, { kind: 'paused', reason: 'unfocused' });
+    tail.setFocused(true);
+    await timers.run(0);
+    assert.equal(server.calls.length, beforePause + 1);
+    tail.stop();
+  });
+
+  test('backs off on 429 and 5xx, honouring the wait PostHog names, and recovers', async () => {
+    const { timers, server, sink, tail } = setup({ shown: [] });
+    server.failures.push(
+      new RateLimitedError({ endpoint: 'GET /e/', status: 429, retryAfterSeconds: 30 }),
+      new ServerError({ endpoint: 'GET /e/', status: 503 }),
+      new ServerError({ endpoint: 'GET /e/', status: 500 }),
+    );
+    tail.start();
+    await timers.run(0);
+    const first = sink.last;
+    assert.equal(first?.kind, 'backingOff');
+    assert.ok(first.kind === 'backingOff' && first.retryInMs >= 30_000, 'waits at least what the 429 said');
+    await timers.run(29_000);
+    assert.equal(server.calls.length, 1, 'no poll before the named wait');
+    await timers.run(first.kind === 'backingOff' ? first.retryInMs - 29_000 : 0);
+    assert.equal(server.calls.length, 2);
+    const second = sink.last;
+    assert.ok(second?.kind === 'backingOff' && second.retryInMs === 10_000, 'exponential: 5 s × 2');
+    await timers.run(10_000);
+    const third = sink.last;
+    assert.ok(third?.kind === 'backingOff' && third.retryInMs === 20_000, 'and again: 5 s × 4');
+    await timers.run(20_000);
+    assert.deepEqual(sink.last, { kind: 'watching', intervalMs: 5_000 }, 'back to the interval once a poll succeeds');
+    tail.stop();
+  });
+
+  test('the backoff never exceeds five minutes', async () => {
+    const { timers, server, sink, tail } = setup({ shown: [] });
+    for (let i = 0; i < 12; i++) server.failures.push(new ServerError({ endpoint: 'GET /e/', status: 502 }));
+    tail.start();
+    await timers.run(0);
+    for (let i = 0; i < 11; i++) {
+      const state = sink.last;
+      assert.ok(state?.kind === 'backingOff' && state.retryInMs <= MAX_BACKOFF_MS);
+      await timers.run(state.retryInMs);
+    }
+    assert.ok(sink.last?.kind === 'backingOff' && sink.last.retryInMs === MAX_BACKOFF_MS);
+    tail.stop();
+  });
+
+  test('stops with the error on a 401: polling again cannot help', async () => {
+    const { timers, server, sink, tail } = setup({ shown: [] });
+    server.failures.push(new AuthenticationError({ endpoint: 'GET /e/', status: 401, detail: 'Invalid key' }));
+    tail.start();
+    await timers.run(60_000);
+    assert.equal(server.calls.length, 1);
+    assert.equal(sink.last?.kind, 'stopped');
+    assert.ok(sink.last.kind === 'stopped' && sink.last.error);
+    assert.equal(tail.isRunning, false);
+    assert.equal(timers.pending, 0);
+  });
+
+  test('stop() ends polling: no timer left', async () => {
+    const { timers, server, tail } = setup({ shown: [] });
+    tail.start();
+    await timers.run(0);
+    tail.stop();
+    await timers.run(60_000);
+    assert.equal(server.calls.length, 1);
+    assert.equal(timers.pending, 0);
+  });
+
+  test('one poll reports at most `keep` events, the newest', async () => {
+    const { timers, server, sink, tail } = setup({ shown: [], keep: 150, pageSize: 100 });
+    tail.start();
+    await timers.run(0);
+    server.add(...Array.from({ length: 400 }, (_, i) => event(`e${i}`, 100 + i)));
+    await timers.run(5_000);
+    assert.equal(sink.batches[0]?.length, 150);
+    assert.equal(sink.batches[0]?.[0], 'e399');
+    assert.equal(tail.requests, 3, 'two pages of 100 were enough, plus the first poll');
+    tail.stop();
+  });
+
+  test('follows pages while they hold only new events and stops at the first one already seen', async () => {
+    const shown = [event('s', 1)];
+    const { timers, server, sink, tail } = setup({ shown, pageSize: 2 });
+    server.add(...shown);
+    tail.start();
+    await timers.run(0);
+    server.add(event('n1', 2), event('n2', 3), event('n3', 4));
+    const before = tail.requests;
+    await timers.run(5_000);
+    assert.deepEqual(sink.batches, [['n3', 'n2', 'n1']]);
+    assert.equal(tail.requests - before, 2);
+    tail.stop();
+  });
+
+  test('panels of one connection share its budget: together they stay within the limit', async () => {
+    const budgets = new LiveBudgets();
+    const timers = new FakeTimers();
+    const server = new FakeServer();
+    const tails = [0, 1, 2, 3].map(
+      () => new LiveTail(server.fetch, new Sink(), { intervalMs: 1_000, budget: budgets.of('conn'), timers }, []),
+    );
+    tails.forEach((tail) => tail.start());
+    await timers.run(60_000 - 1);
+    assert.equal(server.calls.length, LIVE_POLLS_PER_MINUTE, '4 panels at 1 s would make 240 polls a minute');
+    await timers.run(60_000);
+    assert.ok(server.calls.length <= 2 * LIVE_POLLS_PER_MINUTE);
+    const other = new LiveTail(server.fetch, new Sink(), { intervalMs: 1_000, budget: budgets.of('other'), timers }, []);
+    const calls = server.calls.length;
+    other.start();
+    await timers.run(0);
+    assert.equal(server.calls.length, calls + 1, 'another connection has its own budget');
+    [...tails, other].forEach((tail) => tail.stop());
+  });
+});
+
+describe('live budget', () => {
+  test('waits until the oldest poll of the minute has aged out', () => {
+    const budget = new LiveBudget(2);
+    assert.equal(budget.take(1_000), true);
+    assert.equal(budget.take(2_000), true);
+    assert.equal(budget.take(3_000), false);
+    assert.equal(budget.waitMs(3_000), 58_000);
+    assert.equal(budget.take(61_000), true);
+  });
+});
