@@ -129,8 +129,16 @@ export class Workbench {
   /** Types into the open input box, replacing its value, and submits with Enter unless `submit` is false. */
   async answerInputBox(text: string, { submit = true }: { submit?: boolean } = {}): Promise<void> {
     await this.quickInputBox.waitFor({ timeout: this.timeout });
-    await this.quickInputBox.fill(text);
-    if (submit) await this.quickInputBox.press('Enter');
+    // A prompt that replaces the previous one can reset the box while we type: type until it holds the text.
+    await this.poll(async () => {
+      await this.quickInputBox.fill(text);
+      return (await this.quickInputBox.inputValue()) === text;
+    }, `the input box holds "${text.slice(0, 12)}…"`);
+    if (!submit) return;
+    await this.quickInputBox.press('Enter');
+    // The next prompt (or none) takes over only once the answer has left the box.
+    const answered = async () => !(await this.quickInput.isVisible()) || (await this.quickInputBox.inputValue().catch(() => '')) !== text;
+    await this.poll(answered, 'the input box takes the answer').catch(() => undefined);
   }
 
   async inputBoxValue(): Promise<string> {
