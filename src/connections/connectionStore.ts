@@ -108,6 +108,8 @@ export class ConnectionStore {
     if (this.state.get<string>(ACTIVE_KEY) === id) {
       await this.state.update(ACTIVE_KEY, undefined);
     }
+    await this.forgetIds(ADDED_ORGANIZATIONS_KEY, id);
+    await this.forgetIds(ADDED_PROJECTS_KEY, id);
     this.changed.fire();
   }
 
@@ -125,30 +127,42 @@ export class ConnectionStore {
 
   /** Organizations the user added by id, for keys that may not list them. */
   addedOrganizations(connectionId: string): string[] {
-    return this.state.get<Record<string, string[]>>(ADDED_ORGANIZATIONS_KEY)?.[connectionId] ?? [];
+    return this.addedIds<string>(ADDED_ORGANIZATIONS_KEY, connectionId);
   }
 
-  async addOrganization(connectionId: string, organizationId: string): Promise<void> {
-    const all = this.state.get<Record<string, string[]>>(ADDED_ORGANIZATIONS_KEY) ?? {};
-    const current = all[connectionId] ?? [];
-    if (!current.includes(organizationId)) {
-      await this.state.update(ADDED_ORGANIZATIONS_KEY, { ...all, [connectionId]: [...current, organizationId] });
-    }
-    this.changed.fire();
+  addOrganization(connectionId: string, organizationId: string): Promise<void> {
+    return this.addId(ADDED_ORGANIZATIONS_KEY, connectionId, organizationId);
   }
 
   /** Projects the user added by id, for keys limited to some projects (which may not list them). */
   addedProjects(connectionId: string): number[] {
-    return this.state.get<Record<string, number[]>>(ADDED_PROJECTS_KEY)?.[connectionId] ?? [];
+    return this.addedIds<number>(ADDED_PROJECTS_KEY, connectionId);
   }
 
-  async addProject(connectionId: string, projectId: number): Promise<void> {
-    const all = this.state.get<Record<string, number[]>>(ADDED_PROJECTS_KEY) ?? {};
+  addProject(connectionId: string, projectId: number): Promise<void> {
+    return this.addId(ADDED_PROJECTS_KEY, connectionId, projectId);
+  }
+
+  /** Ids kept per connection in global state under `key`. */
+  private addedIds<T extends string | number>(key: string, connectionId: string): T[] {
+    return this.state.get<Record<string, T[]>>(key)?.[connectionId] ?? [];
+  }
+
+  private async addId<T extends string | number>(key: string, connectionId: string, id: T): Promise<void> {
+    const all = this.state.get<Record<string, T[]>>(key) ?? {};
     const current = all[connectionId] ?? [];
-    if (!current.includes(projectId)) {
-      await this.state.update(ADDED_PROJECTS_KEY, { ...all, [connectionId]: [...current, projectId] });
+    if (!current.includes(id)) {
+      await this.state.update(key, { ...all, [connectionId]: [...current, id] });
     }
     this.changed.fire();
+  }
+
+  private async forgetIds(key: string, connectionId: string): Promise<void> {
+    const all = this.state.get<Record<string, unknown[]>>(key);
+    if (all && connectionId in all) {
+      const { [connectionId]: _forgotten, ...rest } = all;
+      await this.state.update(key, rest);
+    }
   }
 
   dispose(): void {

@@ -72,6 +72,22 @@ describe('ConnectionStore', () => {
     assert.deepEqual(store.addedOrganizations('other'), []);
   });
 
+  test('remembers projects added by id per connection, and forgets what was added on sign out', async () => {
+    const { store, state } = createStore();
+    const connection = await store.save('https://us.posthog.com', undefined, 'phx_us');
+    const other = await store.save('https://eu.posthog.com', undefined, 'phx_eu');
+    await store.addProject(connection.id, 7);
+    await store.addProject(connection.id, 7);
+    await store.addProject(other.id, 8);
+    await store.addOrganization(connection.id, 'org-1');
+    assert.deepEqual(store.addedProjects(connection.id), [7]);
+    await store.remove(connection.id);
+    assert.deepEqual(store.addedProjects(connection.id), []);
+    assert.deepEqual(store.addedOrganizations(connection.id), []);
+    assert.deepEqual(store.addedProjects(other.id), [8], "the other connection's are kept");
+    assert.ok(!JSON.stringify([...state.values]).includes(connection.id), 'nothing of the connection is left in state');
+  });
+
   test('fires a change when connections change', async () => {
     const { store } = createStore();
     let changes = 0;
