@@ -12,7 +12,7 @@ import { EventsNode } from '../../src/events/eventsNode';
 import type { WindowApi } from '../../src/workbench/window';
 import type { ScriptedWindow } from './support/scriptedWindow';
 import { ExplorerHarness, iconOf, labelOf } from './support/explorerHarness';
-import { allScopesKey, apiUrl, localApi, type RecordedRequest } from './support/localApi';
+import { localApi, type RecordedRequest } from './support/localApi';
 import { runnerSecrets } from './support/runnerContext';
 import { csvRecords } from '../support/csv';
 
@@ -65,8 +65,7 @@ describe('Events explorer (in the editor)', () => {
       showSaveDialog: async () => saveTo,
     });
     harness = new ExplorerHarness(runnerSecrets(), { extensionUri: extension.extensionUri, window });
-    harness.window.pick('Self-hosted').type(apiUrl()).type(allScopesKey());
-    await harness.connectionCommands.signIn();
+    await harness.signInToLocalApi();
     commands = harness.events.commands;
     const node = await harness.child('Hedgebox Inc.', 'Hedgebox', 'Events');
     assert.ok(node instanceof EventsNode);

@@ -7,7 +7,7 @@ import { LIVE_INTERVAL_SETTING, LIVE_KEPT_SETTING } from '../../src/events/liveP
 import { defaultFilters, type ExtensionMessage, type FilterState } from '../../src/events/protocol';
 import { EventsNode } from '../../src/events/eventsNode';
 import { ExplorerHarness } from './support/explorerHarness';
-import { allScopesKey, apiUrl, localApi, type RecordedRequest } from './support/localApi';
+import { localApi, type RecordedRequest } from './support/localApi';
 import { runnerSecrets } from './support/runnerContext';
 
 const EXTENSION_ID = 'posthog-explorer.posthog-explorer';
@@ -62,8 +62,7 @@ describe('Live events (in the editor)', function () {
     const extension = vscode.extensions.getExtension(EXTENSION_ID);
     assert.ok(extension);
     harness = new ExplorerHarness(runnerSecrets(), { extensionUri: extension.extensionUri });
-    harness.window.pick('Self-hosted').type(apiUrl()).type(allScopesKey());
-    await harness.connectionCommands.signIn();
+    await harness.signInToLocalApi();
     commands = harness.events.commands;
     const node = await harness.child('Hedgebox Inc.', 'Hedgebox', 'Events');
     assert.ok(node instanceof EventsNode);
@@ -71,7 +70,6 @@ describe('Live events (in the editor)', function () {
     projectId = node.project.id;
   });
   after(async () => {
-    commands?.dispose();
     await harness.dispose();
     await config.update(LIVE_INTERVAL_SETTING, undefined, vscode.ConfigurationTarget.Global);
     await config.update(LIVE_KEPT_SETTING, undefined, vscode.ConfigurationTarget.Global);

@@ -8,7 +8,7 @@ import { NotebookFileStore } from '../../src/notebooks/notebookFiles';
 import { DeletedNotebookNode, NotebookNode, NotebooksNode } from '../../src/notebooks/notebookNodes';
 import { ProjectNode } from '../../src/tree/nodes';
 import { ExplorerHarness, labelOf } from './support/explorerHarness';
-import { allScopesKey, apiUrl, localApi, type RecordedRequest } from './support/localApi';
+import { localApi, type RecordedRequest } from './support/localApi';
 import { runnerSecrets } from './support/runnerContext';
 
 /**
@@ -30,8 +30,7 @@ interface Fixture {
 
 async function setUp(): Promise<Fixture> {
   const harness = new ExplorerHarness(runnerSecrets(), { scheme: SCHEME });
-  harness.window.pick('Self-hosted').type(apiUrl()).type(allScopesKey());
-  const connection = await harness.connectionCommands.signIn();
+  const connection = await harness.signInToLocalApi();
   assert.ok(connection, 'signed in');
   const session = await harness.connections.session(connection.id);
   assert.ok(session);
@@ -469,8 +468,7 @@ describe('Notebook files in the installed extension', function () {
 
   before(async () => {
     harness = new ExplorerHarness(runnerSecrets());
-    harness.window.pick('Self-hosted').type(apiUrl()).type(allScopesKey());
-    const connection = await harness.connectionCommands.signIn();
+    const connection = await harness.signInToLocalApi();
     assert.ok(connection);
     session = (await harness.connections.session(connection.id))!;
     const organization = (await session.model.organizations()).find((entry) => entry.name === ORGANIZATION)!;
@@ -503,8 +501,7 @@ describe('Notebook filter: created by', function () {
 
   beforeEach(async () => {
     harness = new ExplorerHarness(runnerSecrets());
-    harness.window.pick('Self-hosted').type(apiUrl()).type(allScopesKey());
-    const connection = await harness.connectionCommands.signIn();
+    const connection = await harness.signInToLocalApi();
     assert.ok(connection);
     session = (await harness.connections.session(connection.id))!;
     harness.window.prompts.length = 0;

@@ -9,6 +9,7 @@ import { type ExplorerFeature, type ExplorerNode, registerExplorer } from '../..
 import type { WorkbenchRegistry } from '../../../src/workbench/commands';
 import type { EnvApi, WindowApi } from '../../../src/workbench/window';
 import { MemoryState } from '../../support/memoryStores';
+import { allScopesKey, apiUrl } from './localApi';
 import { ScriptedWindow } from './scriptedWindow';
 
 export interface HarnessOptions {
@@ -109,6 +110,12 @@ export class ExplorerHarness implements vscode.Disposable {
 
   get explorerCommands() {
     return this.explorer.commands;
+  }
+
+  /** Signs in to the test host's local API as a person would (Self-hosted, its URL, the key). */
+  signInToLocalApi(key = allScopesKey()) {
+    this.window.pick('Self-hosted').type(apiUrl()).type(key);
+    return this.connectionCommands.signIn();
   }
 
   /** Runs a command as VS Code would: by its id, with the arguments a menu or the palette passes. */

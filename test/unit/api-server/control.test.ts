@@ -1,16 +1,7 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startLocalApi, type LocalApi } from '../../api-server';
-import { call, get, mainProject } from './helpers';
-
-async function control(api: LocalApi, method: string, path: string, body?: unknown) {
-  const response = await fetch(`${api.url}/_control/${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, json: (await response.json()) as any };
-}
+import { call, control, get, mainProject } from './helpers';
 
 describe('local API: test-control surface', () => {
   let api: LocalApi;

@@ -39,6 +39,10 @@ export async function call(api: LocalApi, method: string, path: string, options:
 
 export const get = (api: LocalApi, path: string, options?: CallOptions): Promise<Answer> => call(api, 'GET', path, options);
 
+/** A request to the opt-in test-control surface (/_control/), which takes no key. */
+export const control = (api: LocalApi, method: string, path: string, body?: unknown): Promise<Answer> =>
+  call(api, method, `/_control/${path}`, { key: null, body });
+
 /** The first organization and its first project of the seed ("Hedgebox Inc." / "Hedgebox"). */
 export function mainProject(api: LocalApi): { orgId: string; projectId: number } {
   const org = api.store.organizations[0]!;
