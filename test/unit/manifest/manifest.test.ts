@@ -101,7 +101,7 @@ describe('manifest', () => {
     assert.deepEqual(events.filter((event) => !/^on(View|WebviewPanel|FileSystem|Command):/.test(event)), []);
   });
 
-  test('runtime dependencies are only undici and zod', () => {
-    assert.deepEqual(Object.keys(manifest.dependencies).sort(), ['undici', 'zod']);
+  test('runtime dependencies are only markdown-it, node-diff3, undici and zod', () => {
+    assert.deepEqual(Object.keys(manifest.dependencies).sort(), ['markdown-it', 'node-diff3', 'undici', 'zod']);
   });
 });
