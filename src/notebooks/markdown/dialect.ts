@@ -153,10 +153,11 @@ function describeQueryNode(query: Record<string, unknown>): string {
   return kindLabel(kind);
 }
 
-/** "TrendsQuery" → "Trends query", "DataTableNode" → "Data table node". */
+/** "TrendsQuery" → "Trends query", "DataTableNode" → "Data table node", "HogQLQuery" → "HogQL query". */
 export function kindLabel(kind: string): string {
-  const words = kind.match(/[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+/g) ?? [kind];
-  return words.map((word, index) => (index === 0 || word.length > 1 && word === word.toUpperCase() ? word : word.toLowerCase())).join(' ');
+  const words = kind.match(/HogQL|[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+/g) ?? [kind];
+  const keepsCase = (word: string, index: number) => index === 0 || word === 'HogQL' || (word.length > 1 && word === word.toUpperCase());
+  return words.map((word, index) => (keepsCase(word, index) ? word : word.toLowerCase())).join(' ');
 }
 
 export function shorten(text: string, length: number): string {
