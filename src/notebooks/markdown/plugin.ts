@@ -6,7 +6,7 @@
  */
 import type MarkdownIt from 'markdown-it';
 import { describeQuery, isKnownTag, isRecord, nodeTypeOfTag, shorten, UNKNOWN_TAG } from './dialect';
-import { checkTag, isTagStart, parseTagAt, type ParsedTag } from './tags';
+import { checkTag, isTagStart, parseTagAt, type ParsedTag, tagNameAt } from './tags';
 
 type Md = MarkdownIt.MarkdownIt;
 type StateBlock = MarkdownIt.StateBlock;
@@ -68,12 +68,12 @@ function blockTag(state: StateBlock, startLine: number, endLine: number, silent:
 }
 
 function inlineTag(state: StateInline, silent: boolean): boolean {
-  if (!isTagStart(state.src, state.pos)) {
+  const name = tagNameAt(state.src, state.pos);
+  if (name === undefined) {
     return false;
   }
   const parse = parseTagAt(state.src, state.pos);
   const end = Math.min(parse.end, state.posMax);
-  const name = state.src.slice(state.pos + 1).match(/^[A-Za-z0-9]+/)?.[0] ?? '';
   // Inside text, "List<String>" is prose: only a well-formed tag or a PostHog name is taken for a tag.
   if ((!parse.ok && !isKnownTag(name)) || end <= state.pos) {
     return false;

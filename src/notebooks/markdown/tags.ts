@@ -7,7 +7,7 @@
  * - a tag may span several lines (a pretty-printed JSON prop) but ends at a blank line;
  * - `prop='text'` (backslash escapes any character) and bare values (`height=300`, read as JSON when they
  *   are JSON, else as text) are read;
- * - `<Name …></Name>` is read like `<Name … />` (PostHog ignores what is between; here it must be empty);
+ * - `<Name …></Name>` is read like `<Name … />` (PostHog ignores what is between; here it must be blank);
  * - prop names are `[A-Za-z_][A-Za-z0-9_-]*`.
  * It differs where PostHog silently keeps bad text: a `{…}` value that is not JSON is an error here (PostHog
  * keeps it as the raw string), and so is a prop given twice (PostHog keeps the last).
@@ -60,7 +60,8 @@ export function isTagStart(text: string, offset: number): boolean {
   return tagNameAt(text, offset) !== undefined;
 }
 
-function tagNameAt(text: string, offset: number): string | undefined {
+/** The name of the tag starting at the offset, if one does. */
+export function tagNameAt(text: string, offset: number): string | undefined {
   if (text.charCodeAt(offset) !== 0x3c /* < */) {
     return undefined;
   }
@@ -152,22 +153,28 @@ class TagReader {
     }
   }
 
-  /** After `<Name …>`: only `</Name>`, with nothing but spaces before it, ends the tag. */
+  /**
+   * After `<Name …>`: `</Name>`, with nothing but spaces or line breaks before it, ends the tag. Content
+   * before a `</Name>` on the same line is a problem; anything else leaves the tag unclosed.
+   */
   private readClosingTag(): TagParse {
     const contentStart = this.position + 1;
     const closing = `</${this.name}>`;
-    const closingAt = this.text.indexOf(closing, contentStart);
-    if (closingAt === -1 || closingAt + closing.length > this.limit) {
+    const afterSpaces = skipSpaces(this.text, contentStart);
+    if (afterSpaces < this.limit && this.text.startsWith(closing, afterSpaces)) {
+      return this.finish(afterSpaces + closing.length);
+    }
+    const lineEnd = this.text.indexOf('\n', contentStart);
+    const closingAt = this.text.slice(contentStart, lineEnd === -1 ? this.limit : Math.min(lineEnd, this.limit)).indexOf(closing);
+    if (closingAt === -1) {
       return this.stop(this.unclosed(contentStart));
     }
-    if (this.text.slice(contentStart, closingAt).trim() !== '') {
-      this.note({
-        message: `<${this.name}> cannot hold content (PostHog ignores it): write <${this.name} … /> instead`,
-        start: contentStart,
-        end: closingAt,
-      });
-    }
-    return this.finish(closingAt + closing.length);
+    this.note({
+      message: `<${this.name}> cannot hold content (PostHog ignores it): write <${this.name} … /> instead`,
+      start: contentStart,
+      end: contentStart + closingAt,
+    });
+    return this.finish(contentStart + closingAt + closing.length);
   }
 
   private unclosed(end = this.position): Problem {
@@ -343,11 +350,20 @@ function isSpace(code: number): boolean {
 
 const BLANK_LINE = /\n[ \t\f\r]*\n/g;
 
+/** The last answer of paragraphEnd: reading every tag of a long paragraph must not search its end each time. */
+let lastParagraph: { text: string; from: number; end: number } | undefined;
+
 /** Where the paragraph around the offset ends: the line break before its first blank line, or the end of the text. */
 function paragraphEnd(text: string, from: number): number {
+  // The first blank line after `from` is the one found from an earlier offset, when `from` is not past it.
+  if (lastParagraph && lastParagraph.text === text && lastParagraph.from <= from && from <= lastParagraph.end) {
+    return lastParagraph.end;
+  }
   BLANK_LINE.lastIndex = from;
   const match = BLANK_LINE.exec(text);
-  return match === null ? text.length : match.index;
+  const end = match === null ? text.length : match.index;
+  lastParagraph = { text, from, end };
+  return end;
 }
 
 /** At a `"`: the index of its closing quote (or the limit). */

@@ -67,6 +67,7 @@ describe('reading a tag', () => {
     const paired = parsed('<Query id="x"></Query> tail');
     assert.deepEqual(paired.props, { id: 'x' });
     assert.equal(paired.end, 22);
+    assert.equal(parsed('<Query id="x">\n</Query>').end, 23);
   });
 
   test('lower-case names and a lone "<" are not tags', () => {
@@ -166,6 +167,7 @@ describe('problems in a tag', () => {
     assert.equal(stray.problemStart, 13);
     assert.equal(problemOf('<Query / >').problem, '"/" in <Query> must be followed by ">"');
     assert.equal(problemOf('<Query>text</Query>').problem, '<Query> cannot hold content (PostHog ignores it): write <Query … /> instead');
+    assert.equal(problemOf('<Query>\ntext</Query>').problem, 'unclosed tag <Query: it needs "/>"');
   });
 
   test('the first problem is reported, and reading goes on to the end of the tag', () => {
