@@ -212,9 +212,10 @@ function tagHover(tag: TagInfo): vscode.MarkdownString {
   if (query) {
     markdown.appendMarkdown(`\n\n${escapeMarkdown(query)}`);
   }
-  const props = Object.entries(tag.props).map(
-    ([key, value]) => `- ${escapeMarkdown(key)}: ${escapeMarkdown(shorten(value === true ? 'true' : typeof value === 'string' ? value : JSON.stringify(value), HOVER_VALUE_LENGTH))}`,
-  );
+  const props = Object.entries(tag.props).map(([key, value]) => {
+    const text = typeof value === 'string' ? value : JSON.stringify(value);
+    return `- ${escapeMarkdown(key)}: ${escapeMarkdown(shorten(text, HOVER_VALUE_LENGTH))}`;
+  });
   if (props.length > 0) {
     markdown.appendMarkdown(`\n\n${vscode.l10n.t('Props:')}\n\n${props.join('\n')}`);
   }

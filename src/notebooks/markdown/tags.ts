@@ -51,8 +51,10 @@ const TAG_NAME = /[A-Z][A-Za-z0-9]*/y;
 const PROP_NAME = /[A-Za-z_][A-Za-z0-9_-]*/y;
 const BARE_VALUE = /[^\s/>]+/y;
 
+const WHOLE_PROP_NAME = new RegExp(`^${PROP_NAME.source}$`);
+
 export function isPropName(name: string): boolean {
-  return new RegExp(`^${PROP_NAME.source}$`).test(name);
+  return WHOLE_PROP_NAME.test(name);
 }
 
 /** Whether a PostHog tag starts at the offset: `<`, an upper-case letter, then a name ending in a space, `/` or `>`. */
@@ -84,9 +86,13 @@ export function formatTag(name: string, props: Record<string, unknown>): string 
     if (value === undefined) {
       continue;
     }
-    text += value === true ? ` ${key}` : typeof value === 'string' ? ` ${key}=${JSON.stringify(value)}` : ` ${key}={${JSON.stringify(value)}}`;
+    text += value === true ? ` ${key}` : ` ${key}=${formatPropValue(value)}`;
   }
   return `${text} />`;
+}
+
+function formatPropValue(value: unknown): string {
+  return typeof value === 'string' ? JSON.stringify(value) : `{${JSON.stringify(value)}}`;
 }
 
 /** Reads the tag whose `<` is at the offset. */
@@ -98,6 +104,15 @@ interface Problem {
   readonly message: string;
   readonly start: number;
   readonly end: number;
+}
+
+/** A problem at one character. */
+function problemAt(message: string, offset: number): Problem {
+  return { message, start: offset, end: offset + 1 };
+}
+
+function failure(problem: Problem, end: number): TagParse {
+  return { ok: false, problem: problem.message, problemStart: problem.start, problemEnd: problem.end, end };
 }
 
 type ValueRead = { readonly value: unknown; readonly end: number } | { readonly problem: Problem; readonly end: number };
@@ -121,7 +136,7 @@ class TagReader {
   read(): TagParse {
     const name = tagNameAt(this.text, this.start);
     if (name === undefined) {
-      return this.stop({ message: 'no tag starts here: a tag is "<" and a name starting with an upper-case letter', start: this.start, end: this.start + 1 });
+      return this.stop(problemAt('no tag starts here: a tag is "<" and a name starting with an upper-case letter', this.start));
     }
     this.name = name;
     this.limit = paragraphEnd(this.text, this.start);
@@ -135,7 +150,7 @@ class TagReader {
         if (this.text[this.position + 1] === '>') {
           return this.finish(this.position + 2);
         }
-        return this.stop({ message: `"/" in <${name}> must be followed by ">"`, start: this.position, end: this.position + 1 });
+        return this.stop(problemAt(`"/" in <${name}> must be followed by ">"`, this.position));
       }
       if (char === '>') {
         return this.readClosingTag();
@@ -144,11 +159,8 @@ class TagReader {
         return this.stop(this.unclosed());
       }
       if (!this.readProp()) {
-        return this.stop({
-          message: `unexpected ${JSON.stringify(char)} in <${name}>: props are written name="text", name={JSON} or a bare name`,
-          start: this.position,
-          end: this.position + 1,
-        });
+        const message = `unexpected ${JSON.stringify(char)} in <${name}>: props are written name="text", name={JSON} or a bare name`;
+        return this.stop(problemAt(message, this.position));
       }
     }
   }
@@ -178,7 +190,8 @@ class TagReader {
   }
 
   private unclosed(end = this.position): Problem {
-    return { message: `unclosed tag <${this.name}: it needs "/>"`, start: this.start, end: Math.max(end, this.start + 1 + this.name.length) };
+    const nameEnd = this.start + 1 + this.name.length;
+    return { message: `unclosed tag <${this.name}: it needs "/>"`, start: this.start, end: Math.max(end, nameEnd) };
   }
 
   /** Reads one prop at the position; false when no prop name is there. */
@@ -224,7 +237,7 @@ class TagReader {
     BARE_VALUE.lastIndex = valueStart;
     const bare = valueStart < this.limit ? BARE_VALUE.exec(this.text)?.[0] : undefined;
     if (bare === undefined) {
-      return { problem: { message: `\`=\` without a value for prop "${key}" in <${this.name}>`, start: equalsAt, end: equalsAt + 1 }, end: equalsAt + 1 };
+      return { problem: problemAt(`\`=\` without a value for prop "${key}" in <${this.name}>`, equalsAt), end: equalsAt + 1 };
     }
     return { value: readBareValue(bare), end: valueStart + bare.length };
   }
@@ -252,7 +265,7 @@ class TagReader {
         value += char;
       }
     }
-    return { problem: { message: `the value of prop "${key}" in <${this.name}> is not closed with '`, start: valueStart, end: valueStart + 1 }, end: this.limit };
+    return { problem: problemAt(`the value of prop "${key}" in <${this.name}> is not closed with '`, valueStart), end: this.limit };
   }
 
   /** `{…}`: balanced braces outside JSON strings, stopping at a blank line, and JSON inside. */
@@ -271,10 +284,11 @@ class TagReader {
       }
     }
     if (index >= limit) {
-      return { problem: { message: `the value of prop "${key}" in <${this.name}> has no closing "}"`, start: valueStart, end: valueStart + 1 }, end: limit };
+      return { problem: problemAt(`the value of prop "${key}" in <${this.name}> has no closing "}"`, valueStart), end: limit };
     }
     if (this.text.slice(valueStart + 1, index).trim() === '') {
-      return { problem: { message: `prop "${key}" in <${this.name}> has empty braces: write a JSON value inside them`, start: valueStart, end: index + 1 }, end: index + 1 };
+      const message = `prop "${key}" in <${this.name}> has empty braces: write a JSON value inside them`;
+      return { problem: { message, start: valueStart, end: index + 1 }, end: index + 1 };
     }
     const parsed = this.parseJson(valueStart + 1, index);
     return 'problem' in parsed ? { problem: parsed.problem, end: index + 1 } : { value: parsed.value, end: index + 1 };
@@ -316,14 +330,13 @@ class TagReader {
   }
 
   private stop(problem: Problem): TagParse {
-    const first = this.firstProblem ?? problem;
-    return { ok: false, problem: first.message, problemStart: first.start, problemEnd: first.end, end: Math.max(this.position, problem.end) };
+    return failure(this.firstProblem ?? problem, Math.max(this.position, problem.end));
   }
 
   private finish(end: number): TagParse {
     this.position = end;
     if (this.firstProblem) {
-      return { ok: false, problem: this.firstProblem.message, problemStart: this.firstProblem.start, problemEnd: this.firstProblem.end, end };
+      return failure(this.firstProblem, end);
     }
     const tag: ParsedTag = {
       name: this.name,
@@ -398,8 +411,9 @@ export function checkTag(tag: ParsedTag): TagProblem | undefined {
   const nameEnd = nameStart + tag.name.length;
   if (!isKnownTag(tag.name)) {
     const suggestion = closestTagName(tag.name);
+    const hint = suggestion ? ` (did you mean ${suggestion}?)` : '';
     return {
-      message: `unknown tag <${tag.name}>: PostHog's tags are ${KNOWN_TAG_NAMES.join(', ')}${suggestion ? ` (did you mean ${suggestion}?)` : ''}`,
+      message: `unknown tag <${tag.name}>: PostHog's tags are ${KNOWN_TAG_NAMES.join(', ')}${hint}`,
       start: nameStart,
       end: nameEnd,
     };
@@ -433,7 +447,9 @@ function closestTagName(name: string): string | undefined {
 
 /** Levenshtein distance, adjacent transpositions counting as one edit ("Qurey" is one edit from "Query"). */
 function editDistance(a: string, b: string): number {
-  const rows = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const rows = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
       const substitution = rows[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1);
@@ -449,6 +465,7 @@ function editDistance(a: string, b: string): number {
 
 /** A tag found in a notebook's Markdown, with its place (0-based lines and columns; the end is exclusive). */
 export interface TagInfo extends ParsedTag {
+  /** The node type it stands for: from the tag table, or an `<UnknownNode>`'s `nodeType` prop. */
   readonly nodeType: string | undefined;
   readonly line: number;
   readonly column: number;
@@ -569,7 +586,8 @@ class TagScanner {
   private located(tag: ParsedTag): TagInfo {
     const start = this.position(tag.start);
     const end = this.position(tag.end);
-    return { ...tag, nodeType: nodeTypeOfTag(tag.name), line: start.line, column: start.column, endLine: end.line, endColumn: end.column };
+    const nodeType = tag.name === UNKNOWN_TAG && typeof tag.props.nodeType === 'string' ? tag.props.nodeType : nodeTypeOfTag(tag.name);
+    return { ...tag, nodeType, line: start.line, column: start.column, endLine: end.line, endColumn: end.column };
   }
 
   private report(message: string, startOffset: number, endOffset: number): void {

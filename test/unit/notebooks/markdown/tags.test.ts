@@ -245,7 +245,9 @@ describe("scanning a notebook's Markdown", () => {
   });
 
   test('an UnknownNode needs a string nodeType', () => {
-    assert.deepEqual(scanTags('<UnknownNode nodeType="ph-poll" question="?" />').problems, []);
+    const kept = scanTags('<UnknownNode nodeType="ph-poll" question="?" />');
+    assert.deepEqual(kept.problems, []);
+    assert.equal(kept.tags[0]!.nodeType, 'ph-poll');
     const [missing] = scanTags('<UnknownNode question="?" />').problems;
     assert.match(missing!.message, /^<UnknownNode> needs the type of the node it keeps as a string prop/);
     const [notString] = scanTags('<UnknownNode nodeType={3} />').problems;
