@@ -3,12 +3,12 @@ import { escapeMarkdown } from '../common/markdown';
 import { Disposable } from '../workbench/disposable';
 import { describeQuery, kindLabel, QUERY_KINDS, shorten, tagDefinition, TAGS, UNKNOWN_TAG } from './markdown/dialect';
 import type { MarkdownIssue } from './markdown/issues';
-import { scanTags, type TagInfo, type TagScan } from './markdown/tags';
+import { completionContext, scanTags, type TagInfo, type TagScan } from './markdown/tags';
 
 const REFRESH_DELAY_MS = 250;
 const HOVER_VALUE_LENGTH = 80;
-/** How far back from the cursor completion looks for the `<Query` it is in. */
-const TAG_LOOKBEHIND = 20_000;
+/** How much text before the cursor completion reads, to find the `<Query` it is in. */
+const COMPLETION_LOOKBEHIND = 20_000;
 
 /**
  * The props a new tag usually needs, as snippet text after its name (PostHog's node attributes). Tags not
@@ -74,16 +74,14 @@ export class NotebookMarkdownLanguage extends Disposable implements vscode.Compl
     if (!this.applies(document)) {
       return undefined;
     }
-    const linePrefix = document.lineAt(position.line).text.slice(0, position.character);
-    const kind = /"kind"\s*:\s*"([A-Za-z]*)$/.exec(linePrefix);
-    if (kind && isInsideQueryTag(document, position)) {
-      return queryKindItems(new vscode.Range(position.translate(0, -kind[1]!.length), position));
+    const windowStart = document.positionAt(Math.max(0, document.offsetAt(position) - COMPLETION_LOOKBEHIND));
+    const before = document.getText(new vscode.Range(windowStart, position));
+    const context = completionContext(before);
+    if (!context) {
+      return undefined;
     }
-    const tag = /<([A-Za-z0-9]*)$/.exec(linePrefix);
-    if (tag) {
-      return tagItems(new vscode.Range(position.translate(0, -tag[1]!.length), position));
-    }
-    return undefined;
+    const range = new vscode.Range(position.translate(0, -context.typed.length), position);
+    return context.kind === 'queryKind' ? queryKindItems(range) : tagItems(range);
   }
 
   provideHover(document: vscode.TextDocument, position: vscode.Position): vscode.Hover | undefined {
@@ -156,14 +154,6 @@ function toDiagnostic(document: vscode.TextDocument, issue: MarkdownIssue): vsco
   );
   diagnostic.source = 'PostHog';
   return diagnostic;
-}
-
-/** Whether the position is inside a `<Query …` that has not ended before it. */
-function isInsideQueryTag(document: vscode.TextDocument, position: vscode.Position): boolean {
-  const end = document.offsetAt(position);
-  const before = document.getText(new vscode.Range(document.positionAt(Math.max(0, end - TAG_LOOKBEHIND)), position));
-  const tagStart = before.lastIndexOf('<Query');
-  return tagStart !== -1 && !before.includes('/>', tagStart);
 }
 
 function tagItems(range: vscode.Range): vscode.CompletionItem[] {

@@ -8,9 +8,13 @@
  * - `prop='text'` (backslash escapes any character) and bare values (`height=300`, read as JSON when they
  *   are JSON, else as text) are read;
  * - `<Name …></Name>` is read like `<Name … />` (PostHog ignores what is between; here it must be blank);
- * - prop names are `[A-Za-z_][A-Za-z0-9_-]*`.
+ * - prop names are `[A-Za-z_][A-Za-z0-9_-]*`; any name starting with an upper-case letter is a tag.
  * It differs where PostHog silently keeps bad text: a `{…}` value that is not JSON is an error here (PostHog
- * keeps it as the raw string), and so is a prop given twice (PostHog keeps the last).
+ * keeps it as the raw string), and so is a prop given twice (PostHog keeps the last). PostHog also decodes
+ * HTML entities in quoted values (`"a &amp; b"` → "a & b") although its writer never encodes them; this
+ * reader keeps the text as written, so that what formatTag writes reads back exactly.
+ * PostHog's reader finds tags only at the start of a line (inside text it reads only `<u>`, `<ref id>` and
+ * `<mention id>`); tags inside text are this extension's, for inline nodes (ReplayTimestamp, Backlink).
  */
 import MarkdownIt from 'markdown-it';
 import { JsonSyntaxError, parseJsonWithLocations } from '../../common/jsonWithLocations';
@@ -627,4 +631,25 @@ function codeLineRanges(markdown: string): [number, number][] {
     }
   }
   return ranges;
+}
+
+/** What completion can offer at the cursor: a tag name after `<`, or a query kind in a `<Query>`'s `"kind":"…` */
+export type CompletionContext = { readonly kind: 'tagName' | 'queryKind'; readonly typed: string };
+
+const KIND_VALUE_BEFORE_CURSOR = /"kind"\s*:\s*"([A-Za-z]*)$/;
+const TAG_NAME_BEFORE_CURSOR = /(^|[^\\])<([A-Za-z0-9]*)$/;
+
+/**
+ * What to complete, from the text before the cursor (the cursor is at its end; a few thousand characters
+ * are enough). `typed` is what the completion replaces.
+ */
+export function completionContext(textBeforeCursor: string): CompletionContext | undefined {
+  const line = textBeforeCursor.slice(textBeforeCursor.lastIndexOf('\n') + 1);
+  const kindValue = KIND_VALUE_BEFORE_CURSOR.exec(line);
+  if (kindValue) {
+    const queryTag = textBeforeCursor.lastIndexOf('<Query');
+    return queryTag !== -1 && !textBeforeCursor.includes('/>', queryTag) ? { kind: 'queryKind', typed: kindValue[1]! } : undefined;
+  }
+  const tagName = TAG_NAME_BEFORE_CURSOR.exec(line);
+  return tagName ? { kind: 'tagName', typed: tagName[2]! } : undefined;
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { formatTag, parseTagAt, scanTags, type TagParse } from '../../../../src/notebooks/markdown/tags';
+import { completionContext, formatTag, parseTagAt, scanTags, type TagParse } from '../../../../src/notebooks/markdown/tags';
 
 function parsed(text: string, offset = 0) {
   const parse = parseTagAt(text, offset);
@@ -288,5 +288,22 @@ describe("scanning a notebook's Markdown", () => {
   test('Windows line ends keep lines and columns', () => {
     const { tags } = scanTags('# T\r\n\r\n<Survey id="s1" />\r\n');
     assert.deepEqual([tags[0]!.line, tags[0]!.column, tags[0]!.endColumn], [2, 0, 18]);
+  });
+});
+
+describe('what completion offers', () => {
+  test('tag names after "<", in text or at a line start, with what was typed', () => {
+    assert.deepEqual(completionContext('# T\n\n<'), { kind: 'tagName', typed: '' });
+    assert.deepEqual(completionContext('See <Repl'), { kind: 'tagName', typed: 'Repl' });
+    assert.equal(completionContext('Escaped \\<Qu'), undefined);
+    assert.equal(completionContext('a <Query id="x" /> b'), undefined);
+    assert.equal(completionContext('closing </'), undefined);
+  });
+
+  test('query kinds in a "kind" value inside a <Query>, even over several lines', () => {
+    assert.deepEqual(completionContext('<Query query={{"kind":"'), { kind: 'queryKind', typed: '' });
+    assert.deepEqual(completionContext('<Query query={{\n  "source": { "kind": "Tre'), { kind: 'queryKind', typed: 'Tre' });
+    assert.equal(completionContext('<Query query={{"kind":"X"}} />\n\n<Python x={{"kind":"'), undefined);
+    assert.equal(completionContext('{"kind":"'), undefined);
   });
 });
