@@ -80,9 +80,10 @@ function inlineTag(state: StateInline, silent: boolean): boolean {
     return false;
   }
   const parse = parseTagAt(state.src, state.pos);
-  const end = Math.min(parse.end, state.posMax);
   // Inside text, "List<String>" is prose: only a well-formed tag or a PostHog name is taken for a tag.
-  if ((!parse.ok && !isKnownTag(name)) || end <= state.pos) {
+  // A tag must also end where the text being read ends (a link's label, say).
+  const end = parse.end;
+  if ((!parse.ok && !isKnownTag(name)) || end > state.posMax || end <= state.pos) {
     return false;
   }
   if (!silent) {

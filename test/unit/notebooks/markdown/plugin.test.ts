@@ -70,6 +70,14 @@ describe('markdown-it plugin: tokens', () => {
     );
   });
 
+  test('a tag inside a link label stays inside the link', () => {
+    const inline = allTokens(markdownIt().parse('[see <Cohort id={1} /> here](https://example.com)', {})).map((token) => token.type);
+    assert.deepEqual(
+      inline.filter((type) => type.startsWith('link') || type === INLINE_TAG_TOKEN),
+      ['link_open', INLINE_TAG_TOKEN, 'link_close'],
+    );
+  });
+
   test('a tag with text after it on its line is inline, not a block', () => {
     assert.equal(tagTokens('<Cohort id={3} /> is the cohort', BLOCK_TAG_TOKEN).length, 0);
     assert.equal(tagTokens('<Cohort id={3} /> is the cohort', INLINE_TAG_TOKEN).length, 1);
