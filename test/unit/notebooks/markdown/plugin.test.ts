@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import fc from 'fast-check';
 import MarkdownIt from 'markdown-it';
+import { TAGS } from '../../../../src/notebooks/markdown/dialect';
+import { formatTag, scanTags } from '../../../../src/notebooks/markdown/tags';
 import { BLOCK_TAG_TOKEN, INLINE_TAG_TOKEN, posthogTagsPlugin, type TagTokenMeta } from '../../../../src/notebooks/markdown/plugin';
 
 type Token = MarkdownIt.Token;
@@ -99,6 +102,37 @@ describe('markdown-it plugin: tokens', () => {
     const [unknown] = tagTokens('<Qurey id="x" />', BLOCK_TAG_TOKEN);
     assert.equal(metaOf(unknown).tag?.name, 'Qurey');
     assert.match(metaOf(unknown).problem!, /^unknown tag <Qurey>.*\(did you mean Query\?\)$/);
+  });
+});
+
+describe('markdown-it plugin and scan agree', () => {
+  test('every tag PostHog would write, between paragraphs, is one block token and one scanned tag with its props', () => {
+    const tag = fc.record({
+      name: fc.constantFrom(...TAGS.map((definition) => definition.tag)),
+      props: fc.dictionary(fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_-]{0,10}$/), fc.jsonValue(), { noNullPrototype: true, maxKeys: 4 }),
+    });
+    const paragraph = fc.stringMatching(/^[A-Za-z][A-Za-z ,.]{0,40}$/);
+    fc.assert(
+      fc.property(fc.array(fc.tuple(paragraph, tag), { minLength: 1, maxLength: 5 }), (blocks) => {
+        const markdown = blocks.map(([text, { name, props }]) => `${text}\n\n${formatTag(name, props)}`).join('\n\n');
+        const expected = blocks.map(([, { name, props }]) => ({ name, props: JSON.parse(JSON.stringify(props)) as unknown }));
+        const tokens = tagTokens(markdown, BLOCK_TAG_TOKEN);
+        assert.deepEqual(
+          tokens.map((token) => ({ name: metaOf(token).tag?.name, props: metaOf(token).tag?.props })),
+          expected,
+        );
+        assert.deepEqual(
+          tokens.map((token) => token.map),
+          blocks.map((_, index) => [index * 4 + 2, index * 4 + 3]),
+        );
+        const scan = scanTags(markdown);
+        assert.deepEqual(scan.problems, []);
+        assert.deepEqual(
+          scan.tags.map(({ name, props, line }) => ({ name, props, line })),
+          expected.map((tagExpected, index) => ({ ...tagExpected, line: index * 4 + 2 })),
+        );
+      }),
+    );
   });
 });
 
