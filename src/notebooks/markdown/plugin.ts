@@ -45,8 +45,8 @@ export function posthogTagsPlugin(md: Md, options: PosthogTagsOptions = {}): voi
 }
 
 /**
- * A tag that starts a line and ends its last line. A tag that does not read stops at its paragraph's end,
- * as in PostHog, and becomes a card saying what is wrong.
+ * A tag that starts a line and ends its last line. A tag that does not read becomes a card saying what is
+ * wrong, up to the line where it ends, or else its paragraph's end (as in PostHog).
  */
 function blockTag(state: StateBlock, startLine: number, endLine: number, silent: boolean): boolean {
   if (state.sCount[startLine]! - state.blkIndent >= 4) {
@@ -57,10 +57,12 @@ function blockTag(state: StateBlock, startLine: number, endLine: number, silent:
     return false;
   }
   const parse = parseTagAt(state.src, start);
-  const lastLine = parse.ok ? lineOfOffset(state, startLine, endLine, parse.end) : paragraphLastLine(state, startLine, endLine);
-  if (lastLine === undefined || (parse.ok && state.src.slice(parse.end, state.eMarks[lastLine]).trim() !== '')) {
+  const tagEndLine = lineOfOffset(state, startLine, endLine, parse.end);
+  const endsItsLine = tagEndLine !== undefined && state.src.slice(parse.end, state.eMarks[tagEndLine]).trim() === '';
+  if (parse.ok && !endsItsLine) {
     return false;
   }
+  const lastLine = endsItsLine ? tagEndLine : paragraphLastLine(state, startLine, endLine);
   if (silent) {
     return true;
   }

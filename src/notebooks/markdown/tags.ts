@@ -212,7 +212,7 @@ class TagReader {
     }
     this.position = keyEnd;
     const afterSpaces = skipSpaces(this.text, keyEnd);
-    if (this.text[afterSpaces] !== '=') {
+    if (afterSpaces >= this.limit || this.text[afterSpaces] !== '=') {
       this.addProp(key, true, { start: keyStart, end: keyEnd, valueStart: keyEnd, valueEnd: keyEnd });
       return true;
     }
@@ -228,7 +228,7 @@ class TagReader {
   }
 
   private readValue(key: string, equalsAt: number, valueStart: number): ValueRead {
-    const char = this.text[valueStart];
+    const char = valueStart < this.limit ? this.text[valueStart] : undefined;
     if (char === '"') {
       return this.readJsonString(valueStart);
     }
@@ -239,7 +239,7 @@ class TagReader {
       return this.readBraced(key, valueStart);
     }
     BARE_VALUE.lastIndex = valueStart;
-    const bare = valueStart < this.limit ? BARE_VALUE.exec(this.text)?.[0] : undefined;
+    const bare = char === undefined ? undefined : BARE_VALUE.exec(this.text)?.[0];
     if (bare === undefined) {
       return { problem: problemAt(`\`=\` without a value for prop "${key}" in <${this.name}>`, equalsAt), end: equalsAt + 1 };
     }
@@ -261,7 +261,7 @@ class TagReader {
     let value = '';
     for (let index = valueStart + 1; index < this.limit; index++) {
       const char = this.text[index]!;
-      if (char === '\\' && index + 1 < this.text.length) {
+      if (char === '\\' && index + 1 < this.limit) {
         value += this.text[++index];
       } else if (char === "'") {
         return { value, end: index + 1 };

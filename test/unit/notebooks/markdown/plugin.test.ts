@@ -93,7 +93,8 @@ describe('markdown-it plugin: tokens', () => {
   });
 
   test('an invalid tag is a token saying what is wrong, up to its paragraph end', () => {
-    const [broken] = tagTokens('<Query query={{"kind":"X",}} />\n\nNext', BLOCK_TAG_TOKEN);
+    const [broken] = tagTokens('<Query query={{"kind":"X",}} />\nNext line, its own paragraph', BLOCK_TAG_TOKEN);
+    assert.deepEqual(broken!.map, [0, 1]);
     assert.equal(metaOf(broken).tag, undefined);
     assert.match(metaOf(broken).problem!, /^the props of <Query> are not valid JSON at column 27/);
     const [unclosed] = tagTokens('<Query query={{"kind":"X"}}\nmore text\n\nNext', BLOCK_TAG_TOKEN);

@@ -154,6 +154,7 @@ describe('problems in a tag', () => {
     const parse = problemOf('<Query id= />');
     assert.equal(parse.problem, '`=` without a value for prop "id" in <Query>');
     assert.equal(parse.problemStart, 9);
+    assert.equal(problemOf('<Query id=\n\n"x" />').problem, '`=` without a value for prop "id" in <Query>');
   });
 
   test('unclosed values, empty braces, stray characters and content between tags', () => {
