@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { escapeMarkdown } from '../common/markdown';
 import { Disposable } from '../workbench/disposable';
-import { describeQuery, kindLabel, QUERY_KINDS, shorten, tagDefinition, TAGS, UNKNOWN_TAG } from './markdown/dialect';
+import { describeQuery, describeTag, kindLabel, QUERY_KINDS, shorten, TAGS, UNKNOWN_TAG } from './markdown/dialect';
 import type { MarkdownIssue } from './markdown/issues';
 import { completionContext, scanTags, type TagInfo, type TagScan } from './markdown/tags';
 
@@ -22,7 +22,7 @@ const TAG_SNIPPETS: Readonly<Record<string, string>> = {
   Experiment: ' id={${1:experiment id}}',
   EarlyAccessFeature: ' id="${1:feature id}"',
   Survey: ' id="${1:survey id}"',
-  Person: ' id="${1:distinct id}"',
+  Person: ' id="${1:person id}"',
   Group: ' id="${1:group key}" groupTypeIndex={${2:0}}',
   Cohort: ' id={${1:cohort id}}',
   Backlink: ' href="${1:url}"',
@@ -157,14 +157,11 @@ function toDiagnostic(document: vscode.TextDocument, issue: MarkdownIssue): vsco
 }
 
 function tagItems(range: vscode.Range): vscode.CompletionItem[] {
-  const definitions = [
-    ...TAGS,
-    { tag: UNKNOWN_TAG, nodeType: '', description: vscode.l10n.t('A node PostHog has no tag for, kept with its type.') },
-  ];
+  const definitions = [...TAGS, { tag: UNKNOWN_TAG, nodeType: vscode.l10n.t('any node type') }];
   return definitions.map((definition, index) => {
     const item = new vscode.CompletionItem(definition.tag, vscode.CompletionItemKind.Struct);
-    item.detail = definition.nodeType || vscode.l10n.t('unknown node');
-    item.documentation = tagDescription(definition.tag) ?? definition.description;
+    item.detail = definition.nodeType;
+    item.documentation = tagDescription(definition.tag);
     item.insertText = new vscode.SnippetString(`${definition.tag}${TAG_SNIPPETS[definition.tag] ?? '$0'} />`);
     item.range = range;
     item.sortText = String(index).padStart(3, '0');
@@ -182,14 +179,15 @@ function queryKindItems(range: vscode.Range): vscode.CompletionItem[] {
   });
 }
 
+/** The dialect's English sentence, translated when a translation has it. */
 function tagDescription(tag: string): string | undefined {
-  const description = tagDefinition(tag)?.description;
+  const description = describeTag(tag);
   return description === undefined ? undefined : vscode.l10n.t(description);
 }
 
 function tagHover(tag: TagInfo): vscode.MarkdownString {
   const markdown = new vscode.MarkdownString();
-  const nodeType = tag.name === UNKNOWN_TAG && typeof tag.props.nodeType === 'string' ? tag.props.nodeType : tag.nodeType;
+  const nodeType = tag.nodeType;
   markdown.appendMarkdown(`**${escapeMarkdown(`<${tag.name}>`)}**`);
   if (nodeType) {
     markdown.appendMarkdown(` · ${vscode.l10n.t('node type')} \`${nodeType.replace(/`/g, '')}\``);

@@ -78,6 +78,16 @@ export function tagDefinition(tag: string): TagDefinition | undefined {
   return TAGS.find((definition) => definition.tag === tag);
 }
 
+const OTHER_TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
+  [UNKNOWN_TAG]: 'A node PostHog has no tag for, kept with its node type.',
+  [COMMENT_TAG]: 'A discussion thread on highlighted text.',
+};
+
+/** The one-sentence description of any tag PostHog knows. */
+export function describeTag(tag: string): string | undefined {
+  return tagDefinition(tag)?.description ?? OTHER_TAG_DESCRIPTIONS[tag];
+}
+
 /** Every tag name PostHog writes or reads: the node tags, UnknownNode and Comment. */
 export function isKnownTag(tag: string): boolean {
   return NODE_TYPE_BY_TAG.has(tag) || tag === UNKNOWN_TAG || tag === COMMENT_TAG;

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
   describeQuery,
+  describeTag,
   isKnownTag,
   kindLabel,
   nodeTypeOfTag,
@@ -50,6 +51,10 @@ describe("PostHog's notebook tags", () => {
       assert.ok(description.length <= 70, `${tag}: ${description}`);
     }
     assert.equal(tagDefinition('Query')?.description, 'An insight or query, shown as a chart or table.');
+    assert.equal(describeTag('Survey'), 'A survey with its responses.');
+    assert.match(describeTag(UNKNOWN_TAG) ?? '', /^A node PostHog has no tag for/);
+    assert.equal(describeTag('Comment'), 'A discussion thread on highlighted text.');
+    assert.equal(describeTag('Qurey'), undefined);
   });
 });
 
