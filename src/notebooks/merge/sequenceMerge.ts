@@ -1,0 +1,249 @@
+import { diffIndices } from 'node-diff3';
+
+/**
+ * A three-way merge of two sequences derived from a common base, item by item, compared by key (blocks of
+ * Markdown, lines, or JSON nodes as canonical text). The longest common subsequence is node-diff3's; this
+ * module only trims what is common, splits long sequences at unchanged anchors (node-diff3's LCS is
+ * quadratic on long, nearly equal sequences) and groups the two sides' changes into regions.
+ */
+
+/** Half-open index range [start, end). */
+export interface Span {
+  readonly start: number;
+  readonly end: number;
+}
+
+export type RegionKind =
+  /** Equal on all three sides. */
+  | 'unchanged'
+  /** Changed by ours only. */
+  | 'ours'
+  /** Changed by theirs only. */
+  | 'theirs'
+  /** Changed by both, the same way. */
+  | 'both'
+  /** Changed by both, differently. */
+  | 'conflict';
+
+/** A stretch of the merge, with where it is in each of the three sequences. */
+export interface Region {
+  readonly kind: RegionKind;
+  readonly base: Span;
+  readonly ours: Span;
+  readonly theirs: Span;
+}
+
+/** A change of one side: base[baseStart, baseEnd) became side[sideStart, sideEnd). */
+interface Hunk {
+  readonly baseStart: number;
+  readonly baseEnd: number;
+  readonly sideStart: number;
+  readonly sideEnd: number;
+}
+
+/** Above this many items (after trimming), a segment is split at an anchor before node-diff3 sees it. */
+const LARGEST_DIRECT_DIFF = 1000;
+/** How far from a segment's middle an anchor is looked for. */
+const ANCHOR_SEARCH = 200;
+
+/**
+ * The regions of a three-way merge, in order, covering the three sequences completely. Changes of the two
+ * sides that touch without overlapping (one edits item 3, the other item 4; one inserts before an item the
+ * other edits) are separate regions; only changes of the same items, or two insertions at the same place,
+ * make a region changed by both.
+ */
+export function mergeRegions(base: readonly string[], ours: readonly string[], theirs: readonly string[]): Region[] {
+  const oursHunks = hunksBetween(base, ours);
+  const theirsHunks = hunksBetween(base, theirs);
+  const regions: Region[] = [];
+  const cursor = { base: 0, oursDelta: 0, theirsDelta: 0 };
+  const pushUnchanged = (end: number): void => {
+    if (end > cursor.base) {
+      regions.push({
+        kind: 'unchanged',
+        base: { start: cursor.base, end },
+        ours: { start: cursor.base + cursor.oursDelta, end: end + cursor.oursDelta },
+        theirs: { start: cursor.base + cursor.theirsDelta, end: end + cursor.theirsDelta },
+      });
+    }
+  };
+  for (const group of groupOverlapping(oursHunks, theirsHunks)) {
+    const start = Math.min(...group.map(({ hunk }) => hunk.baseStart));
+    const end = Math.max(...group.map(({ hunk }) => hunk.baseEnd));
+    pushUnchanged(start);
+    const oursStart = start + cursor.oursDelta;
+    const theirsStart = start + cursor.theirsDelta;
+    for (const { side, hunk } of group) {
+      const delta = hunk.sideEnd - hunk.sideStart - (hunk.baseEnd - hunk.baseStart);
+      if (side === 'ours') {
+        cursor.oursDelta += delta;
+      } else {
+        cursor.theirsDelta += delta;
+      }
+    }
+    const spans = {
+      base: { start, end },
+      ours: { start: oursStart, end: end + cursor.oursDelta },
+      theirs: { start: theirsStart, end: end + cursor.theirsDelta },
+    };
+    regions.push({ kind: kindOf(group, spans, base, ours, theirs), ...spans });
+    cursor.base = end;
+  }
+  pushUnchanged(base.length);
+  return regions;
+}
+
+function kindOf(
+  group: readonly SidedHunk[],
+  spans: { base: Span; ours: Span; theirs: Span },
+  base: readonly string[],
+  ours: readonly string[],
+  theirs: readonly string[],
+): RegionKind {
+  const oursChanged = group.some(({ side }) => side === 'ours') && !sameItems(ours, spans.ours, base, spans.base);
+  const theirsChanged = group.some(({ side }) => side === 'theirs') && !sameItems(theirs, spans.theirs, base, spans.base);
+  if (oursChanged && theirsChanged) {
+    return sameItems(ours, spans.ours, theirs, spans.theirs) ? 'both' : 'conflict';
+  }
+  return oursChanged ? 'ours' : theirsChanged ? 'theirs' : 'unchanged';
+}
+
+function sameItems(a: readonly string[], aSpan: Span, b: readonly string[], bSpan: Span): boolean {
+  if (aSpan.end - aSpan.start !== bSpan.end - bSpan.start) {
+    return false;
+  }
+  for (let offset = 0; offset < aSpan.end - aSpan.start; offset++) {
+    if (a[aSpan.start + offset] !== b[bSpan.start + offset]) {
+      return false;
+    }
+  }
+  return true;
+}
+
+interface SidedHunk {
+  readonly side: 'ours' | 'theirs';
+  readonly hunk: Hunk;
+}
+
+/** The two sides' hunks in base order (insertions before changes starting at the same item), grouped where they overlap. */
+function groupOverlapping(oursHunks: readonly Hunk[], theirsHunks: readonly Hunk[]): SidedHunk[][] {
+  const all: SidedHunk[] = [
+    ...oursHunks.map((hunk) => ({ side: 'ours' as const, hunk })),
+    ...theirsHunks.map((hunk) => ({ side: 'theirs' as const, hunk })),
+  ].sort((a, b) => a.hunk.baseStart - b.hunk.baseStart || length(a.hunk) - length(b.hunk));
+  const groups: SidedHunk[][] = [];
+  let current: SidedHunk[] = [];
+  let currentStart = 0;
+  let currentEnd = 0;
+  for (const sided of all) {
+    const { baseStart, baseEnd } = sided.hunk;
+    const overlaps =
+      current.length > 0 &&
+      (baseStart < currentEnd || (baseStart === currentEnd && currentStart === currentEnd && baseStart === baseEnd));
+    if (overlaps) {
+      current.push(sided);
+      currentEnd = Math.max(currentEnd, baseEnd);
+    } else {
+      if (current.length > 0) {
+        groups.push(current);
+      }
+      current = [sided];
+      currentStart = baseStart;
+      currentEnd = baseEnd;
+    }
+  }
+  if (current.length > 0) {
+    groups.push(current);
+  }
+  return groups;
+}
+
+function length(hunk: Hunk): number {
+  return hunk.baseEnd - hunk.baseStart;
+}
+
+/** The changes turning base into side, in order. */
+export function hunksBetween(base: readonly string[], side: readonly string[]): Hunk[] {
+  const hunks: Hunk[] = [];
+  collectHunks(base, { start: 0, end: base.length }, side, { start: 0, end: side.length }, hunks);
+  return hunks;
+}
+
+function collectHunks(base: readonly string[], baseSpan: Span, side: readonly string[], sideSpan: Span, hunks: Hunk[]): void {
+  let { start: baseStart, end: baseEnd } = baseSpan;
+  let { start: sideStart, end: sideEnd } = sideSpan;
+  while (baseStart < baseEnd && sideStart < sideEnd && base[baseStart] === side[sideStart]) {
+    baseStart++;
+    sideStart++;
+  }
+  while (baseEnd > baseStart && sideEnd > sideStart && base[baseEnd - 1] === side[sideEnd - 1]) {
+    baseEnd--;
+    sideEnd--;
+  }
+  if (baseStart === baseEnd && sideStart === sideEnd) {
+    return;
+  }
+  if (baseStart === baseEnd || sideStart === sideEnd) {
+    hunks.push({ baseStart, baseEnd, sideStart, sideEnd });
+    return;
+  }
+  if (Math.max(baseEnd - baseStart, sideEnd - sideStart) > LARGEST_DIRECT_DIFF) {
+    const anchor = findAnchor(base, { start: baseStart, end: baseEnd }, side, { start: sideStart, end: sideEnd });
+    if (anchor) {
+      collectHunks(base, { start: baseStart, end: anchor.base }, side, { start: sideStart, end: anchor.side }, hunks);
+      collectHunks(base, { start: anchor.base + 1, end: baseEnd }, side, { start: anchor.side + 1, end: sideEnd }, hunks);
+      return;
+    }
+  }
+  for (const found of diffIndices(base.slice(baseStart, baseEnd), side.slice(sideStart, sideEnd))) {
+    hunks.push({
+      baseStart: baseStart + found.buffer1[0],
+      baseEnd: baseStart + found.buffer1[0] + found.buffer1[1],
+      sideStart: sideStart + found.buffer2[0],
+      sideEnd: sideStart + found.buffer2[0] + found.buffer2[1],
+    });
+  }
+}
+
+/**
+ * An item near the middle of the base segment that appears exactly once in each segment, with an equal
+ * neighbour on both sides too (so it is most likely not a moved item), to split the diff at. Splitting there
+ * may give a longer diff than the best one when the anchor was moved, never a wrong one.
+ */
+function findAnchor(base: readonly string[], baseSpan: Span, side: readonly string[], sideSpan: Span): { base: number; side: number } | undefined {
+  const baseCounts = countItems(base, baseSpan);
+  const sidePositions = new Map<string, number>();
+  const sideCounts = countItems(side, sideSpan, sidePositions);
+  const middle = Math.floor((baseSpan.start + baseSpan.end) / 2);
+  for (let distance = 0; distance < ANCHOR_SEARCH; distance++) {
+    for (const index of [middle - distance, middle + distance]) {
+      if (index <= baseSpan.start || index >= baseSpan.end - 1) {
+        continue;
+      }
+      const item = base[index] as string;
+      const sideIndex = sidePositions.get(item);
+      if (
+        sideIndex !== undefined &&
+        baseCounts.get(item) === 1 &&
+        sideCounts.get(item) === 1 &&
+        sideIndex > sideSpan.start &&
+        sideIndex < sideSpan.end - 1 &&
+        base[index - 1] === side[sideIndex - 1] &&
+        base[index + 1] === side[sideIndex + 1]
+      ) {
+        return { base: index, side: sideIndex };
+      }
+    }
+  }
+  return undefined;
+}
+
+function countItems(items: readonly string[], span: Span, positions?: Map<string, number>): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (let index = span.start; index < span.end; index++) {
+    const item = items[index] as string;
+    counts.set(item, (counts.get(item) ?? 0) + 1);
+    positions?.set(item, index);
+  }
+  return counts;
+}
