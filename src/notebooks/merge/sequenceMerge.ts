@@ -41,10 +41,17 @@ interface Hunk {
   readonly sideEnd: number;
 }
 
-/** Above this many items (after trimming), a segment is split at an anchor before node-diff3 sees it. */
+/**
+ * node-diff3's LCS takes time in proportion to the pairs of equal items times the common length, so above
+ * this many items, or this many pairs of equal items (text repeating the same blocks or lines), a segment
+ * is split at an anchor first; a segment that still cannot be split is taken as one change.
+ */
 const LARGEST_DIRECT_DIFF = 1000;
+const MOST_EQUAL_PAIRS = 50_000;
 /** How far from a segment's middle an anchor is looked for. */
 const ANCHOR_SEARCH = 200;
+/** Items on each side of an anchor that must be equal when it is not unique. */
+const ANCHOR_WINDOW = 4;
 
 /**
  * The regions of a three-way merge, in order, covering the three sequences completely. Changes of the two
@@ -187,11 +194,19 @@ function collectHunks(base: readonly string[], baseSpan: Span, side: readonly st
     hunks.push({ baseStart, baseEnd, sideStart, sideEnd });
     return;
   }
-  if (Math.max(baseEnd - baseStart, sideEnd - sideStart) > LARGEST_DIRECT_DIFF) {
-    const anchor = findAnchor(base, { start: baseStart, end: baseEnd }, side, { start: sideStart, end: sideEnd });
+  const trimmedBase = { start: baseStart, end: baseEnd };
+  const trimmedSide = { start: sideStart, end: sideEnd };
+  const tooLong = Math.max(baseEnd - baseStart, sideEnd - sideStart) > LARGEST_DIRECT_DIFF;
+  const tooRepetitive = !tooLong && equalPairs(base, trimmedBase, side, trimmedSide) > MOST_EQUAL_PAIRS;
+  if (tooLong || tooRepetitive) {
+    const anchor = findUniqueAnchor(base, trimmedBase, side, trimmedSide) ?? findAlignedAnchor(base, trimmedBase, side, trimmedSide);
     if (anchor) {
       collectHunks(base, { start: baseStart, end: anchor.base }, side, { start: sideStart, end: anchor.side }, hunks);
       collectHunks(base, { start: anchor.base + 1, end: baseEnd }, side, { start: anchor.side + 1, end: sideEnd }, hunks);
+      return;
+    }
+    if (tooRepetitive || equalPairs(base, trimmedBase, side, trimmedSide) > MOST_EQUAL_PAIRS) {
+      hunks.push({ baseStart, baseEnd, sideStart, sideEnd });
       return;
     }
   }
@@ -210,7 +225,7 @@ function collectHunks(base: readonly string[], baseSpan: Span, side: readonly st
  * neighbour on both sides too (so it is most likely not a moved item), to split the diff at. Splitting there
  * may give a longer diff than the best one when the anchor was moved, never a wrong one.
  */
-function findAnchor(base: readonly string[], baseSpan: Span, side: readonly string[], sideSpan: Span): { base: number; side: number } | undefined {
+function findUniqueAnchor(base: readonly string[], baseSpan: Span, side: readonly string[], sideSpan: Span): Anchor | undefined {
   const baseCounts = countItems(base, baseSpan);
   const sidePositions = new Map<string, number>();
   const sideCounts = countItems(side, sideSpan, sidePositions);
@@ -236,6 +251,50 @@ function findAnchor(base: readonly string[], baseSpan: Span, side: readonly stri
     }
   }
   return undefined;
+}
+
+/**
+ * For repeating text, where nothing is unique: an item with the same items around it at the same distance
+ * from the segment's start, or from its end, on both sides (true where the changes before it, or after it,
+ * kept the length).
+ */
+function findAlignedAnchor(base: readonly string[], baseSpan: Span, side: readonly string[], sideSpan: Span): Anchor | undefined {
+  const length = baseSpan.end - baseSpan.start;
+  const offsets = [sideSpan.start - baseSpan.start, sideSpan.end - baseSpan.end];
+  for (const fraction of [1 / 2, 1 / 4, 3 / 4, 1 / 8, 3 / 8, 5 / 8, 7 / 8]) {
+    const index = baseSpan.start + Math.floor(length * fraction);
+    for (const offset of offsets) {
+      if (windowsMatch(base, baseSpan, index, side, sideSpan, index + offset)) {
+        return { base: index, side: index + offset };
+      }
+    }
+  }
+  return undefined;
+}
+
+function windowsMatch(base: readonly string[], baseSpan: Span, index: number, side: readonly string[], sideSpan: Span, sideIndex: number): boolean {
+  for (let distance = -ANCHOR_WINDOW; distance <= ANCHOR_WINDOW; distance++) {
+    const [a, b] = [index + distance, sideIndex + distance];
+    if (a < baseSpan.start || a >= baseSpan.end || b < sideSpan.start || b >= sideSpan.end || base[a] !== side[b]) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/** How many pairs of equal items the two segments have (what node-diff3's LCS works through). */
+function equalPairs(base: readonly string[], baseSpan: Span, side: readonly string[], sideSpan: Span): number {
+  const sideCounts = countItems(side, sideSpan);
+  let pairs = 0;
+  for (let index = baseSpan.start; index < baseSpan.end; index++) {
+    pairs += sideCounts.get(base[index] as string) ?? 0;
+  }
+  return pairs;
+}
+
+interface Anchor {
+  readonly base: number;
+  readonly side: number;
 }
 
 function countItems(items: readonly string[], span: Span, positions?: Map<string, number>): Map<string, number> {
