@@ -1,7 +1,7 @@
 import { canonical, type EditableNotebook, markdownOf, type ReadonlyBlock, sameJson, serializeDocument } from '../notebookDocument';
 import { conflictLines, type MergeLabels } from './conflictMarkers';
 import { type MarkdownMerge, markdownText, mergeMarkdownLines } from './markdownMerge';
-import { mergeRegions } from './sequenceMerge';
+import { mergeRegions, narrowConflict, type Region } from './sequenceMerge';
 
 /**
  * Three-way merge of a notebook's JSON document. The top-level content nodes are merged like blocks (diff3
@@ -142,46 +142,72 @@ function asDoc(content: unknown): { nodes: readonly unknown[]; rest: Record<stri
 
 /** The top-level nodes merged as blocks; nodes both changed merged field by field. */
 function mergeNodes(base: readonly unknown[], ours: readonly unknown[], theirs: readonly unknown[], changes: string[]): ArrayItem[] {
-  const keyOf = (node: unknown) => JSON.stringify(canonical(node));
-  const items: ArrayItem[] = [];
-  const push = (item: ArrayItem): void => {
-    const previous = items[items.length - 1];
-    if (item.kind === 'conflict' && previous?.kind === 'conflict') {
-      items[items.length - 1] = { kind: 'conflict', ours: [...previous.ours, ...item.ours], theirs: [...previous.theirs, ...item.theirs] };
-    } else {
-      items.push(item);
-    }
-  };
-  for (const region of mergeRegions(base.map(keyOf), ours.map(keyOf), theirs.map(keyOf))) {
-    const slice = (nodes: readonly unknown[], name: 'base' | 'ours' | 'theirs') => nodes.slice(region[name].start, region[name].end);
-    const first = items.length + 1;
+  const merge = new NodeMerge({ base, ours, theirs }, changes);
+  for (const region of mergeRegions(merge.keys.base, merge.keys.ours, merge.keys.theirs)) {
+    merge.take(region, false);
+  }
+  return merge.items;
+}
+
+type SideName = 'base' | 'ours' | 'theirs';
+
+class NodeMerge {
+  readonly items: ArrayItem[] = [];
+  readonly keys: Record<SideName, string[]>;
+
+  constructor(
+    private readonly nodes: Record<SideName, readonly unknown[]>,
+    private readonly changes: string[],
+  ) {
+    const keyOf = (node: unknown) => JSON.stringify(canonical(node));
+    this.keys = { base: nodes.base.map(keyOf), ours: nodes.ours.map(keyOf), theirs: nodes.theirs.map(keyOf) };
+  }
+
+  take(region: Region, narrowed: boolean): void {
+    const slice = (name: SideName) => this.nodes[name].slice(region[name].start, region[name].end);
+    const first = this.items.length + 1;
     if (region.kind === 'unchanged') {
-      slice(base, 'base').forEach((value) => push({ kind: 'value', value }));
-    } else if (region.kind !== 'conflict') {
-      const taken = region.kind === 'theirs' ? slice(theirs, 'theirs') : slice(ours, 'ours');
-      taken.forEach((value) => push({ kind: 'value', value }));
-      changes.push(describeNodes(region.kind, first, taken.length));
+      slice('base').forEach((value) => this.push({ kind: 'value', value }));
+      return;
+    }
+    if (region.kind !== 'conflict') {
+      const taken = slice(region.kind === 'theirs' ? 'theirs' : 'ours');
+      taken.forEach((value) => this.push({ kind: 'value', value }));
+      this.changes.push(describeNodes(region.kind, first, taken.length));
+      return;
+    }
+    const [base, ours, theirs] = [slice('base'), slice('ours'), slice('theirs')];
+    if (narrowed) {
+      this.push({ kind: 'conflict', ours, theirs });
+      this.changes.push(`conflict at content ${nodeRange(first, Math.max(ours.length, theirs.length))}`);
+    } else if (ours.length !== base.length || theirs.length !== base.length) {
+      narrowConflict(region, this.keys.base, this.keys.ours, this.keys.theirs).forEach((part) => this.take(part, true));
     } else {
-      const [baseNodes, oursNodes, theirsNodes] = [slice(base, 'base'), slice(ours, 'ours'), slice(theirs, 'theirs')];
-      if (oursNodes.length !== baseNodes.length || theirsNodes.length !== baseNodes.length) {
-        push({ kind: 'conflict', ours: oursNodes, theirs: theirsNodes });
-        changes.push(`conflict at content ${nodeRange(first, Math.max(oursNodes.length, theirsNodes.length))}`);
-        continue;
-      }
-      baseNodes.forEach((baseNode, offset) => {
-        const merged = mergeValue(baseNode, oursNodes[offset], theirsNodes[offset], 'node');
-        const position = items.length + 1;
-        if (merged.conflicts.length === 0) {
-          push({ kind: 'value', value: merged.value });
-          changes.push(`merged both changes to content node ${position} field by field`);
-        } else {
-          push({ kind: 'conflict', ours: [oursNodes[offset]], theirs: [theirsNodes[offset]] });
-          changes.push(`conflict at content node ${position} (${merged.conflicts.join(', ')} changed on both sides)`);
-        }
-      });
+      base.forEach((node, offset) => this.mergeFields(node, ours[offset], theirs[offset]));
     }
   }
-  return items;
+
+  private mergeFields(base: unknown, ours: unknown, theirs: unknown): void {
+    const merged = mergeValue(base, ours, theirs, 'node');
+    const position = this.items.length + 1;
+    if (merged.conflicts.length === 0) {
+      this.push({ kind: 'value', value: merged.value });
+      this.changes.push(`merged both changes to content node ${position} field by field`);
+    } else {
+      this.push({ kind: 'conflict', ours: [ours], theirs: [theirs] });
+      this.changes.push(`conflict at content node ${position} (${merged.conflicts.join(', ')} changed on both sides)`);
+    }
+  }
+
+  /** Adds an item; a conflict right after another joins it. */
+  private push(item: ArrayItem): void {
+    const previous = this.items[this.items.length - 1];
+    if (item.kind === 'conflict' && previous?.kind === 'conflict') {
+      this.items[this.items.length - 1] = { kind: 'conflict', ours: [...previous.ours, ...item.ours], theirs: [...previous.theirs, ...item.theirs] };
+    } else {
+      this.items.push(item);
+    }
+  }
 }
 
 function describeNodes(kind: 'ours' | 'theirs' | 'both', first: number, count: number): string {

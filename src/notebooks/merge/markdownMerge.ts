@@ -1,6 +1,6 @@
 import { conflictLines, type MergeLabels } from './conflictMarkers';
 import { joinLines, type MarkdownBlocks, splitBlocks, splitLines } from './markdownBlocks';
-import { mergeRegions, type Region, type Span } from './sequenceMerge';
+import { mergeRegions, narrowConflict, type Region, type Span } from './sequenceMerge';
 
 /**
  * Three-way merge of Markdown, like git but block by block: blocks (runs of non-blank lines, a fenced code
@@ -102,7 +102,7 @@ function spanLines(side: MarkdownBlocks, span: Span): readonly string[] {
   return first && last && span.end > span.start ? side.lines.slice(first.start, last.end) : [];
 }
 
-function planRegion(region: Region, sides: Sides, plan: MergePlan): void {
+function planRegion(region: Region, sides: Sides, plan: MergePlan, narrowed = false): void {
   switch (region.kind) {
     case 'unchanged':
       for (let offset = 0; offset < region.base.end - region.base.start; offset++) {
@@ -118,7 +118,11 @@ function planRegion(region: Region, sides: Sides, plan: MergePlan): void {
       return;
     }
     case 'conflict':
-      planConflictRegion(region, sides, plan);
+      if (narrowed) {
+        plan.note('conflict', () => plan.conflict(spanLines(sides.ours, region.ours), spanLines(sides.theirs, region.theirs)));
+      } else {
+        planConflictRegion(region, sides, plan);
+      }
       return;
   }
 }
@@ -131,7 +135,8 @@ function takeBlocks(side: MarkdownBlocks, span: Span, plan: MergePlan): void {
 
 /**
  * Blocks both sides changed: merged line by line, block by block when both sides still have as many blocks
- * as the base (so only the blocks that really conflict get markers), else as one run of lines.
+ * as the base (so only the blocks that really conflict get markers), else as one run of lines, and failing
+ * that narrowed to the blocks that differ.
  */
 function planConflictRegion(region: Region, sides: Sides, plan: MergePlan): void {
   const count = region.base.end - region.base.start;
@@ -145,8 +150,12 @@ function planConflictRegion(region: Region, sides: Sides, plan: MergePlan): void
     const merged = mergeLines(lines.base, lines.ours, lines.theirs);
     if (merged) {
       plan.note('lines', () => plan.text(merged, separator));
-    } else {
+    } else if (pairwise) {
       plan.note('conflict', () => plan.conflict(lines.ours, lines.theirs));
+    } else {
+      for (const narrowed of narrowConflict(region, sides.base.keys, sides.ours.keys, sides.theirs.keys)) {
+        planRegion(narrowed, sides, plan, true);
+      }
     }
   }
 }

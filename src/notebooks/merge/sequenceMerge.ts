@@ -306,3 +306,63 @@ function countItems(items: readonly string[], span: Span, positions?: Map<string
   }
   return counts;
 }
+
+/**
+ * A conflict region narrowed as git's "zealous" merge does, for when merging it finer failed: items both
+ * sides begin or end it with are taken once. If then one side has nothing left, the other side's rest is
+ * taken when it is all new and the items both share are at least as many as the base had there (both made
+ * the same change, one side also inserted: a retried save the user kept editing after); the empty side wins
+ * when that rest is all base items left as they were (it deleted them). Anything else stays a conflict,
+ * around just what differs.
+ */
+export function narrowConflict(region: Region, base: readonly string[], ours: readonly string[], theirs: readonly string[]): Region[] {
+  let prefix = 0;
+  const shorter = Math.min(region.ours.end - region.ours.start, region.theirs.end - region.theirs.start);
+  while (prefix < shorter && ours[region.ours.start + prefix] === theirs[region.theirs.start + prefix]) {
+    prefix++;
+  }
+  let suffix = 0;
+  while (suffix < shorter - prefix && ours[region.ours.end - 1 - suffix] === theirs[region.theirs.end - 1 - suffix]) {
+    suffix++;
+  }
+  const middle = {
+    base: region.base,
+    ours: { start: region.ours.start + prefix, end: region.ours.end - suffix },
+    theirs: { start: region.theirs.start + prefix, end: region.theirs.end - suffix },
+  };
+  const regions: Region[] = [];
+  if (prefix > 0) {
+    const at = { start: region.base.start, end: region.base.start };
+    regions.push({ kind: 'both', base: at, ours: { start: region.ours.start, end: middle.ours.start }, theirs: { start: region.theirs.start, end: middle.theirs.start } });
+  }
+  regions.push({ kind: middleKind(middle, prefix + suffix, base, ours, theirs), ...middle });
+  if (suffix > 0) {
+    const at = { start: region.base.end, end: region.base.end };
+    regions.push({ kind: 'both', base: at, ours: { start: middle.ours.end, end: region.ours.end }, theirs: { start: middle.theirs.end, end: region.theirs.end } });
+  }
+  return regions;
+}
+
+function middleKind(
+  middle: { base: Span; ours: Span; theirs: Span },
+  shared: number,
+  base: readonly string[],
+  ours: readonly string[],
+  theirs: readonly string[],
+): RegionKind {
+  const oursEmpty = middle.ours.end === middle.ours.start;
+  const theirsEmpty = middle.theirs.end === middle.theirs.start;
+  if (oursEmpty === theirsEmpty) {
+    return oursEmpty ? 'both' : 'conflict';
+  }
+  const [rest, restSpan] = oursEmpty ? [theirs, middle.theirs] : [ours, middle.ours];
+  const baseItems = new Set(base.slice(middle.base.start, middle.base.end));
+  const restItems = rest.slice(restSpan.start, restSpan.end);
+  if (shared >= middle.base.end - middle.base.start && restItems.every((item) => !baseItems.has(item))) {
+    return oursEmpty ? 'theirs' : 'ours';
+  }
+  if (restItems.every((item) => baseItems.has(item))) {
+    return oursEmpty ? 'ours' : 'theirs';
+  }
+  return 'conflict';
+}
