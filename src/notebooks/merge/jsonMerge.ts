@@ -167,18 +167,18 @@ class NodeMerge {
     const slice = (name: SideName) => this.nodes[name].slice(region[name].start, region[name].end);
     const first = this.items.length + 1;
     if (region.kind === 'unchanged') {
-      slice('base').forEach((value) => this.push({ kind: 'value', value }));
+      slice('base').forEach((value) => this.items.push({ kind: 'value', value }));
       return;
     }
     if (region.kind !== 'conflict') {
       const taken = slice(region.kind === 'theirs' ? 'theirs' : 'ours');
-      taken.forEach((value) => this.push({ kind: 'value', value }));
+      taken.forEach((value) => this.items.push({ kind: 'value', value }));
       this.changes.push(describeNodes(region.kind, first, taken.length));
       return;
     }
     const [base, ours, theirs] = [slice('base'), slice('ours'), slice('theirs')];
     if (narrowed) {
-      this.push({ kind: 'conflict', ours, theirs });
+      this.items.push({ kind: 'conflict', ours, theirs });
       this.changes.push(`conflict at content ${nodeRange(first, Math.max(ours.length, theirs.length))}`);
     } else if (ours.length !== base.length || theirs.length !== base.length) {
       narrowConflict(region, this.keys.base, this.keys.ours, this.keys.theirs).forEach((part) => this.take(part, true));
@@ -191,23 +191,14 @@ class NodeMerge {
     const merged = mergeValue(base, ours, theirs, 'node');
     const position = this.items.length + 1;
     if (merged.conflicts.length === 0) {
-      this.push({ kind: 'value', value: merged.value });
+      this.items.push({ kind: 'value', value: merged.value });
       this.changes.push(`merged both changes to content node ${position} field by field`);
     } else {
-      this.push({ kind: 'conflict', ours: [ours], theirs: [theirs] });
+      this.items.push({ kind: 'conflict', ours: [ours], theirs: [theirs] });
       this.changes.push(`conflict at content node ${position} (${merged.conflicts.join(', ')} changed on both sides)`);
     }
   }
 
-  /** Adds an item; a conflict right after another joins it. */
-  private push(item: ArrayItem): void {
-    const previous = this.items[this.items.length - 1];
-    if (item.kind === 'conflict' && previous?.kind === 'conflict') {
-      this.items[this.items.length - 1] = { kind: 'conflict', ours: [...previous.ours, ...item.ours], theirs: [...previous.theirs, ...item.theirs] };
-    } else {
-      this.items.push(item);
-    }
-  }
 }
 
 function describeNodes(kind: 'ours' | 'theirs' | 'both', first: number, count: number): string {
@@ -224,10 +215,11 @@ function nodeRange(first: number, count: number): string {
 
 /**
  * Conflicts where one side is empty take in the next element (or, at the end, the previous one) on both
- * sides, so that each side has elements and the commas work out whichever is accepted.
+ * sides, so that each side has elements and the commas work out whichever is accepted; conflicts that end up
+ * side by side become one.
  */
 function widenEmptySides(items: readonly ArrayItem[]): ArrayItem[] {
-  const widened = [...items];
+  const widened = joinAdjacentConflicts(items);
   for (let index = 0; index < widened.length; index++) {
     const item = widened[index];
     if (item?.kind !== 'conflict' || (item.ours.length > 0 && item.theirs.length > 0)) {
@@ -242,7 +234,20 @@ function widenEmptySides(items: readonly ArrayItem[]): ArrayItem[] {
       index--;
     }
   }
-  return widened;
+  return joinAdjacentConflicts(widened);
+}
+
+function joinAdjacentConflicts(items: readonly ArrayItem[]): ArrayItem[] {
+  const joined: ArrayItem[] = [];
+  for (const item of items) {
+    const previous = joined[joined.length - 1];
+    if (item.kind === 'conflict' && previous?.kind === 'conflict') {
+      joined[joined.length - 1] = { kind: 'conflict', ours: [...previous.ours, ...item.ours], theirs: [...previous.theirs, ...item.theirs] };
+    } else {
+      joined.push(item);
+    }
+  }
+  return joined;
 }
 
 /**
