@@ -88,7 +88,8 @@ function mergeContent(base: EditableNotebook, ours: EditableNotebook, theirs: Ed
   if (items.some((item) => item.kind === 'conflict')) {
     return { kind: 'items', shell, items: widenEmptySides(items) };
   }
-  return { kind: 'merged', content: shell(items.map((item) => (item.kind === 'value' ? item.value : undefined))), textContent: mergeTextContent(base, ours, theirs) };
+  const nodes = items.flatMap((item) => (item.kind === 'value' ? [item.value] : []));
+  return { kind: 'merged', content: shell(nodes), textContent: mergeTextContent(base, ours, theirs) };
 }
 
 /**

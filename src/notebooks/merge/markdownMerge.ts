@@ -31,7 +31,7 @@ export interface MarkdownMerge {
   readonly endsWithNewline: boolean;
   readonly conflicts: number;
   readonly changes: readonly string[];
-  /** "\r" when ours uses CRLF line ends, for lines the merge adds (markers, blank lines). */
+  /** "\r" when ours (or, if ours is one line, theirs or base) has CRLF line ends: ends the lines the merge adds. */
   readonly lineEnd: string;
 }
 
@@ -46,7 +46,7 @@ export function markdownText(merge: MarkdownMerge, labels: MergeLabels): string 
 }
 
 export function mergeMarkdownLines(base: string, ours: string, theirs: string): MarkdownMerge {
-  const lineEnd = ours.includes('\r\n') ? '\r' : '';
+  const lineEnd = lineEndOf([ours, theirs, base].find((text) => text.includes('\n')) ?? '');
   if (ours === theirs || ours === base || theirs === base) {
     const { lines, endsWithNewline } = splitLines(ours === base ? theirs : ours);
     return { lines, endsWithNewline, conflicts: 0, changes: [], lineEnd };
@@ -62,6 +62,11 @@ export function mergeMarkdownLines(base: string, ours: string, theirs: string): 
     endsWithNewline: pickChanged(sides, (side) => side.endsWithNewline),
   };
   return plan.assemble(edges);
+}
+
+/** "\r" for CRLF text, else "". */
+function lineEndOf(text: string): string {
+  return text.includes('\r\n') ? '\r' : '';
 }
 
 interface Sides {
