@@ -42,6 +42,11 @@ export function mergeMarkdown(base: string, ours: string, theirs: string, labels
 
 export function markdownText(merge: MarkdownMerge, labels: MergeLabels): string {
   const lines = merge.lines.flatMap((line) => (typeof line === 'string' ? [line] : conflictLines(line.ours, line.theirs, labels, merge.lineEnd)));
+  const last = merge.lines[merge.lines.length - 1];
+  if (!merge.endsWithNewline && last !== undefined && typeof last !== 'string' && merge.lineEnd !== '') {
+    // A closing marker ending a text without a final newline gets no line end either.
+    lines[lines.length - 1] = (lines[lines.length - 1] ?? '').slice(0, -merge.lineEnd.length);
+  }
   return joinLines(lines, merge.endsWithNewline);
 }
 

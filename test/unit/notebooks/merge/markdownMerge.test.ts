@@ -163,6 +163,12 @@ describe('Markdown merge', () => {
     assert.equal(conflicted.text, crlf(['A.', '', '<<<<<<< Yours', 'B, mine.', '', '=======', 'B, theirs.', '', '>>>>>>> PostHog (version 7 by Ann Lee)', 'C.', ''].join('\n')));
   });
 
+  test('ends a CRLF text without a final newline with no line end after a closing marker', () => {
+    const outcome = merge('A.\r\n\r\nB.', 'A.\r\n\r\nB, mine.', 'A.\r\n\r\nB, theirs.');
+    assert.ok(outcome.text.endsWith('\n>>>>>>> PostHog (version 7 by Ann Lee)'));
+    assert.equal(acceptAll(outcome.text, 'ours'), 'A.\r\n\r\nB, mine.');
+  });
+
   test('keeps whether the text ends with a newline', () => {
     assert.equal(merge('A.\n\nB.', 'A!\n\nB.', 'A.\n\nB!').text, 'A!\n\nB!');
     assert.equal(merge('A.\n\nB.', 'A!\n\nB.\n', 'A.\n\nB!').text, 'A!\n\nB!\n');
