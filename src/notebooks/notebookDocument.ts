@@ -65,7 +65,13 @@ export function readonlyOf(notebook: Notebook): ReadonlyBlock {
 }
 
 export function serializeNotebook(notebook: Notebook): string {
-  return `${JSON.stringify({ [READONLY_KEY]: readonlyOf(notebook), ...documentFieldsOf(editableOf(notebook)) }, null, 2)}\n`;
+  return serializeDocument(readonlyOf(notebook), editableOf(notebook));
+}
+
+/** The document text of a notebook's read-only block and editable fields (content in canonical key order). */
+export function serializeDocument(readonly: ReadonlyBlock, editable: EditableNotebook): string {
+  const fields = documentFieldsOf({ ...editable, content: canonical(editable.content) });
+  return `${JSON.stringify({ [READONLY_KEY]: readonly, ...fields }, null, 2)}\n`;
 }
 
 /** The editable fields as the document shows them: a Markdown notebook with its Markdown as lines, without text_content. */

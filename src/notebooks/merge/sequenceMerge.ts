@@ -1,0 +1,368 @@
+import { diffIndices } from 'node-diff3';
+
+/**
+ * A three-way merge of two sequences derived from a common base, item by item, compared by key (blocks of
+ * Markdown, lines, or JSON nodes as canonical text). The longest common subsequence is node-diff3's; this
+ * module only trims what is common, splits long sequences at unchanged anchors (node-diff3's LCS is
+ * quadratic on long, nearly equal sequences) and groups the two sides' changes into regions.
+ */
+
+/** Half-open index range [start, end). */
+export interface Span {
+  readonly start: number;
+  readonly end: number;
+}
+
+export type RegionKind =
+  /** Equal on all three sides. */
+  | 'unchanged'
+  /** Changed by ours only. */
+  | 'ours'
+  /** Changed by theirs only. */
+  | 'theirs'
+  /** Changed by both, the same way. */
+  | 'both'
+  /** Changed by both, differently. */
+  | 'conflict';
+
+/** A stretch of the merge, with where it is in each of the three sequences. */
+export interface Region {
+  readonly kind: RegionKind;
+  readonly base: Span;
+  readonly ours: Span;
+  readonly theirs: Span;
+}
+
+/** A change of one side: base[baseStart, baseEnd) became side[sideStart, sideEnd). */
+interface Hunk {
+  readonly baseStart: number;
+  readonly baseEnd: number;
+  readonly sideStart: number;
+  readonly sideEnd: number;
+}
+
+/**
+ * node-diff3's LCS takes time in proportion to the pairs of equal items times the common length, so above
+ * this many items, or this many pairs of equal items (text repeating the same blocks or lines), a segment
+ * is split at an anchor first; a segment that still cannot be split is taken as one change.
+ */
+const LARGEST_DIRECT_DIFF = 1000;
+const MOST_EQUAL_PAIRS = 50_000;
+/** How far from a segment's middle an anchor is looked for. */
+const ANCHOR_SEARCH = 200;
+/** Items on each side of an anchor that must be equal when it is not unique. */
+const ANCHOR_WINDOW = 4;
+
+/**
+ * The regions of a three-way merge, in order, covering the three sequences completely. Changes of the two
+ * sides that touch without overlapping (one edits item 3, the other item 4; one inserts before an item the
+ * other edits) are separate regions; only changes of the same items, or two insertions at the same place,
+ * make a region changed by both.
+ */
+export function mergeRegions(base: readonly string[], ours: readonly string[], theirs: readonly string[]): Region[] {
+  const oursHunks = hunksBetween(base, ours);
+  const theirsHunks = hunksBetween(base, theirs);
+  const regions: Region[] = [];
+  const cursor = { base: 0, oursDelta: 0, theirsDelta: 0 };
+  const pushUnchanged = (end: number): void => {
+    if (end > cursor.base) {
+      regions.push({
+        kind: 'unchanged',
+        base: { start: cursor.base, end },
+        ours: { start: cursor.base + cursor.oursDelta, end: end + cursor.oursDelta },
+        theirs: { start: cursor.base + cursor.theirsDelta, end: end + cursor.theirsDelta },
+      });
+    }
+  };
+  for (const group of groupOverlapping(oursHunks, theirsHunks)) {
+    const start = Math.min(...group.map(({ hunk }) => hunk.baseStart));
+    const end = Math.max(...group.map(({ hunk }) => hunk.baseEnd));
+    pushUnchanged(start);
+    const oursStart = start + cursor.oursDelta;
+    const theirsStart = start + cursor.theirsDelta;
+    for (const { side, hunk } of group) {
+      const delta = hunk.sideEnd - hunk.sideStart - (hunk.baseEnd - hunk.baseStart);
+      if (side === 'ours') {
+        cursor.oursDelta += delta;
+      } else {
+        cursor.theirsDelta += delta;
+      }
+    }
+    const spans = {
+      base: { start, end },
+      ours: { start: oursStart, end: end + cursor.oursDelta },
+      theirs: { start: theirsStart, end: end + cursor.theirsDelta },
+    };
+    regions.push({ kind: kindOf(group, spans, base, ours, theirs), ...spans });
+    cursor.base = end;
+  }
+  pushUnchanged(base.length);
+  return regions;
+}
+
+function kindOf(
+  group: readonly SidedHunk[],
+  spans: { base: Span; ours: Span; theirs: Span },
+  base: readonly string[],
+  ours: readonly string[],
+  theirs: readonly string[],
+): RegionKind {
+  const oursChanged = group.some(({ side }) => side === 'ours') && !sameItems(ours, spans.ours, base, spans.base);
+  const theirsChanged = group.some(({ side }) => side === 'theirs') && !sameItems(theirs, spans.theirs, base, spans.base);
+  if (oursChanged && theirsChanged) {
+    return sameItems(ours, spans.ours, theirs, spans.theirs) ? 'both' : 'conflict';
+  }
+  return oursChanged ? 'ours' : theirsChanged ? 'theirs' : 'unchanged';
+}
+
+function sameItems(a: readonly string[], aSpan: Span, b: readonly string[], bSpan: Span): boolean {
+  if (aSpan.end - aSpan.start !== bSpan.end - bSpan.start) {
+    return false;
+  }
+  for (let offset = 0; offset < aSpan.end - aSpan.start; offset++) {
+    if (a[aSpan.start + offset] !== b[bSpan.start + offset]) {
+      return false;
+    }
+  }
+  return true;
+}
+
+interface SidedHunk {
+  readonly side: 'ours' | 'theirs';
+  readonly hunk: Hunk;
+}
+
+/** The two sides' hunks in base order (insertions before changes starting at the same item), grouped where they overlap. */
+function groupOverlapping(oursHunks: readonly Hunk[], theirsHunks: readonly Hunk[]): SidedHunk[][] {
+  const all: SidedHunk[] = [
+    ...oursHunks.map((hunk) => ({ side: 'ours' as const, hunk })),
+    ...theirsHunks.map((hunk) => ({ side: 'theirs' as const, hunk })),
+  ].sort((a, b) => a.hunk.baseStart - b.hunk.baseStart || length(a.hunk) - length(b.hunk));
+  const groups: SidedHunk[][] = [];
+  let current: SidedHunk[] = [];
+  let currentStart = 0;
+  let currentEnd = 0;
+  for (const sided of all) {
+    const { baseStart, baseEnd } = sided.hunk;
+    const overlaps =
+      current.length > 0 &&
+      (baseStart < currentEnd || (baseStart === currentEnd && currentStart === currentEnd && baseStart === baseEnd));
+    if (overlaps) {
+      current.push(sided);
+      currentEnd = Math.max(currentEnd, baseEnd);
+    } else {
+      if (current.length > 0) {
+        groups.push(current);
+      }
+      current = [sided];
+      currentStart = baseStart;
+      currentEnd = baseEnd;
+    }
+  }
+  if (current.length > 0) {
+    groups.push(current);
+  }
+  return groups;
+}
+
+function length(hunk: Hunk): number {
+  return hunk.baseEnd - hunk.baseStart;
+}
+
+/** The changes turning base into side, in order. */
+export function hunksBetween(base: readonly string[], side: readonly string[]): Hunk[] {
+  const hunks: Hunk[] = [];
+  collectHunks(base, { start: 0, end: base.length }, side, { start: 0, end: side.length }, hunks);
+  return hunks;
+}
+
+function collectHunks(base: readonly string[], baseSpan: Span, side: readonly string[], sideSpan: Span, hunks: Hunk[]): void {
+  let { start: baseStart, end: baseEnd } = baseSpan;
+  let { start: sideStart, end: sideEnd } = sideSpan;
+  while (baseStart < baseEnd && sideStart < sideEnd && base[baseStart] === side[sideStart]) {
+    baseStart++;
+    sideStart++;
+  }
+  while (baseEnd > baseStart && sideEnd > sideStart && base[baseEnd - 1] === side[sideEnd - 1]) {
+    baseEnd--;
+    sideEnd--;
+  }
+  if (baseStart === baseEnd && sideStart === sideEnd) {
+    return;
+  }
+  if (baseStart === baseEnd || sideStart === sideEnd) {
+    hunks.push({ baseStart, baseEnd, sideStart, sideEnd });
+    return;
+  }
+  const trimmedBase = { start: baseStart, end: baseEnd };
+  const trimmedSide = { start: sideStart, end: sideEnd };
+  const tooLong = Math.max(baseEnd - baseStart, sideEnd - sideStart) > LARGEST_DIRECT_DIFF;
+  const tooRepetitive = !tooLong && equalPairs(base, trimmedBase, side, trimmedSide) > MOST_EQUAL_PAIRS;
+  if (tooLong || tooRepetitive) {
+    const anchor = findUniqueAnchor(base, trimmedBase, side, trimmedSide) ?? findAlignedAnchor(base, trimmedBase, side, trimmedSide);
+    if (anchor) {
+      collectHunks(base, { start: baseStart, end: anchor.base }, side, { start: sideStart, end: anchor.side }, hunks);
+      collectHunks(base, { start: anchor.base + 1, end: baseEnd }, side, { start: anchor.side + 1, end: sideEnd }, hunks);
+      return;
+    }
+    if (tooRepetitive || equalPairs(base, trimmedBase, side, trimmedSide) > MOST_EQUAL_PAIRS) {
+      hunks.push({ baseStart, baseEnd, sideStart, sideEnd });
+      return;
+    }
+  }
+  for (const found of diffIndices(base.slice(baseStart, baseEnd), side.slice(sideStart, sideEnd))) {
+    hunks.push({
+      baseStart: baseStart + found.buffer1[0],
+      baseEnd: baseStart + found.buffer1[0] + found.buffer1[1],
+      sideStart: sideStart + found.buffer2[0],
+      sideEnd: sideStart + found.buffer2[0] + found.buffer2[1],
+    });
+  }
+}
+
+/**
+ * An item near the middle of the base segment that appears exactly once in each segment, with an equal
+ * neighbour on both sides too (so it is most likely not a moved item), to split the diff at. Splitting there
+ * may give a longer diff than the best one when the anchor was moved, never a wrong one.
+ */
+function findUniqueAnchor(base: readonly string[], baseSpan: Span, side: readonly string[], sideSpan: Span): Anchor | undefined {
+  const baseCounts = countItems(base, baseSpan);
+  const sidePositions = new Map<string, number>();
+  const sideCounts = countItems(side, sideSpan, sidePositions);
+  const middle = Math.floor((baseSpan.start + baseSpan.end) / 2);
+  for (let distance = 0; distance < ANCHOR_SEARCH; distance++) {
+    for (const index of [middle - distance, middle + distance]) {
+      if (index <= baseSpan.start || index >= baseSpan.end - 1) {
+        continue;
+      }
+      const item = base[index] as string;
+      const sideIndex = sidePositions.get(item);
+      if (
+        sideIndex !== undefined &&
+        baseCounts.get(item) === 1 &&
+        sideCounts.get(item) === 1 &&
+        sideIndex > sideSpan.start &&
+        sideIndex < sideSpan.end - 1 &&
+        base[index - 1] === side[sideIndex - 1] &&
+        base[index + 1] === side[sideIndex + 1]
+      ) {
+        return { base: index, side: sideIndex };
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * For repeating text, where nothing is unique: an item with the same items around it at the same distance
+ * from the segment's start, or from its end, on both sides (true where the changes before it, or after it,
+ * kept the length).
+ */
+function findAlignedAnchor(base: readonly string[], baseSpan: Span, side: readonly string[], sideSpan: Span): Anchor | undefined {
+  const length = baseSpan.end - baseSpan.start;
+  const offsets = [sideSpan.start - baseSpan.start, sideSpan.end - baseSpan.end];
+  for (const fraction of [1 / 2, 1 / 4, 3 / 4, 1 / 8, 3 / 8, 5 / 8, 7 / 8]) {
+    const index = baseSpan.start + Math.floor(length * fraction);
+    for (const offset of offsets) {
+      if (windowsMatch(base, baseSpan, index, side, sideSpan, index + offset)) {
+        return { base: index, side: index + offset };
+      }
+    }
+  }
+  return undefined;
+}
+
+function windowsMatch(base: readonly string[], baseSpan: Span, index: number, side: readonly string[], sideSpan: Span, sideIndex: number): boolean {
+  for (let distance = -ANCHOR_WINDOW; distance <= ANCHOR_WINDOW; distance++) {
+    const [a, b] = [index + distance, sideIndex + distance];
+    if (a < baseSpan.start || a >= baseSpan.end || b < sideSpan.start || b >= sideSpan.end || base[a] !== side[b]) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/** How many pairs of equal items the two segments have (what node-diff3's LCS works through). */
+function equalPairs(base: readonly string[], baseSpan: Span, side: readonly string[], sideSpan: Span): number {
+  const sideCounts = countItems(side, sideSpan);
+  let pairs = 0;
+  for (let index = baseSpan.start; index < baseSpan.end; index++) {
+    pairs += sideCounts.get(base[index] as string) ?? 0;
+  }
+  return pairs;
+}
+
+interface Anchor {
+  readonly base: number;
+  readonly side: number;
+}
+
+function countItems(items: readonly string[], span: Span, positions?: Map<string, number>): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (let index = span.start; index < span.end; index++) {
+    const item = items[index] as string;
+    counts.set(item, (counts.get(item) ?? 0) + 1);
+    positions?.set(item, index);
+  }
+  return counts;
+}
+
+/**
+ * A conflict region narrowed as git's "zealous" merge does, for when merging it finer failed: items both
+ * sides begin or end it with are taken once. If then one side has nothing left, the other side's rest is
+ * taken when it is all new and the items both share are at least as many as the base had there (both made
+ * the same change, one side also inserted: a retried save the user kept editing after); the empty side wins
+ * when that rest is all base items left as they were (it deleted them). Anything else stays a conflict,
+ * around just what differs.
+ */
+export function narrowConflict(region: Region, base: readonly string[], ours: readonly string[], theirs: readonly string[]): Region[] {
+  let prefix = 0;
+  const shorter = Math.min(region.ours.end - region.ours.start, region.theirs.end - region.theirs.start);
+  while (prefix < shorter && ours[region.ours.start + prefix] === theirs[region.theirs.start + prefix]) {
+    prefix++;
+  }
+  let suffix = 0;
+  while (suffix < shorter - prefix && ours[region.ours.end - 1 - suffix] === theirs[region.theirs.end - 1 - suffix]) {
+    suffix++;
+  }
+  const middle = {
+    base: region.base,
+    ours: { start: region.ours.start + prefix, end: region.ours.end - suffix },
+    theirs: { start: region.theirs.start + prefix, end: region.theirs.end - suffix },
+  };
+  const regions: Region[] = [];
+  if (prefix > 0) {
+    const at = { start: region.base.start, end: region.base.start };
+    regions.push({ kind: 'both', base: at, ours: { start: region.ours.start, end: middle.ours.start }, theirs: { start: region.theirs.start, end: middle.theirs.start } });
+  }
+  regions.push({ kind: middleKind(middle, prefix + suffix, base, ours, theirs), ...middle });
+  if (suffix > 0) {
+    const at = { start: region.base.end, end: region.base.end };
+    regions.push({ kind: 'both', base: at, ours: { start: middle.ours.end, end: region.ours.end }, theirs: { start: middle.theirs.end, end: region.theirs.end } });
+  }
+  return regions;
+}
+
+function middleKind(
+  middle: { base: Span; ours: Span; theirs: Span },
+  shared: number,
+  base: readonly string[],
+  ours: readonly string[],
+  theirs: readonly string[],
+): RegionKind {
+  const oursEmpty = middle.ours.end === middle.ours.start;
+  const theirsEmpty = middle.theirs.end === middle.theirs.start;
+  if (oursEmpty === theirsEmpty) {
+    return oursEmpty ? 'both' : 'conflict';
+  }
+  const [rest, restSpan] = oursEmpty ? [theirs, middle.theirs] : [ours, middle.ours];
+  const baseItems = new Set(base.slice(middle.base.start, middle.base.end));
+  const restItems = rest.slice(restSpan.start, restSpan.end);
+  if (shared >= middle.base.end - middle.base.start && restItems.every((item) => !baseItems.has(item))) {
+    return oursEmpty ? 'theirs' : 'ours';
+  }
+  if (restItems.every((item) => baseItems.has(item))) {
+    return oursEmpty ? 'ours' : 'theirs';
+  }
+  return 'conflict';
+}
