@@ -21,6 +21,7 @@ type Piece =
   | { kind: 'text'; text: string; entityFirst: boolean; entityLast: boolean }
   | { kind: 'code'; text: string }
   | { kind: 'raw'; text: string }
+  | { kind: 'break'; text: string }
   | { kind: 'delim'; mark: PmMark; opening: boolean; text: string };
 
 const WRITTEN_MARKS = new Set(['bold', 'italic', 'strike', 'underline', 'link']);
@@ -28,6 +29,7 @@ const utils = new MarkdownIt().utils;
 
 export function writeInline(nodes: PmNode[], options: InlineOptions = {}): string {
   const pieces = piecesOf(nodes, options);
+  chooseBreaks(pieces, options);
   chooseItalicDelimiters(pieces);
   fixFlanking(pieces, options);
   return render(pieces, options);
@@ -93,7 +95,7 @@ function pieceOf(node: PmNode, options: InlineOptions): Piece {
     return isCode ? { kind: 'code', text } : { kind: 'text', text, entityFirst: false, entityLast: false };
   }
   if (node.type === 'hardBreak') {
-    return { kind: 'raw', text: '\\\n' };
+    return { kind: 'break', text: LINE_BREAK };
   }
   return { kind: 'raw', text: inlineTag(node, options) };
 }
@@ -136,6 +138,28 @@ export function linkDestination(href: string): string {
     return `<${escaped.replace(/[<>]/g, '\\$&').replace(/\n/g, '&#10;')}>`;
   }
   return escaped;
+}
+
+const LINE_BREAK = '\\\n';
+const HTML_BREAK = '<br>';
+
+/**
+ * A hard break is a backslash ending the line, or `<br>` where that cannot work: in a heading or a table
+ * cell (one line each), after the last text (a backslash there is only a backslash), and before a tag
+ * that would stand alone on its line (it would read as a block).
+ */
+function chooseBreaks(pieces: Piece[], options: InlineOptions): void {
+  pieces.forEach((piece, index) => {
+    if (piece.kind !== 'break') {
+      return;
+    }
+    const rest = pieces.slice(index + 1).filter((next) => next.kind !== 'delim');
+    const next = rest[0];
+    const tagAloneNext = next?.kind === 'raw' && (rest[1] === undefined || rest[1].kind === 'break');
+    if (options.inTable || options.inHeading || rest.every((other) => other.kind === 'break') || tagAloneNext) {
+      piece.text = HTML_BREAK;
+    }
+  });
 }
 
 /** Italic is `*`, or `_` where a `*` would run into a bold `**` beside it. */
@@ -242,7 +266,7 @@ function render(pieces: Piece[], options: InlineOptions): string {
   pieces.forEach((piece, index) => {
     if (piece.kind === 'text') {
       const next = pieces[index + 1];
-      const lineEnd = next === undefined || (next.kind === 'raw' && next.text.startsWith('\\\n'));
+      const lineEnd = next === undefined || next.kind === 'break';
       output += escapeText(piece, options, lineStart, lineEnd);
     } else {
       output += renderPiece(piece, options);
@@ -266,7 +290,7 @@ function renderPiece(piece: Piece, options: InlineOptions): string {
 function codeSpan(text: string, options: InlineOptions): string {
   const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
   const fence = '`'.repeat(longest + 1);
-  const pad = text.startsWith('`') || text.endsWith('`') || (text.startsWith(' ') && text.endsWith(' ') && text.trim() !== '') ? ' ' : '';
+  const pad = text.startsWith('`') || text.endsWith('`') || (text.startsWith(' ') && text.endsWith(' ') && !/^ *$/.test(text)) ? ' ' : '';
   const body = text.replace(/\r?\n|\r/g, ' ');
   const written = `${fence}${pad}${body}${pad}${fence}`;
   return options.inTable ? written.replace(/\|/g, '\\|') : written;
@@ -292,7 +316,9 @@ function escapeText(piece: Extract<Piece, { kind: 'text' }>, options: InlineOpti
       output += entity(char);
       return;
     }
-    output += escapeChar(chars, index, options, first && atLineStart);
+    // A neighbour written as an entity is punctuation to the emphasis rules, so "_" next to it is escaped.
+    const besideEntity = (index === 1 && piece.entityFirst) || (index === chars.length - 2 && piece.entityLast);
+    output += besideEntity && char === '_' ? '\\_' : escapeChar(chars, index, options, first && atLineStart);
   });
   return atLineStart ? escapeOrderedMarker(output) : output;
 }
@@ -307,13 +333,16 @@ function escapeChar(chars: string[], index: number, options: InlineOptions, atLi
   if (ALWAYS_ESCAPED.has(char) || (atLineStart && LINE_START_ESCAPED.has(char)) || (options.inHeading && char === '#')) {
     return `\\${char}`;
   }
+  if (char === '!' && next === undefined) {
+    return '\\!';
+  }
   if (char === '~' && (previous === undefined || next === undefined || previous === '~' || next === '~')) {
     return '\\~';
   }
   if (char === '_' && !(previous && next && WORD_CHAR.test(previous) && WORD_CHAR.test(next))) {
     return '\\_';
   }
-  if (char === '<' && (next === undefined || /[A-Za-z/!?]/.test(next))) {
+  if (char === '<' && (next === undefined || !/\s/.test(next))) {
     return '\\<';
   }
   if (char === '&' && ENTITY_LIKE.test(chars.slice(index, index + 40).join(''))) {

@@ -28,17 +28,14 @@ function describeNode(node: PmNode): string {
 
 function knownCauses(root: PmNode): string[] {
   const causes: string[] = [];
-  const visit = (node: PmNode, parent: PmNode | undefined, index: number): void => {
+  const visit = (node: PmNode, parent: PmNode | undefined): void => {
     causes.push(...markCauses(node));
     if ((node.type === 'tableCell' || node.type === 'tableHeader') && parent) {
       causes.push(...cellCauses(node));
     }
-    if (node.type === 'hardBreak' && parent && index === childrenOf(parent).length - 1) {
-      causes.push(`the ${parent.type} ${quote(plainText(parent))} ends with a line break, which Markdown cannot hold`);
-    }
-    childrenOf(node).forEach((child, childIndex) => visit(child, node, childIndex));
+    childrenOf(node).forEach((child) => visit(child, node));
   };
-  visit(root, undefined, 0);
+  visit(root, undefined);
   return causes;
 }
 

@@ -78,6 +78,7 @@ function trimBlankLines(lines: string[], start: number, end: number): number {
 
 const TASK_MARKER = /^\[([ xX])\](?: |$)/;
 const EMPTY_PARAGRAPH_HTML = '<p></p>';
+const LINE_BREAK_HTML = /^<br\s*\/?>$/i;
 
 class TokenReader {
   index = 0;
@@ -185,7 +186,7 @@ class TokenReader {
     const inline = first.type === 'paragraph_open' ? this.tokens[this.index + 1]! : undefined;
     const marker = inline ? TASK_MARKER.exec(inline.content) : null;
     const content = this.blocksUntil('list_item_close');
-    if (content[0]?.type !== 'paragraph' || first.type !== 'paragraph_open') {
+    if (content[0]?.type !== 'paragraph') {
       content.unshift({ type: 'paragraph' });
     }
     return { node: { type: 'listItem', content }, checked: marker ? marker[1] !== ' ' : undefined };
@@ -203,10 +204,11 @@ class TokenReader {
         continue;
       }
       const inHeader = rows.length === 0;
+      const rowStart = this.index;
       const cells = this.tableRow(inHeader);
       if (inHeader) {
         width = cells.length;
-        headerEmpty = cells.every((cell) => childrenOf(cell).every((child) => child.content === undefined));
+        headerEmpty = this.tokens.slice(rowStart, this.index).every((cell) => cell.type !== 'inline' || cell.content.trim() === '');
       } else {
         this.checkRowWidth(token, width);
       }
@@ -230,7 +232,7 @@ class TokenReader {
           this.warning(token.map, 'Column alignment has no place in a notebook table; it will not be kept.');
         }
         const inline = this.tokens[this.index + 1]!;
-        const paragraph = withContent({ type: 'paragraph' }, this.inline(inline));
+        const paragraph = inline.content.trim() === EMPTY_PARAGRAPH_HTML ? { type: 'paragraph' } : withContent({ type: 'paragraph' }, this.inline(inline));
         cells.push({ type: inHeader ? 'tableHeader' : 'tableCell', attrs: cellAttrs(), content: [paragraph] });
         this.index += 3;
       } else {
@@ -253,8 +255,12 @@ class TokenReader {
   }
 
   private htmlBlock(token: Token): PmNode {
-    if (token.content.trim() === EMPTY_PARAGRAPH_HTML) {
+    const html = token.content.trim();
+    if (html === EMPTY_PARAGRAPH_HTML) {
       return { type: 'paragraph' };
+    }
+    if (LINE_BREAK_HTML.test(html)) {
+      return { type: 'paragraph', content: [{ type: 'hardBreak' }] };
     }
     this.problem(token.map, 'Raw HTML has no notebook form; write it as Markdown or escape the "<" with a backslash.');
     return withContent({ type: 'paragraph' }, [{ type: 'text', text: token.content.trimEnd() }]);
@@ -391,6 +397,9 @@ class InlineReader {
 
   private html(content: string): void {
     const tag = content.toLowerCase();
+    if (LINE_BREAK_HTML.test(tag)) {
+      return this.atom({ type: 'hardBreak' });
+    }
     if (tag === '<u>') {
       return this.open({ type: 'underline' });
     }
@@ -458,9 +467,9 @@ function withoutTaskMarker(item: PmNode): PmNode[] {
   return [withContent({ type: 'paragraph' }, content), ...rest];
 }
 
-/** The cells of a table row as written, counting pipes that are not escaped. */
+/** The cells of a table row as written, counting pipes that are not escaped (after any quote markers). */
 function countCells(line: string): number {
-  const trimmed = line.trim();
+  const trimmed = line.replace(/^(?:\s*>)*/, '').trim();
   let cells = 1;
   for (let index = 0; index < trimmed.length; index++) {
     if (trimmed[index] === '\\') {

@@ -206,11 +206,16 @@ function writeListItem(item: PmNode, marker: string, task: string, context: Writ
   const hasText = first?.type === 'paragraph';
   const text = hasText ? writeInline(childrenOf(first)) : '';
   const [firstLine = '', ...moreLines] = text.split('\n');
-  const head = [`${marker}${task}${firstLine === '' ? '' : ` ${firstLine}`}`, ...moreLines.map((line) => indent + line)].join('\n');
   const others = writeBlocks(hasText ? rest : childrenOf(item), context);
+  // An empty text followed by a paragraph must be written, or the paragraph would read as the item's text.
+  const emptyBeforeParagraph = hasText && text === '' && task === '' && others[0]?.node.type === 'paragraph';
+  const shown = emptyBeforeParagraph ? EMPTY_PARAGRAPH : firstLine;
+  const head = [`${marker}${task}${shown === '' ? '' : ` ${shown}`}`, ...moreLines.map((line) => indent + line)].join('\n');
   let result = head;
   others.forEach((block, index) => {
-    const tight = index === 0 && (text === '' || canInterruptParagraph(block.node));
+    const bareMarker = text === '' && task === '' && !emptyBeforeParagraph;
+    // A lone `<br>` reads as an HTML block, which would swallow a list right below it.
+    const tight = index === 0 && (bareMarker || (text !== '<br>' && canInterruptParagraph(block.node)));
     result += `${tight ? '\n' : '\n\n'}${prefixLines(block.text, indent, '')}`;
   });
   return result;
@@ -247,8 +252,11 @@ function writeTable(node: PmNode): string | undefined {
   const width = rows[0]!.length;
   const hasHeader = rows[0]!.every((cell) => cell.type === 'tableHeader');
   const row = (cells: string[]) => `| ${cells.join(' | ')} |`;
+  const headerTexts = rows[0]!.map(cellText);
+  // A header of empty cells stands for no header row, so a real one has its empty cells written out.
+  const header = headerTexts.every((text) => text === '') ? headerTexts.map(() => EMPTY_PARAGRAPH) : headerTexts;
   const lines = [
-    hasHeader ? row(rows[0]!.map(cellText)) : row(new Array<string>(width).fill('')),
+    hasHeader ? row(header) : row(new Array<string>(width).fill('')),
     row(new Array<string>(width).fill('---')),
     ...(hasHeader ? rows.slice(1) : rows).map((cells) => row(cells.map(cellText))),
   ];
