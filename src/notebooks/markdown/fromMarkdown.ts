@@ -2,7 +2,7 @@ import { diffIndices } from 'node-diff3';
 import type { MarkdownIssue } from './issues';
 import { issueAt, parseMarkdownBlocks, type ParsedBlock } from './parse';
 import { type PmNode, plainText, quote } from './schema';
-import { writeDocBlocks, type WrittenBlock } from './toMarkdown';
+import { lossesOfBlock, placeDocBlocks, type PlacedBlock } from './toMarkdown';
 
 export interface MarkdownDoc {
   readonly doc: { type: 'doc'; content: unknown[] };
@@ -27,7 +27,7 @@ export function markdownToDoc(markdown: string, base?: unknown): MarkdownDoc {
   if (base === undefined) {
     return { doc: { type: 'doc', content: parsed.blocks.map((block) => block.node) }, problems: parsed.problems };
   }
-  const written = writeDocBlocks(base).blocks;
+  const written = placeDocBlocks(base);
   const texts = parsed.blocks.map((block) => parsed.lines.slice(block.startLine, block.endLine).join('\n'));
   const kept = keptBaseNodes(written, texts);
   const content = parsed.blocks.map((block, index) => kept.nodes.get(index) ?? block.node);
@@ -46,7 +46,7 @@ interface Edit {
 }
 
 /** Which of the text's blocks are base's blocks unchanged (by index), and the runs of blocks that changed. */
-function keptBaseNodes(written: WrittenBlock[], texts: string[]): { nodes: Map<number, unknown>; edits: Edit[] } {
+function keptBaseNodes(written: PlacedBlock[], texts: string[]): { nodes: Map<number, unknown>; edits: Edit[] } {
   const baseTexts = written.map((block) => block.text);
   const nodes = new Map<number, unknown>();
   let prefix = 0;
@@ -97,7 +97,7 @@ function insideKeptBlock(problem: MarkdownIssue, blocks: ParsedBlock[], kept: Ma
  * A base block Markdown could not hold exactly, replaced by edited text: saving would drop what it held.
  * (A block deleted outright is the user's choice and needs no problem.)
  */
-function editedLossProblems(written: WrittenBlock[], blocks: ParsedBlock[], edits: Edit[]): MarkdownIssue[] {
+function editedLossProblems(written: PlacedBlock[], blocks: ParsedBlock[], edits: Edit[]): MarkdownIssue[] {
   const problems: MarkdownIssue[] = [];
   for (const edit of edits) {
     if (edit.newBlocks.length === 0) {
@@ -105,12 +105,13 @@ function editedLossProblems(written: WrittenBlock[], blocks: ParsedBlock[], edit
     }
     edit.baseBlocks.forEach((baseIndex, position) => {
       const original = written[baseIndex]!;
-      if (original.losses.length === 0) {
+      const losses = lossesOfBlock(original);
+      if (losses.length === 0) {
         return;
       }
       const block = blocks[edit.newBlocks[Math.min(position, edit.newBlocks.length - 1)]!]!;
       const what = describeBlock(original.node);
-      const message = `${what} had what Markdown cannot hold (${original.losses.join('; ')}); saving would drop it: undo your change to it, or edit the notebook in the JSON form.`;
+      const message = `${what} had what Markdown cannot hold (${losses.join('; ')}); saving would drop it: undo your change to it, or edit the notebook in the JSON form.`;
       problems.push(issueAt(block.startLine, block.endLine - 1, message, 'error'));
     });
   }

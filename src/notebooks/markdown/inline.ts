@@ -307,6 +307,9 @@ function entity(char: string): string {
 
 /** Text escaped so that markdown-it reads it back as the same characters. */
 function escapeText(piece: Extract<Piece, { kind: 'text' }>, options: InlineOptions, atLineStart: boolean, atLineEnd: boolean): string {
+  if (isPlain(piece, options, atLineStart, atLineEnd)) {
+    return piece.text;
+  }
   const chars = Array.from(piece.text);
   let output = '';
   chars.forEach((char, index) => {
@@ -321,6 +324,19 @@ function escapeText(piece: Extract<Piece, { kind: 'text' }>, options: InlineOpti
     output += besideEntity && char === '_' ? '\\_' : escapeChar(chars, index, options, first && atLineStart);
   });
   return atLineStart ? escapeOrderedMarker(output) : output;
+}
+
+const MAYBE_SPECIAL = /[\\*`[\]|~_<&!\n\r\t#]/;
+
+/** Text with nothing to escape, the common case, found without looking at each character. */
+function isPlain(piece: Extract<Piece, { kind: 'text' }>, options: InlineOptions, atLineStart: boolean, atLineEnd: boolean): boolean {
+  if (piece.entityFirst || piece.entityLast || MAYBE_SPECIAL.test(piece.text)) {
+    return false;
+  }
+  if (atLineStart && (/^[\s>\-+=]/.test(piece.text) || /^\d{1,9}[.)]/.test(piece.text))) {
+    return false;
+  }
+  return !(atLineEnd && /\s$/.test(piece.text)) && !(options.inHeading && piece.text.includes('#'));
 }
 
 function escapeChar(chars: string[], index: number, options: InlineOptions, atLineStart: boolean): string {

@@ -1,9 +1,8 @@
-import { sameJson } from '../notebookDocument';
 import { describeLosses } from './losses';
 import { formatNodeTag, linkDestination, writeInline } from './inline';
 import type { MarkdownIssue } from './issues';
 import { issueAt, parseMarkdownBlocks } from './parse';
-import { childrenOf, isNode, isObject, LIST_TYPES, type PmNode } from './schema';
+import { childrenOf, equalJson, isNode, isObject, LIST_TYPES, type PmNode } from './schema';
 
 /**
  * A legacy (ProseMirror) notebook as Markdown in PostHog's dialect, and back exactly: the text read back
@@ -60,34 +59,58 @@ export function joinBlocks(texts: string[]): string {
   return texts.length === 0 ? '' : `${texts.join('\n\n')}\n`;
 }
 
+/** A top-level node and its Markdown, placed at its lines, before the read-back check. */
+export interface PlacedBlock {
+  readonly node: PmNode;
+  readonly text: string;
+  readonly startLine: number;
+  readonly endLine: number;
+}
+
 /** The Markdown of each top-level node, and the losses of the whole conversion. */
 export function writeDocBlocks(doc: unknown, options: DocToMarkdownOptions = {}): { blocks: WrittenBlock[]; losses: MarkdownIssue[] } {
-  const context: WriteContext = { forMarkdownNotebook: options.forMarkdownNotebook === true };
   const losses: MarkdownIssue[] = docLosses(doc);
-  const nodes = isObject(doc) && Array.isArray(doc['content']) ? doc['content'] : [];
-  const written = writeBlocks(nodes.filter(isNode), context);
-  let line = 0;
-  const placed = written.map(({ node, text }) => {
-    const startLine = line;
-    line += text.split('\n').length + 1;
-    return { node, text, startLine, endLine: line - 1 };
-  });
-  const parsed = parseMarkdownBlocks(joinBlocks(written.map((block) => block.text))).blocks;
+  const placed = placeDocBlocks(doc, options);
+  const parsed = parseMarkdownBlocks(joinBlocks(placed.map((block) => block.text))).blocks;
   let next = 0;
   const blocks = placed.map((block): WrittenBlock => {
     const readBack: PmNode[] = [];
     for (; next < parsed.length && parsed[next]!.startLine < block.endLine; next++) {
       readBack.push(parsed[next]!.node);
     }
-    const expected = context.forMarkdownNotebook ? withoutEmptyParagraphs(block.node) : block.node;
-    const same = readBack.length === 1 && sameJson(readBack[0], expected);
-    const blockLosses = same ? [] : describeLosses(expected, readBack);
+    const blockLosses = compareReadBack(block.node, readBack, options);
     for (const loss of blockLosses) {
       losses.push(issueAt(block.startLine, block.endLine - 1, `${capitalise(loss)}.`, 'error'));
     }
     return { ...block, losses: blockLosses };
   });
   return { blocks, losses };
+}
+
+/** Each top-level node's Markdown at its lines, without the read-back check (see lossesOfBlock). */
+export function placeDocBlocks(doc: unknown, options: DocToMarkdownOptions = {}): PlacedBlock[] {
+  const context: WriteContext = { forMarkdownNotebook: options.forMarkdownNotebook === true };
+  const nodes = isObject(doc) && Array.isArray(doc['content']) ? doc['content'] : [];
+  let line = 0;
+  return writeBlocks(nodes.filter(isNode), context).map(({ node, text }) => {
+    const startLine = line;
+    line += text.split('\n').length + 1;
+    return { node, text, startLine, endLine: line - 1 };
+  });
+}
+
+/** What a block's Markdown cannot hold, read back on its own. */
+export function lossesOfBlock(block: PlacedBlock, options: DocToMarkdownOptions = {}): string[] {
+  return compareReadBack(
+    block.node,
+    parseMarkdownBlocks(block.text).blocks.map((parsed) => parsed.node),
+    options,
+  );
+}
+
+function compareReadBack(node: PmNode, readBack: PmNode[], options: DocToMarkdownOptions): string[] {
+  const expected = options.forMarkdownNotebook === true ? withoutEmptyParagraphs(node) : node;
+  return readBack.length === 1 && equalJson(readBack[0], expected) ? [] : describeLosses(expected, readBack);
 }
 
 function docLosses(doc: unknown): MarkdownIssue[] {
