@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { sameJson } from '../../../../src/notebooks/notebookDocument';
 import { docToMarkdown, markdownToDoc } from '../../../../src/notebooks/markdown';
+import { withoutEmptyParagraphs } from '../../../../src/notebooks/markdown/toMarkdown';
 import { makeNotebookContent, sampleNotebooks } from '../../../api-server/notebook-samples';
 import { Rng } from '../../../api-server/random';
 import { CORPUS, EXPECTED_MARKDOWN } from './corpus';
@@ -41,6 +42,15 @@ describe('converter corpus', () => {
   test('every corpus notebook is found in the expected Markdown table or checked by round trip only', () => {
     for (const name of Object.keys(EXPECTED_MARKDOWN)) {
       assert.ok(CORPUS.some((notebook) => notebook.name === name), name);
+    }
+  });
+
+  test('as Markdown notebooks, the corpus reads back without its empty paragraphs, and nothing else is lost', () => {
+    for (const notebook of CORPUS.filter((entry) => !entry.losses)) {
+      const { markdown, losses } = docToMarkdown(notebook.doc, { forMarkdownNotebook: true });
+      assert.deepEqual(losses, [], notebook.name);
+      assert.doesNotMatch(markdown, /^<p><\/p>$/m, notebook.name);
+      assert.ok(sameJson(markdownToDoc(markdown).doc, withoutEmptyParagraphs(notebook.doc)), notebook.name);
     }
   });
 

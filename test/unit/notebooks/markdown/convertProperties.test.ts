@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { sameJson } from '../../../../src/notebooks/notebookDocument';
 import { docToMarkdown, markdownToDoc } from '../../../../src/notebooks/markdown';
 import { writeDocBlocks } from '../../../../src/notebooks/markdown/toMarkdown';
-import { anyDocument, ordinaryDocument } from './convertArbitraries';
+import { anyDocument, ordinaryDocument } from './corpusArbitraries';
 
 function assertExactRoundTrips(doc: unknown, markdown: string): void {
   const back = markdownToDoc(markdown);
