@@ -467,17 +467,18 @@ function withoutTaskMarker(item: PmNode): PmNode[] {
   return [withContent({ type: 'paragraph' }, content), ...rest];
 }
 
-/** The cells of a table row as written, counting pipes that are not escaped (after any quote markers). */
+/**
+ * The cells of a table row as written (after any quote markers), split as markdown-it splits them: at
+ * each pipe not right after a backslash, a pipe at either end only closing the row.
+ */
 function countCells(line: string): number {
   const trimmed = line.replace(/^(?:\s*>)*/, '').trim();
   let cells = 1;
   for (let index = 0; index < trimmed.length; index++) {
-    if (trimmed[index] === '\\') {
-      index++;
-    } else if (trimmed[index] === '|' && index !== 0 && index !== trimmed.length - 1) {
+    if (trimmed[index] === '|' && trimmed[index - 1] !== '\\') {
       cells++;
     }
   }
-  return cells;
+  return cells - (trimmed.startsWith('|') ? 1 : 0) - (trimmed.endsWith('|') && trimmed.length > 1 && trimmed[trimmed.length - 2] !== '\\' ? 1 : 0);
 }
 
