@@ -1,4 +1,4 @@
-import { diffIndices } from 'node-diff3';
+import { alignBlocks } from './align';
 import type { MarkdownIssue } from './issues';
 import { issueAt, parseMarkdownBlocks, type ParsedBlock } from './parse';
 import { type PmNode, plainText, quote } from './schema';
@@ -19,7 +19,7 @@ export interface MarkdownDoc {
  * With `base`, the legacy document the text was made from: each top-level block whose text is exactly the
  * Markdown docToMarkdown wrote for one of base's top-level nodes keeps that node as it was (so what
  * Markdown cannot hold, like an unknown mark, survives edits elsewhere). Blocks are matched in order by a
- * sequence alignment, so moved or duplicated blocks are handled. A block edited from one that Markdown
+ * sequence alignment (alignBlocks), so moved or duplicated blocks are handled. A block edited from one that Markdown
  * could not hold exactly gets a problem saying what saving would drop.
  */
 export function markdownToDoc(markdown: string, base?: unknown): MarkdownDoc {
@@ -47,41 +47,24 @@ interface Edit {
 
 /** Which of the text's blocks are base's blocks unchanged (by index), and the runs of blocks that changed. */
 function keptBaseNodes(written: PlacedBlock[], texts: string[]): { nodes: Map<number, unknown>; edits: Edit[] } {
-  const baseTexts = written.map((block) => block.text);
   const nodes = new Map<number, unknown>();
-  let prefix = 0;
-  while (prefix < baseTexts.length && prefix < texts.length && baseTexts[prefix] === texts[prefix]) {
-    nodes.set(prefix, written[prefix]!.node);
-    prefix++;
-  }
-  let suffix = 0;
-  while (
-    suffix < baseTexts.length - prefix &&
-    suffix < texts.length - prefix &&
-    baseTexts[baseTexts.length - 1 - suffix] === texts[texts.length - 1 - suffix]
-  ) {
-    nodes.set(texts.length - 1 - suffix, written[baseTexts.length - 1 - suffix]!.node);
-    suffix++;
-  }
-  const baseMiddle = baseTexts.slice(prefix, baseTexts.length - suffix);
-  const newMiddle = texts.slice(prefix, texts.length - suffix);
   const edits: Edit[] = [];
   let baseAt = 0;
   let newAt = 0;
-  const keepUntil = (baseEnd: number) => {
-    for (; baseAt < baseEnd; baseAt++, newAt++) {
-      nodes.set(prefix + newAt, written[prefix + baseAt]!.node);
+  const pairs = alignBlocks(
+    written.map((block) => block.text),
+    texts,
+  );
+  for (const [baseIndex, newIndex] of [...pairs, [written.length, texts.length] as const]) {
+    if (baseIndex > baseAt || newIndex > newAt) {
+      edits.push({ baseBlocks: range(baseAt, baseIndex - baseAt), newBlocks: range(newAt, newIndex - newAt) });
     }
-  };
-  for (const change of diffIndices(baseMiddle, newMiddle)) {
-    const [baseStart, baseLength] = change.buffer1;
-    const [newStart, newLength] = change.buffer2;
-    keepUntil(baseStart);
-    edits.push({ baseBlocks: range(prefix + baseStart, baseLength), newBlocks: range(prefix + newStart, newLength) });
-    baseAt = baseStart + baseLength;
-    newAt = newStart + newLength;
+    if (baseIndex < written.length) {
+      nodes.set(newIndex, written[baseIndex]!.node);
+    }
+    baseAt = baseIndex + 1;
+    newAt = newIndex + 1;
   }
-  keepUntil(baseMiddle.length);
   return { nodes, edits };
 }
 

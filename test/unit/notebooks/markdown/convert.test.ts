@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import fc from 'fast-check';
 import { sameJson } from '../../../../src/notebooks/notebookDocument';
 import { docToMarkdown, markdownToDoc } from '../../../../src/notebooks/markdown';
+import { alignBlocks } from '../../../../src/notebooks/markdown/align';
 
 type Node = Record<string, unknown>;
 const text = (value: string, marks?: Node[]): Node => (marks ? { type: 'text', text: value, marks } : { type: 'text', text: value });
@@ -216,5 +218,49 @@ describe('markdownToDoc with the base it was made from', () => {
     const result = markdownToDoc(`${markdown}\nmore\n`, odd);
     assert.deepEqual(result.problems, []);
     assert.ok(sameJson(result.doc.content.slice(0, 2), odd.content));
+  });
+});
+
+describe('alignBlocks', () => {
+  const lcsLength = (a: string[], b: string[]): number => {
+    const table = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
+    for (let i = 1; i <= a.length; i++) {
+      for (let j = 1; j <= b.length; j++) {
+        table[i]![j] = a[i - 1] === b[j - 1] ? table[i - 1]![j - 1]! + 1 : Math.max(table[i - 1]![j]!, table[i]![j - 1]!);
+      }
+    }
+    return table[a.length]![b.length]!;
+  };
+
+  test('pairs equal texts in order, as many as a longest common subsequence', () => {
+    const blocks = fc.array(fc.constantFrom('a', 'b', 'c', 'd', '<p></p>'), { maxLength: 12 });
+    fc.assert(
+      fc.property(blocks, blocks, (a, b) => {
+        const pairs = alignBlocks(a, b);
+        pairs.forEach(([i, j], index) => {
+          assert.equal(a[i], b[j]);
+          if (index > 0) {
+            assert.ok(i > pairs[index - 1]![0] && j > pairs[index - 1]![1]);
+          }
+        });
+        assert.equal(pairs.length, lcsLength(a, b));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test('keeps the blocks around a move, and duplicates in order', () => {
+    const long = Array.from({ length: 3000 }, (_, index) => `block ${index}`);
+    const moved = [...long.slice(1, 2000), long[0]!, ...long.slice(2000)];
+    assert.equal(alignBlocks(long, moved).length, 2999, 'a long notebook aligns through its unique blocks');
+    assert.deepEqual(alignBlocks(['a', 'b', 'c', 'd'], ['a', 'c', 'd', 'b']), [
+      [0, 0],
+      [2, 1],
+      [3, 2],
+    ]);
+    assert.deepEqual(alignBlocks(['x', 'x'], ['x', 'y', 'x', 'x']), [
+      [0, 0],
+      [1, 3],
+    ]);
   });
 });
