@@ -1,9 +1,9 @@
 /**
  * What the notebook editor's TipTap schema puts in a legacy document, so that Markdown read back gives the
  * very JSON the editor would have saved: the attrs every node and mark carries (with their defaults), and
- * the order marks come in (ProseMirror keeps a text node's marks sorted by the schema's rank; TipTap ranks
- * Link first, its priority being higher, then the StarterKit marks in the order the kit adds them, then
- * Underline).
+ * the order marks come in (ProseMirror keeps a text node's marks sorted by the schema's rank; PostHog's
+ * link mark comes first, its priority being 1000, then the StarterKit marks in the order the kit adds
+ * them, then Underline).
  */
 export type JsonObject = Record<string, unknown>;
 
@@ -25,9 +25,12 @@ export interface PmMark {
 export const MARK_ORDER = ['link', 'bold', 'code', 'italic', 'strike', 'underline'] as const;
 export type KnownMark = (typeof MARK_ORDER)[number];
 
-/** A link as the editor makes it: TipTap's Link extension fills target, rel and class. */
+/**
+ * A link as PostHog's notebook editor makes it: its own link mark (NotebookMarkLink, not TipTap's Link
+ * extension) has `href` and a `target` whose default is undefined, so a saved link is `{ href }`.
+ */
 export function linkAttrs(href: string): JsonObject {
-  return { href, target: '_blank', rel: 'noopener noreferrer nofollow', class: null };
+  return { href };
 }
 
 export function cellAttrs(): JsonObject {

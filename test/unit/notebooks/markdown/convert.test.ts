@@ -9,7 +9,6 @@ type Node = Record<string, unknown>;
 const text = (value: string, marks?: Node[]): Node => (marks ? { type: 'text', text: value, marks } : { type: 'text', text: value });
 const p = (...content: Node[]): Node => (content.length > 0 ? { type: 'paragraph', content } : { type: 'paragraph' });
 const doc = (...content: Node[]) => ({ type: 'doc', content });
-const LINK_DEFAULTS = { target: '_blank', rel: 'noopener noreferrer nofollow', class: null };
 
 function contentOf(markdown: string): unknown[] {
   const { doc: result, problems } = markdownToDoc(markdown);
@@ -37,7 +36,7 @@ describe('docToMarkdown', () => {
     const input = doc(
       p(text('first')),
       { type: 'table', content: [{ type: 'tableRow', content: [{ type: 'tableHeader', attrs: { colspan: 2, rowspan: 1, colwidth: [120] }, content: [p(text('wide'))] }] }] },
-      p(text('Link with a title', [{ type: 'link', attrs: { href: 'https://a.b', ...LINK_DEFAULTS, title: 'T' } }])),
+      p(text('Link with a title', [{ type: 'link', attrs: { href: 'https://a.b', title: 'T' } }])),
     );
     const { markdown, losses } = docToMarkdown(input);
     assert.equal(markdown.split('\n')[2], '| wide |');
@@ -105,9 +104,9 @@ describe('markdownToDoc reads what people type', () => {
   test('autolinks and reference links become links with the editor attrs', () => {
     assert.deepEqual(contentOf('<https://posthog.com> and [docs][d]\n\n[d]: https://posthog.com/docs'), [
       p(
-        text('https://posthog.com', [{ type: 'link', attrs: { href: 'https://posthog.com', ...LINK_DEFAULTS } }]),
+        text('https://posthog.com', [{ type: 'link', attrs: { href: 'https://posthog.com' } }]),
         text(' and '),
-        text('docs', [{ type: 'link', attrs: { href: 'https://posthog.com/docs', ...LINK_DEFAULTS } }]),
+        text('docs', [{ type: 'link', attrs: { href: 'https://posthog.com/docs' } }]),
       ),
     ]);
   });

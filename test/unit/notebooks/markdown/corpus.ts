@@ -1,6 +1,6 @@
 /**
  * Real-shaped legacy notebooks, as PostHog's TipTap editor saves them (default attrs included: a link's
- * target, rel and class, a table cell's spans and width, a code block's language, an ordered list's
+ * href (PostHog's own link mark), a table cell's spans and width, a code block's language, an ordered list's
  * start, a task item's checked), for the converter's corpus test. `losses` lists what each cannot hold
  * in Markdown (text found in the loss messages); most hold everything.
  */
@@ -13,7 +13,7 @@ export interface CorpusNotebook {
 }
 
 const mark = (type: string): Node => ({ type });
-const link = (href: string): Node => ({ type: 'link', attrs: { href, target: '_blank', rel: 'noopener noreferrer nofollow', class: null } });
+const link = (href: string): Node => ({ type: 'link', attrs: { href } });
 const text = (value: string, ...marks: Node[]): Node => (marks.length > 0 ? { type: 'text', text: value, marks } : { type: 'text', text: value });
 const bold = (value: string) => text(value, mark('bold'));
 const italic = (value: string) => text(value, mark('italic'));
@@ -147,9 +147,10 @@ export const CORPUS: readonly CorpusNotebook[] = [
       { type: 'callout', attrs: { emoji: '💡' }, content: [p('A tip inside a callout')] },
       { type: 'ph-future-widget', attrs: { nodeId: 'x1', options: { a: [1, 2] } } },
       p('This is ', text('highlighted', { type: 'highlight', attrs: { color: 'yellow' } }), ' text'),
+      p('A pasted ', text('link', { type: 'link', attrs: { href: 'https://posthog.com', target: '_blank' } }), ' keeps its target only in JSON'),
       p('An unknown inline node: ', { type: 'emoji', attrs: { name: 'rocket' } }, ' done'),
     ),
-    losses: ['the mark "highlight" on "highlighted" has no Markdown form'],
+    losses: ['the mark "highlight" on "highlighted" has no Markdown form', 'the link on "link" has attributes Markdown cannot hold'],
   },
   {
     name: 'unicode, emoji and CRLF in text',

@@ -28,7 +28,7 @@ const word = fc.constantFrom(...WORDS);
 const words = fc.array(word, { minLength: 1, maxLength: 4 }).map((list) => list.join(' '));
 
 const href = fc.constantFrom('https://posthog.com', 'https://us.posthog.com/replay?a=1&b=2', '/insights/Xk3pQ9aZ', 'mailto:a@b.co', 'https://example.com/a_(b)', 'https://example.com/ä ö');
-const linkMark = href.map((value): Mark => ({ type: 'link', attrs: { href: value, target: '_blank', rel: 'noopener noreferrer nofollow', class: null } }));
+const linkMark = href.map((value): Mark => ({ type: 'link', attrs: { href: value } }));
 const MARK_ORDER = ['link', 'bold', 'code', 'italic', 'strike', 'underline'];
 
 const markSet = (extra: fc.Arbitrary<Mark[]>) =>
