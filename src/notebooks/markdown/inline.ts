@@ -107,8 +107,8 @@ function inlineTag(node: PmNode, options: InlineOptions): string {
 }
 
 /**
- * A node as its tag: attrs as props, and what else the node holds (content, or marks on a block node) in
- * `nodeContent` and `nodeMarks`. Attrs whose names cannot be props are left out (the caller's comparison
+ * A node as its tag: attrs as props, and what else the node holds in `nodeContent` (its content),
+ * `nodeMarks` (marks on a block node) and `nodeFields` (any other key, as an object). Attrs whose names cannot be props are left out (the caller's comparison
  * names them).
  */
 export function formatNodeTag(node: PmNode, isBlock: boolean): string {
@@ -125,11 +125,17 @@ export function formatNodeTag(node: PmNode, isBlock: boolean): string {
   if (isBlock && node.marks !== undefined) {
     props[NODE_MARKS_PROP] = node.marks;
   }
+  const otherKeys = Object.keys(node).filter((key) => !['type', 'attrs', 'content', 'marks', 'text'].includes(key));
+  if (otherKeys.length > 0) {
+    props[NODE_FIELDS_PROP] = Object.fromEntries(otherKeys.map((key) => [key, node[key]]));
+  }
   return formatTag(known ?? UNKNOWN_TAG, props);
 }
 
 export const NODE_CONTENT_PROP = 'nodeContent';
 export const NODE_MARKS_PROP = 'nodeMarks';
+/** Keys of the node itself other than type, attrs, content and marks, as an object. */
+export const NODE_FIELDS_PROP = 'nodeFields';
 
 /** The link's destination, in angle brackets when it holds what a bare destination cannot. */
 export function linkDestination(href: string): string {

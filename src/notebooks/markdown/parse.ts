@@ -1,9 +1,9 @@
 import MarkdownIt from 'markdown-it';
 import type { MarkdownIssue } from './issues';
 import { COMMENT_TAG, nodeTypeOfTag, UNKNOWN_TAG } from './dialect';
-import { NODE_CONTENT_PROP, NODE_MARKS_PROP } from './inline';
+import { NODE_CONTENT_PROP, NODE_FIELDS_PROP, NODE_MARKS_PROP } from './inline';
 import { BLOCK_TAG_TOKEN, INLINE_TAG_TOKEN, posthogTagsPlugin, type TagTokenMeta } from './plugin';
-import { cellAttrs, childrenOf, INLINE_PH_NODES, isNode, linkAttrs, markRank, type PmMark, type PmNode } from './schema';
+import { cellAttrs, childrenOf, INLINE_PH_NODES, isNode, isObject, linkAttrs, markRank, type PmMark, type PmNode } from './schema';
 
 type Token = MarkdownIt.Token;
 type Md = MarkdownIt.MarkdownIt;
@@ -282,11 +282,15 @@ class TokenReader {
       this.problem(map, name === COMMENT_TAG ? `A <${COMMENT_TAG}> tag stands for a comment thread, which a legacy notebook keeps as a mark on text; it has no node form.` : `The tag <${name}> stands for no notebook node.`);
       return undefined;
     }
-    const { [NODE_CONTENT_PROP]: content, [NODE_MARKS_PROP]: marks, ...attrs } = props;
+    const { [NODE_CONTENT_PROP]: content, [NODE_MARKS_PROP]: marks, [NODE_FIELDS_PROP]: fields, ...attrs } = props;
     if (name === UNKNOWN_TAG) {
       delete attrs['nodeType'];
     }
-    const node: PmNode = { type };
+    if (fields !== undefined && !isObject(fields)) {
+      this.problem(map, `The ${NODE_FIELDS_PROP} prop must be an object.`);
+      return undefined;
+    }
+    const node: PmNode = { ...(fields ?? {}), type };
     if (Object.keys(attrs).length > 0) {
       node.attrs = attrs;
     }

@@ -17,7 +17,8 @@ import { childrenOf, equalJson, isNode, isObject, LIST_TYPES, type PmNode } from
  * - two lists in a row alternate markers (`-`/`*`, `1.`/`1)`) so they do not merge into one;
  * - a table without a header row has a header of empty cells;
  * - a PostHog node is its tag with its attrs as props, and what else it holds as `nodeContent` (its
- *   content) and `nodeMarks`; a node PostHog has no tag for is `<UnknownNode nodeType="…" …attrs />`;
+ *   content), `nodeMarks` and `nodeFields` (other keys); a node PostHog has no tag for is
+ *   `<UnknownNode nodeType="…" …attrs />`;
  * - characters Markdown would read otherwise are escaped with a backslash, or written as a numeric entity
  *   (`&#32;`) where no backslash works (a space at a line's edge, next to an emphasis delimiter).
  *

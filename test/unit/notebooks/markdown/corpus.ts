@@ -146,6 +146,7 @@ export const CORPUS: readonly CorpusNotebook[] = [
     doc: doc(
       { type: 'callout', attrs: { emoji: '💡' }, content: [p('A tip inside a callout')] },
       { type: 'ph-future-widget', attrs: { nodeId: 'x1', options: { a: [1, 2] } } },
+      { type: 'ph-query', attrs: { query: { kind: 'HogQLQuery', query: 'select 1' } }, marks: [{ type: 'comment', attrs: { id: 'c1' } }], meta: { v: 2 } },
       p('This is ', text('highlighted', { type: 'highlight', attrs: { color: 'yellow' } }), ' text'),
       p('A pasted ', text('link', { type: 'link', attrs: { href: 'https://posthog.com', target: '_blank' } }), ' keeps its target only in JSON'),
       p('An unknown inline node: ', { type: 'emoji', attrs: { name: 'rocket' } }, ' done'),
