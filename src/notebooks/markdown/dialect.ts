@@ -78,6 +78,16 @@ export function tagDefinition(tag: string): TagDefinition | undefined {
   return TAGS.find((definition) => definition.tag === tag);
 }
 
+const OTHER_TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
+  [UNKNOWN_TAG]: 'A node PostHog has no tag for, kept with its node type.',
+  [COMMENT_TAG]: 'A discussion thread on highlighted text.',
+};
+
+/** The one-sentence description of any tag PostHog knows. */
+export function describeTag(tag: string): string | undefined {
+  return tagDefinition(tag)?.description ?? OTHER_TAG_DESCRIPTIONS[tag];
+}
+
 /** Every tag name PostHog writes or reads: the node tags, UnknownNode and Comment. */
 export function isKnownTag(tag: string): boolean {
   return NODE_TYPE_BY_TAG.has(tag) || tag === UNKNOWN_TAG || tag === COMMENT_TAG;
@@ -153,10 +163,11 @@ function describeQueryNode(query: Record<string, unknown>): string {
   return kindLabel(kind);
 }
 
-/** "TrendsQuery" → "Trends query", "DataTableNode" → "Data table node". */
+/** "TrendsQuery" → "Trends query", "DataTableNode" → "Data table node", "HogQLQuery" → "HogQL query". */
 export function kindLabel(kind: string): string {
-  const words = kind.match(/[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+/g) ?? [kind];
-  return words.map((word, index) => (index === 0 || word.length > 1 && word === word.toUpperCase() ? word : word.toLowerCase())).join(' ');
+  const words = kind.match(/HogQL|[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+/g) ?? [kind];
+  const keepsCase = (word: string, index: number) => index === 0 || word === 'HogQL' || (word.length > 1 && word === word.toUpperCase());
+  return words.map((word, index) => (keepsCase(word, index) ? word : word.toLowerCase())).join(' ');
 }
 
 export function shorten(text: string, length: number): string {

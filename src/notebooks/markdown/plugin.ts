@@ -6,7 +6,7 @@
  */
 import type MarkdownIt from 'markdown-it';
 import { describeQuery, isKnownTag, isRecord, nodeTypeOfTag, shorten, UNKNOWN_TAG } from './dialect';
-import { checkTag, isTagStart, parseTagAt, type ParsedTag } from './tags';
+import { checkTag, isTagStart, parseTagAt, type ParsedTag, tagNameAt } from './tags';
 
 type Md = MarkdownIt.MarkdownIt;
 type StateBlock = MarkdownIt.StateBlock;
@@ -29,17 +29,24 @@ export interface PosthogTagsOptions {
 
 export function posthogTagsPlugin(md: Md, options: PosthogTagsOptions = {}): void {
   const appliesTo = options.appliesTo ?? (() => true);
-  md.block.ruler.before('html_block', BLOCK_TAG_TOKEN, (state, startLine, endLine, silent) => appliesTo(state.env) && blockTag(state, startLine, endLine, silent), {
-    alt: ['paragraph', 'reference', 'blockquote'],
-  });
+  // Like an HTML block, a tag line ends a paragraph, a reference or a quote without a blank line before it.
+  const interrupts = { alt: ['paragraph', 'reference', 'blockquote'] };
+  md.block.ruler.before(
+    'html_block',
+    BLOCK_TAG_TOKEN,
+    (state, startLine, endLine, silent) => appliesTo(state.env) && blockTag(state, startLine, endLine, silent),
+    interrupts,
+  );
   md.inline.ruler.before('html_inline', INLINE_TAG_TOKEN, (state, silent) => appliesTo(state.env) && inlineTag(state, silent));
-  md.renderer.rules[BLOCK_TAG_TOKEN] = (tokens, index, _options, _env, self) => `<div${self.renderAttrs(tokens[index]!)}>${cardBody(md, tokens[index]!)}</div>\n`;
-  md.renderer.rules[INLINE_TAG_TOKEN] = (tokens, index) => `<span class="${cardClass(tokens[index]!)}">${cardBody(md, tokens[index]!)}</span>`;
+  md.renderer.rules[BLOCK_TAG_TOKEN] = (tokens, index, _options, _env, self) =>
+    `<div${self.renderAttrs(tokens[index]!)}>${cardBody(md, tokens[index]!)}</div>\n`;
+  md.renderer.rules[INLINE_TAG_TOKEN] = (tokens, index) =>
+    `<span class="${cardClass(tokens[index]!)}">${cardBody(md, tokens[index]!)}</span>`;
 }
 
 /**
- * A tag that starts a line and ends its last line. A tag that does not read stops at its paragraph's end,
- * as in PostHog, and becomes a card saying what is wrong.
+ * A tag that starts a line and ends its last line. A tag that does not read becomes a card saying what is
+ * wrong, up to the line where it ends, or else its paragraph's end (as in PostHog).
  */
 function blockTag(state: StateBlock, startLine: number, endLine: number, silent: boolean): boolean {
   if (state.sCount[startLine]! - state.blkIndent >= 4) {
@@ -50,10 +57,12 @@ function blockTag(state: StateBlock, startLine: number, endLine: number, silent:
     return false;
   }
   const parse = parseTagAt(state.src, start);
-  const lastLine = parse.ok ? lineOfOffset(state, startLine, endLine, parse.end) : paragraphLastLine(state, startLine, endLine);
-  if (lastLine === undefined || (parse.ok && state.src.slice(parse.end, state.eMarks[lastLine]).trim() !== '')) {
+  const tagEndLine = lineOfOffset(state, startLine, endLine, parse.end);
+  const endsItsLine = tagEndLine !== undefined && state.src.slice(parse.end, state.eMarks[tagEndLine]).trim() === '';
+  if (parse.ok && !endsItsLine) {
     return false;
   }
+  const lastLine = endsItsLine ? tagEndLine : paragraphLastLine(state, startLine, endLine);
   if (silent) {
     return true;
   }
@@ -68,14 +77,15 @@ function blockTag(state: StateBlock, startLine: number, endLine: number, silent:
 }
 
 function inlineTag(state: StateInline, silent: boolean): boolean {
-  if (!isTagStart(state.src, state.pos)) {
+  const name = tagNameAt(state.src, state.pos);
+  if (name === undefined) {
     return false;
   }
   const parse = parseTagAt(state.src, state.pos);
-  const end = Math.min(parse.end, state.posMax);
-  const name = state.src.slice(state.pos + 1).match(/^[A-Za-z0-9]+/)?.[0] ?? '';
   // Inside text, "List<String>" is prose: only a well-formed tag or a PostHog name is taken for a tag.
-  if ((!parse.ok && !isKnownTag(name)) || end <= state.pos) {
+  // A tag must also end where the text being read ends (a link's label, say).
+  const end = parse.end;
+  if ((!parse.ok && !isKnownTag(name)) || end > state.posMax || end <= state.pos) {
     return false;
   }
   if (!silent) {
@@ -119,29 +129,31 @@ function cardClass(token: Token): string {
 
 const SHOWN_PROPS = 6;
 const SHOWN_VALUE_LENGTH = 60;
+const SHOWN_SOURCE_LENGTH = 200;
 
+/** The card's inside: every piece of text from the document goes through markdown-it's escapeHtml. */
 function cardBody(md: Md, token: Token): string {
   const escape = md.utils.escapeHtml;
+  const element = (name: string, className: string, text: string) => `<${name} class="${className}">${escape(text)}</${name}>`;
   const meta = (token.meta ?? {}) as TagTokenMeta;
   const tag = meta.tag;
-  const name = tag?.name ?? token.content.slice(1).match(/^[A-Za-z0-9]+/)?.[0] ?? '';
-  const parts = [`<span class="posthog-tag-name">${escape(name)}</span>`];
+  const parts = [element('span', 'posthog-tag-name', tag?.name ?? tagNameAt(token.content, 0) ?? '')];
   if (meta.problem) {
-    parts.push(`<span class="posthog-tag-problem">${escape(meta.problem)}</span>`);
+    parts.push(element('span', 'posthog-tag-problem', meta.problem));
   }
   if (!tag) {
-    parts.push(`<code class="posthog-tag-source">${escape(shorten(token.content, 200))}</code>`);
+    parts.push(element('code', 'posthog-tag-source', shorten(token.content, SHOWN_SOURCE_LENGTH)));
     return parts.join(' ');
   }
   const summary = tagSummary(tag);
   if (summary) {
-    parts.push(`<span class="posthog-tag-summary">${escape(summary)}</span>`);
+    parts.push(element('span', 'posthog-tag-summary', summary));
   }
-  const props = shownProps(tag)
-    .map(([key, value]) => `<span class="posthog-tag-prop"><span class="posthog-tag-prop-name">${escape(key)}</span> ${escape(value)}</span>`)
-    .join(' ');
-  if (props) {
-    parts.push(`<span class="posthog-tag-props">${props}</span>`);
+  const props = shownProps(tag).map(
+    ([key, value]) => `<span class="posthog-tag-prop">${element('span', 'posthog-tag-prop-name', key)} ${escape(value)}</span>`,
+  );
+  if (props.length > 0) {
+    parts.push(`<span class="posthog-tag-props">${props.join(' ')}</span>`);
   }
   return parts.join(' ');
 }
@@ -158,8 +170,9 @@ function tagSummary(tag: ParsedTag): string | undefined {
 
 /** The props worth a glance: ids, titles and other short values; the query is in the summary. */
 function shownProps(tag: ParsedTag): [string, string][] {
+  const inSummary = (key: string) => (tag.name === 'Query' && key === 'query') || (tag.name === UNKNOWN_TAG && key === 'nodeType');
   return Object.entries(tag.props)
-    .filter(([key, value]) => !(tag.name === 'Query' && key === 'query') && !(tag.name === UNKNOWN_TAG && key === 'nodeType') && value !== true)
+    .filter(([key, value]) => !inSummary(key) && value !== true)
     .map(([key, value]): [string, string] => [key, shorten(propText(value), SHOWN_VALUE_LENGTH)])
     .slice(0, SHOWN_PROPS);
 }

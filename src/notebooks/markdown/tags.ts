@@ -7,10 +7,14 @@
  * - a tag may span several lines (a pretty-printed JSON prop) but ends at a blank line;
  * - `prop='text'` (backslash escapes any character) and bare values (`height=300`, read as JSON when they
  *   are JSON, else as text) are read;
- * - `<Name …></Name>` is read like `<Name … />` (PostHog ignores what is between; here it must be empty);
- * - prop names are `[A-Za-z_][A-Za-z0-9_-]*`.
+ * - `<Name …></Name>` is read like `<Name … />` (PostHog ignores what is between; here it must be blank);
+ * - prop names are `[A-Za-z_][A-Za-z0-9_-]*`; any name starting with an upper-case letter is a tag.
  * It differs where PostHog silently keeps bad text: a `{…}` value that is not JSON is an error here (PostHog
- * keeps it as the raw string), and so is a prop given twice (PostHog keeps the last).
+ * keeps it as the raw string), and so is a prop given twice (PostHog keeps the last). PostHog also decodes
+ * HTML entities in quoted values (`"a &amp; b"` → "a & b") although its writer never encodes them; this
+ * reader keeps the text as written, so that what formatTag writes reads back exactly.
+ * PostHog's reader finds tags only at the start of a line (inside text it reads only `<u>`, `<ref id>` and
+ * `<mention id>`); tags inside text are this extension's, for inline nodes (ReplayTimestamp, Backlink).
  */
 import MarkdownIt from 'markdown-it';
 import { JsonSyntaxError, parseJsonWithLocations } from '../../common/jsonWithLocations';
@@ -51,8 +55,10 @@ const TAG_NAME = /[A-Z][A-Za-z0-9]*/y;
 const PROP_NAME = /[A-Za-z_][A-Za-z0-9_-]*/y;
 const BARE_VALUE = /[^\s/>]+/y;
 
+const WHOLE_PROP_NAME = new RegExp(`^${PROP_NAME.source}$`);
+
 export function isPropName(name: string): boolean {
-  return new RegExp(`^${PROP_NAME.source}$`).test(name);
+  return WHOLE_PROP_NAME.test(name);
 }
 
 /** Whether a PostHog tag starts at the offset: `<`, an upper-case letter, then a name ending in a space, `/` or `>`. */
@@ -60,7 +66,8 @@ export function isTagStart(text: string, offset: number): boolean {
   return tagNameAt(text, offset) !== undefined;
 }
 
-function tagNameAt(text: string, offset: number): string | undefined {
+/** The name of the tag starting at the offset, if one does. */
+export function tagNameAt(text: string, offset: number): string | undefined {
   if (text.charCodeAt(offset) !== 0x3c /* < */) {
     return undefined;
   }
@@ -83,9 +90,13 @@ export function formatTag(name: string, props: Record<string, unknown>): string 
     if (value === undefined) {
       continue;
     }
-    text += value === true ? ` ${key}` : typeof value === 'string' ? ` ${key}=${JSON.stringify(value)}` : ` ${key}={${JSON.stringify(value)}}`;
+    text += value === true ? ` ${key}` : ` ${key}=${formatPropValue(value)}`;
   }
   return `${text} />`;
+}
+
+function formatPropValue(value: unknown): string {
+  return typeof value === 'string' ? JSON.stringify(value) : `{${JSON.stringify(value)}}`;
 }
 
 /** Reads the tag whose `<` is at the offset. */
@@ -97,6 +108,15 @@ interface Problem {
   readonly message: string;
   readonly start: number;
   readonly end: number;
+}
+
+/** A problem at one character. */
+function problemAt(message: string, offset: number): Problem {
+  return { message, start: offset, end: offset + 1 };
+}
+
+function failure(problem: Problem, end: number): TagParse {
+  return { ok: false, problem: problem.message, problemStart: problem.start, problemEnd: problem.end, end };
 }
 
 type ValueRead = { readonly value: unknown; readonly end: number } | { readonly problem: Problem; readonly end: number };
@@ -120,7 +140,7 @@ class TagReader {
   read(): TagParse {
     const name = tagNameAt(this.text, this.start);
     if (name === undefined) {
-      return this.stop({ message: 'no tag starts here: a tag is "<" and a name starting with an upper-case letter', start: this.start, end: this.start + 1 });
+      return this.stop(problemAt('no tag starts here: a tag is "<" and a name starting with an upper-case letter', this.start));
     }
     this.name = name;
     this.limit = paragraphEnd(this.text, this.start);
@@ -134,7 +154,7 @@ class TagReader {
         if (this.text[this.position + 1] === '>') {
           return this.finish(this.position + 2);
         }
-        return this.stop({ message: `"/" in <${name}> must be followed by ">"`, start: this.position, end: this.position + 1 });
+        return this.stop(problemAt(`"/" in <${name}> must be followed by ">"`, this.position));
       }
       if (char === '>') {
         return this.readClosingTag();
@@ -143,35 +163,39 @@ class TagReader {
         return this.stop(this.unclosed());
       }
       if (!this.readProp()) {
-        return this.stop({
-          message: `unexpected ${JSON.stringify(char)} in <${name}>: props are written name="text", name={JSON} or a bare name`,
-          start: this.position,
-          end: this.position + 1,
-        });
+        const message = `unexpected ${JSON.stringify(char)} in <${name}>: props are written name="text", name={JSON} or a bare name`;
+        return this.stop(problemAt(message, this.position));
       }
     }
   }
 
-  /** After `<Name …>`: only `</Name>`, with nothing but spaces before it, ends the tag. */
+  /**
+   * After `<Name …>`: `</Name>`, with nothing but spaces or line breaks before it, ends the tag. Content
+   * before a `</Name>` on the same line is a problem; anything else leaves the tag unclosed.
+   */
   private readClosingTag(): TagParse {
     const contentStart = this.position + 1;
     const closing = `</${this.name}>`;
-    const closingAt = this.text.indexOf(closing, contentStart);
-    if (closingAt === -1 || closingAt + closing.length > this.limit) {
+    const afterSpaces = skipSpaces(this.text, contentStart);
+    if (afterSpaces < this.limit && this.text.startsWith(closing, afterSpaces)) {
+      return this.finish(afterSpaces + closing.length);
+    }
+    const lineEnd = this.text.indexOf('\n', contentStart);
+    const closingAt = this.text.slice(contentStart, lineEnd === -1 ? this.limit : Math.min(lineEnd, this.limit)).indexOf(closing);
+    if (closingAt === -1) {
       return this.stop(this.unclosed(contentStart));
     }
-    if (this.text.slice(contentStart, closingAt).trim() !== '') {
-      this.note({
-        message: `<${this.name}> cannot hold content (PostHog ignores it): write <${this.name} … /> instead`,
-        start: contentStart,
-        end: closingAt,
-      });
-    }
-    return this.finish(closingAt + closing.length);
+    this.note({
+      message: `<${this.name}> cannot hold content (PostHog ignores it): write <${this.name} … /> instead`,
+      start: contentStart,
+      end: contentStart + closingAt,
+    });
+    return this.finish(contentStart + closingAt + closing.length);
   }
 
   private unclosed(end = this.position): Problem {
-    return { message: `unclosed tag <${this.name}: it needs "/>"`, start: this.start, end: Math.max(end, this.start + 1 + this.name.length) };
+    const nameEnd = this.start + 1 + this.name.length;
+    return { message: `unclosed tag <${this.name}: it needs "/>"`, start: this.start, end: Math.max(end, nameEnd) };
   }
 
   /** Reads one prop at the position; false when no prop name is there. */
@@ -188,7 +212,7 @@ class TagReader {
     }
     this.position = keyEnd;
     const afterSpaces = skipSpaces(this.text, keyEnd);
-    if (this.text[afterSpaces] !== '=') {
+    if (afterSpaces >= this.limit || this.text[afterSpaces] !== '=') {
       this.addProp(key, true, { start: keyStart, end: keyEnd, valueStart: keyEnd, valueEnd: keyEnd });
       return true;
     }
@@ -204,7 +228,7 @@ class TagReader {
   }
 
   private readValue(key: string, equalsAt: number, valueStart: number): ValueRead {
-    const char = this.text[valueStart];
+    const char = valueStart < this.limit ? this.text[valueStart] : undefined;
     if (char === '"') {
       return this.readJsonString(valueStart);
     }
@@ -215,9 +239,9 @@ class TagReader {
       return this.readBraced(key, valueStart);
     }
     BARE_VALUE.lastIndex = valueStart;
-    const bare = valueStart < this.limit ? BARE_VALUE.exec(this.text)?.[0] : undefined;
+    const bare = char === undefined ? undefined : BARE_VALUE.exec(this.text)?.[0];
     if (bare === undefined) {
-      return { problem: { message: `\`=\` without a value for prop "${key}" in <${this.name}>`, start: equalsAt, end: equalsAt + 1 }, end: equalsAt + 1 };
+      return { problem: problemAt(`\`=\` without a value for prop "${key}" in <${this.name}>`, equalsAt), end: equalsAt + 1 };
     }
     return { value: readBareValue(bare), end: valueStart + bare.length };
   }
@@ -237,7 +261,7 @@ class TagReader {
     let value = '';
     for (let index = valueStart + 1; index < this.limit; index++) {
       const char = this.text[index]!;
-      if (char === '\\' && index + 1 < this.text.length) {
+      if (char === '\\' && index + 1 < this.limit) {
         value += this.text[++index];
       } else if (char === "'") {
         return { value, end: index + 1 };
@@ -245,7 +269,7 @@ class TagReader {
         value += char;
       }
     }
-    return { problem: { message: `the value of prop "${key}" in <${this.name}> is not closed with '`, start: valueStart, end: valueStart + 1 }, end: this.limit };
+    return { problem: problemAt(`the value of prop "${key}" in <${this.name}> is not closed with '`, valueStart), end: this.limit };
   }
 
   /** `{…}`: balanced braces outside JSON strings, stopping at a blank line, and JSON inside. */
@@ -264,10 +288,11 @@ class TagReader {
       }
     }
     if (index >= limit) {
-      return { problem: { message: `the value of prop "${key}" in <${this.name}> has no closing "}"`, start: valueStart, end: valueStart + 1 }, end: limit };
+      return { problem: problemAt(`the value of prop "${key}" in <${this.name}> has no closing "}"`, valueStart), end: limit };
     }
     if (this.text.slice(valueStart + 1, index).trim() === '') {
-      return { problem: { message: `prop "${key}" in <${this.name}> has empty braces: write a JSON value inside them`, start: valueStart, end: index + 1 }, end: index + 1 };
+      const message = `prop "${key}" in <${this.name}> has empty braces: write a JSON value inside them`;
+      return { problem: { message, start: valueStart, end: index + 1 }, end: index + 1 };
     }
     const parsed = this.parseJson(valueStart + 1, index);
     return 'problem' in parsed ? { problem: parsed.problem, end: index + 1 } : { value: parsed.value, end: index + 1 };
@@ -309,14 +334,13 @@ class TagReader {
   }
 
   private stop(problem: Problem): TagParse {
-    const first = this.firstProblem ?? problem;
-    return { ok: false, problem: first.message, problemStart: first.start, problemEnd: first.end, end: Math.max(this.position, problem.end) };
+    return failure(this.firstProblem ?? problem, Math.max(this.position, problem.end));
   }
 
   private finish(end: number): TagParse {
     this.position = end;
     if (this.firstProblem) {
-      return { ok: false, problem: this.firstProblem.message, problemStart: this.firstProblem.start, problemEnd: this.firstProblem.end, end };
+      return failure(this.firstProblem, end);
     }
     const tag: ParsedTag = {
       name: this.name,
@@ -343,11 +367,20 @@ function isSpace(code: number): boolean {
 
 const BLANK_LINE = /\n[ \t\f\r]*\n/g;
 
+/** The last answer of paragraphEnd: reading every tag of a long paragraph must not search its end each time. */
+let lastParagraph: { text: string; from: number; end: number } | undefined;
+
 /** Where the paragraph around the offset ends: the line break before its first blank line, or the end of the text. */
 function paragraphEnd(text: string, from: number): number {
+  // The first blank line after `from` is the one found from an earlier offset, when `from` is not past it.
+  if (lastParagraph && lastParagraph.text === text && lastParagraph.from <= from && from <= lastParagraph.end) {
+    return lastParagraph.end;
+  }
   BLANK_LINE.lastIndex = from;
   const match = BLANK_LINE.exec(text);
-  return match === null ? text.length : match.index;
+  const end = match === null ? text.length : match.index;
+  lastParagraph = { text, from, end };
+  return end;
 }
 
 /** At a `"`: the index of its closing quote (or the limit). */
@@ -382,8 +415,9 @@ export function checkTag(tag: ParsedTag): TagProblem | undefined {
   const nameEnd = nameStart + tag.name.length;
   if (!isKnownTag(tag.name)) {
     const suggestion = closestTagName(tag.name);
+    const hint = suggestion ? ` (did you mean ${suggestion}?)` : '';
     return {
-      message: `unknown tag <${tag.name}>: PostHog's tags are ${KNOWN_TAG_NAMES.join(', ')}${suggestion ? ` (did you mean ${suggestion}?)` : ''}`,
+      message: `unknown tag <${tag.name}>: PostHog's tags are ${KNOWN_TAG_NAMES.join(', ')}${hint}`,
       start: nameStart,
       end: nameEnd,
     };
@@ -417,7 +451,9 @@ function closestTagName(name: string): string | undefined {
 
 /** Levenshtein distance, adjacent transpositions counting as one edit ("Qurey" is one edit from "Query"). */
 function editDistance(a: string, b: string): number {
-  const rows = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const rows = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
       const substitution = rows[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1);
@@ -433,6 +469,7 @@ function editDistance(a: string, b: string): number {
 
 /** A tag found in a notebook's Markdown, with its place (0-based lines and columns; the end is exclusive). */
 export interface TagInfo extends ParsedTag {
+  /** The node type it stands for: from the tag table, or an `<UnknownNode>`'s `nodeType` prop. */
   readonly nodeType: string | undefined;
   readonly line: number;
   readonly column: number;
@@ -553,7 +590,8 @@ class TagScanner {
   private located(tag: ParsedTag): TagInfo {
     const start = this.position(tag.start);
     const end = this.position(tag.end);
-    return { ...tag, nodeType: nodeTypeOfTag(tag.name), line: start.line, column: start.column, endLine: end.line, endColumn: end.column };
+    const nodeType = tag.name === UNKNOWN_TAG && typeof tag.props.nodeType === 'string' ? tag.props.nodeType : nodeTypeOfTag(tag.name);
+    return { ...tag, nodeType, line: start.line, column: start.column, endLine: end.line, endColumn: end.column };
   }
 
   private report(message: string, startOffset: number, endOffset: number): void {
@@ -593,4 +631,25 @@ function codeLineRanges(markdown: string): [number, number][] {
     }
   }
   return ranges;
+}
+
+/** What completion can offer at the cursor: a tag name after `<`, or a query kind in a `<Query>`'s `"kind":"…` */
+export type CompletionContext = { readonly kind: 'tagName' | 'queryKind'; readonly typed: string };
+
+const KIND_VALUE_BEFORE_CURSOR = /"kind"\s*:\s*"([A-Za-z]*)$/;
+const TAG_NAME_BEFORE_CURSOR = /(^|[^\\])<([A-Za-z0-9]*)$/;
+
+/**
+ * What to complete, from the text before the cursor (the cursor is at its end; a few thousand characters
+ * are enough). `typed` is what the completion replaces.
+ */
+export function completionContext(textBeforeCursor: string): CompletionContext | undefined {
+  const line = textBeforeCursor.slice(textBeforeCursor.lastIndexOf('\n') + 1);
+  const kindValue = KIND_VALUE_BEFORE_CURSOR.exec(line);
+  if (kindValue) {
+    const queryTag = textBeforeCursor.lastIndexOf('<Query');
+    return queryTag !== -1 && !textBeforeCursor.includes('/>', queryTag) ? { kind: 'queryKind', typed: kindValue[1]! } : undefined;
+  }
+  const tagName = TAG_NAME_BEFORE_CURSOR.exec(line);
+  return tagName ? { kind: 'tagName', typed: tagName[2]! } : undefined;
 }
