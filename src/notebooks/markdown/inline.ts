@@ -151,8 +151,9 @@ const HTML_BREAK = '<br>';
 
 /**
  * A hard break is a backslash ending the line, or `<br>` where that cannot work: in a heading or a table
- * cell (one line each), after the last text (a backslash there is only a backslash), and before a tag
- * that would stand alone on its line (it would read as a block).
+ * cell (one line each), after the last text (a backslash there is only a backslash), before a tag that
+ * would stand alone on its line (it would read as a block), and before a closing delimiter (at a line's
+ * start it could not close).
  */
 function chooseBreaks(pieces: Piece[], options: InlineOptions): void {
   pieces.forEach((piece, index) => {
@@ -162,7 +163,9 @@ function chooseBreaks(pieces: Piece[], options: InlineOptions): void {
     const rest = pieces.slice(index + 1).filter((next) => next.kind !== 'delim');
     const next = rest[0];
     const tagAloneNext = next?.kind === 'raw' && (rest[1] === undefined || rest[1].kind === 'break');
-    if (options.inTable || options.inHeading || rest.every((other) => other.kind === 'break') || tagAloneNext) {
+    const following = pieces[index + 1];
+    const closesNext = following?.kind === 'delim' && !following.opening;
+    if (options.inTable || options.inHeading || rest.every((other) => other.kind === 'break') || tagAloneNext || closesNext) {
       piece.text = HTML_BREAK;
     }
   });

@@ -331,6 +331,9 @@ class TokenReader {
 
 class InlineReader {
   private readonly nodes: PmNode[] = [];
+  /** The marks opened and not yet closed, in opening order (a mark opened twice, `<u><u>`, is there twice). */
+  private open: PmMark[] = [];
+  /** The marks on text here: each once, in the schema's order. */
   private marks: PmMark[] = [];
 
   constructor(
@@ -356,16 +359,16 @@ class InlineReader {
       case 'code_inline':
         return this.text(token.content, { type: 'code' });
       case 'strong_open':
-        return this.open({ type: 'bold' });
+        return this.openMark({ type: 'bold' });
       case 'em_open':
-        return this.open({ type: 'italic' });
+        return this.openMark({ type: 'italic' });
       case 's_open':
-        return this.open({ type: 'strike' });
+        return this.openMark({ type: 'strike' });
       case 'link_open':
         if (token.attrGet('title') !== null) {
           this.reporter.problem(this.token.map, 'A link title has no place in a notebook link; remove the title.');
         }
-        return this.open({ type: 'link', attrs: linkAttrs(String(token.attrGet('href') ?? '')) });
+        return this.openMark({ type: 'link', attrs: linkAttrs(String(token.attrGet('href') ?? '')) });
       case 'strong_close':
         return this.close('bold');
       case 'em_close':
@@ -405,7 +408,7 @@ class InlineReader {
       return this.atom({ type: 'hardBreak' });
     }
     if (tag === '<u>') {
-      return this.open({ type: 'underline' });
+      return this.openMark({ type: 'underline' });
     }
     if (tag === '</u>') {
       return this.close('underline');
@@ -414,15 +417,22 @@ class InlineReader {
     this.text(content);
   }
 
-  private open(mark: PmMark): void {
-    this.marks = [...this.marks, mark].sort((a, b) => markRank(a.type) - markRank(b.type));
+  private openMark(mark: PmMark): void {
+    this.open = [...this.open, mark];
+    this.updateMarks();
   }
 
   private close(type: string): void {
-    const index = this.marks.map((mark) => mark.type).lastIndexOf(type);
+    const index = this.open.map((mark) => mark.type).lastIndexOf(type);
     if (index !== -1) {
-      this.marks = this.marks.filter((_, at) => at !== index);
+      this.open = this.open.filter((_, at) => at !== index);
+      this.updateMarks();
     }
+  }
+
+  private updateMarks(): void {
+    const unique = this.open.filter((mark, index) => this.open.findIndex((other) => sameMarks([other], [mark])) === index);
+    this.marks = unique.sort((a, b) => markRank(a.type) - markRank(b.type));
   }
 
   private text(text: string, extra?: PmMark): void {

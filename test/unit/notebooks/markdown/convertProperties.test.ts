@@ -13,6 +13,9 @@ function assertExactRoundTrips(doc: unknown, markdown: string): void {
   assert.equal(docToMarkdown(back.doc).markdown, markdown);
 }
 
+const TYPED_PIECES = ['a', 'b', ' ', '  ', '\n', '\n\n', '*', '_', '`', '[', ']', '(', ')', '#', '>', '-', '+', '1.', '2)', '|', '~', '<', '!', '\\', '&amp;', '<u>', '</u>', '<br>', '<p></p>', '[ ] ', '[x] ', '---', '```', '    ', '\t', '=', 'é', '😀', 'http://x.y', '<Query query={{"kind":"X"}} />', '<ReplayTimestamp playbackTime={1} sessionRecordingId="s" />'];
+const typedMarkdown = fc.array(fc.constantFrom(...TYPED_PIECES), { maxLength: 30 }).map((pieces) => pieces.join(''));
+
 describe('converter properties', () => {
   test('every document either converts exactly, or names a loss at each block that does not', () => {
     fc.assert(
@@ -41,6 +44,21 @@ describe('converter properties', () => {
         assertExactRoundTrips(doc, markdown);
       }),
       { numRuns: 400 },
+    );
+  });
+
+  test('whatever Markdown reads without an error converts back, without loss, to Markdown that reads the same', () => {
+    fc.assert(
+      fc.property(typedMarkdown, (typed) => {
+        const { doc, problems } = markdownToDoc(typed);
+        if (problems.some((problem) => problem.severity === 'error')) {
+          return;
+        }
+        const { markdown, losses } = docToMarkdown(doc);
+        assert.deepEqual(losses, [], JSON.stringify(typed));
+        assertExactRoundTrips(doc, markdown);
+      }),
+      { numRuns: 1000 },
     );
   });
 });
