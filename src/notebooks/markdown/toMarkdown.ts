@@ -13,9 +13,13 @@ import { childrenOf, equalJson, isNode, isObject, LIST_TYPES, type PmNode } from
  * - an empty paragraph is the line `<p></p>` (TipTap documents hold them everywhere; CommonMark has no
  *   empty paragraph, and this reads back unambiguously, a typed `<p></p>` being escaped `\<p>`); as the
  *   first block of a list item it is nothing after the marker (`-`, `- [ ]`);
- * - a hard break is a backslash at the end of the line (CommonMark's, and visible, unlike two spaces);
+ * - a hard break is a backslash at the end of the line (CommonMark's, and visible, unlike two spaces), or
+ *   `<br>` where a backslash cannot work (in a heading or table cell, at the end of a paragraph, before a
+ *   closing `**` or a tag that would stand alone on its line);
  * - two lists in a row alternate markers (`-`/`*`, `1.`/`1)`) so they do not merge into one;
- * - a table without a header row has a header of empty cells;
+ * - a table without a header row has a header of empty cells (so a real header row whose cells are all
+ *   empty writes them as `<p></p>`);
+ * - a link is `[text](href)`, PostHog's link mark holding only `href` (a `target` is a loss);
  * - a PostHog node is its tag with its attrs as props, and what else it holds as `nodeContent` (its
  *   content), `nodeMarks` and `nodeFields` (other keys); a node PostHog has no tag for is
  *   `<UnknownNode nodeType="…" …attrs />`;
@@ -30,7 +34,10 @@ import { childrenOf, equalJson, isNode, isObject, LIST_TYPES, type PmNode } from
  * empty paragraphs are left out (as PostHog's own conversion does, its Markdown having none) instead of
  * written as `<p></p>`: the document read back is the original without its empty paragraphs (except the
  * first block of a list item or table cell, which Markdown holds as nothing), and only other differences
- * are losses.
+ * are losses. Everything else is written the same (PostHog's own conversion also adds `hideFilters` to
+ * queries and writes hard breaks as plain newlines; this one does neither).
+ *
+ * The text ends with "\n" so that it is a well-formed text file; markdownToDoc reads it with or without.
  */
 export interface DocToMarkdownOptions {
   readonly forMarkdownNotebook?: boolean;
