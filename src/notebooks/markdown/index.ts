@@ -1,0 +1,7 @@
+export * from './align';
+export * from './dialect';
+export * from './fromMarkdown';
+export * from './issues';
+export * from './plugin';
+export * from './tags';
+export * from './toMarkdown';
