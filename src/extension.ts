@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { registerConnections } from './connections';
 import { registerDocuments } from './documents';
 import { registerEvents } from './events';
-import { registerNotebooks } from './notebooks';
+import { extendMarkdownIt, registerNotebooks } from './notebooks';
 import { registerProjects } from './projects';
 import { createServices } from './services';
 import { registerExplorer } from './tree';
@@ -11,19 +11,26 @@ import { VSCODE_REGISTRY } from './workbench/commands';
 /** Each feature registers itself from its folder's entry point; the order is the order of the project's items. */
 const FEATURES = [registerConnections, registerExplorer, registerDocuments, registerNotebooks, registerEvents, registerProjects];
 
-export function activate(context: vscode.ExtensionContext): void {
+/** What the extension gives VS Code: the Markdown preview's plugin (see `markdown.markdownItPlugins`). */
+export interface ExtensionApi {
+  extendMarkdownIt: typeof extendMarkdownIt;
+}
+
+export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const log = vscode.window.createOutputChannel('PostHog', { log: true });
   const services = createServices({
     log,
     state: context.globalState,
     secrets: context.secrets,
     extensionUri: context.extensionUri,
+    storageUri: context.globalStorageUri,
     window: vscode.window,
     env: vscode.env,
     registry: VSCODE_REGISTRY,
     environment: process.env,
   });
   context.subscriptions.push(log, services, ...FEATURES.map((register) => register(services)));
+  return { extendMarkdownIt };
 }
 
 export function deactivate(): void {}

@@ -18,6 +18,7 @@ export interface Services extends vscode.Disposable {
   readonly log: vscode.LogOutputChannel;
   readonly state: StateStore;
   readonly extensionUri: vscode.Uri;
+  readonly storageUri: vscode.Uri;
   readonly window: WindowApi;
   readonly env: EnvApi;
   readonly registry: WorkbenchRegistry;
@@ -34,6 +35,8 @@ export interface ServiceSources {
   readonly state: StateStore;
   readonly secrets: SecretStore;
   readonly extensionUri: vscode.Uri;
+  /** The extension's own storage folder (its global storage). */
+  readonly storageUri: vscode.Uri;
   readonly window: WindowApi;
   readonly env: EnvApi;
   readonly registry: WorkbenchRegistry;

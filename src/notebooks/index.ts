@@ -1,17 +1,21 @@
 import * as vscode from 'vscode';
+import type MarkdownIt from 'markdown-it';
 import type { StateStore, ConnectionManager } from '../connections';
 import type { PostHogFileSystem } from '../documents';
 import type { ExplorerTreeProvider } from '../tree';
 import type { WorkbenchRegistry } from '../workbench/commands';
 import { Disposable } from '../workbench/disposable';
 import type { WindowApi } from '../workbench/window';
-import { DialogConflictResolver } from './conflicts';
+import { BaseArchive } from './baseArchive';
 import { DeletedNotebooks } from './deletedNotebooks';
+import { EditorBases } from './editorBases';
+import { posthogTagsPlugin } from './markdown';
+import { NotebookMarkdownLanguage } from './markdownLanguage';
 import { NotebookCommands } from './notebookCommands';
 import { NotebookFileStore } from './notebookFiles';
 import { NotebookListCommands } from './notebookListCommands';
 import { NotebooksSection } from './notebookNodes';
-import { NOTEBOOKS_FOLDER } from './notebookPaths';
+import { NOTEBOOKS_FOLDER, parseNotebookPath } from './notebookPaths';
 
 export const POLL_INTERVAL_SETTING = 'posthogExplorer.notebooks.pollIntervalSeconds';
 const DEFAULT_POLL_SECONDS = 30;
@@ -23,16 +27,22 @@ export interface NotebooksServices {
   readonly documents: PostHogFileSystem;
   readonly window: WindowApi;
   readonly registry: WorkbenchRegistry;
+  readonly log: vscode.LogOutputChannel;
+  /** Where the extension keeps files of its own (the bases of unsaved notebook editors). */
+  readonly storageUri: vscode.Uri;
 }
 
 /**
- * Notebooks: the Notebooks item under each project (filters, deleted notebooks), notebooks as files in
- * the `posthog` file system (polling, conflicts), and their commands.
+ * Notebooks: the Notebooks item under each project (filters, deleted notebooks), notebooks as Markdown and
+ * JSON files in the `posthog` file system (polling, merging saves), editor help for their Markdown, and their
+ * commands.
  */
 export class NotebooksFeature extends Disposable {
   readonly deleted: DeletedNotebooks;
   readonly section: NotebooksSection;
   readonly files: NotebookFileStore;
+  readonly bases: EditorBases;
+  readonly language: NotebookMarkdownLanguage;
   readonly commands: NotebookCommands;
   readonly listCommands: NotebookListCommands;
 
@@ -42,13 +52,17 @@ export class NotebooksFeature extends Disposable {
     this.deleted = new DeletedNotebooks(services.state);
     this.section = new NotebooksSection(tree, registry, this.deleted);
     this._register(tree.registerProjectSection(this.section));
+    const scheme = services.documents.scheme;
+    const isNotebookFile = (uri: vscode.Uri) => uri.scheme === scheme && parseNotebookPath(uri.authority, uri.path)?.kind === 'notebook';
+    const archive = new BaseArchive(vscode.Uri.joinPath(services.storageUri, 'notebook-bases').fsPath);
+    this.bases = this._register(new EditorBases(isNotebookFile, archive, services.log));
     this.files = this._register(
-      new NotebookFileStore(
-        services.documents.scheme,
-        (connectionId) => connections.session(connectionId),
-        this.deleted,
-        new DialogConflictResolver(window),
-        window,
+      new NotebookFileStore(scheme, (connectionId) => connections.session(connectionId), this.deleted, this.bases, window, services.log),
+    );
+    this.language = this._register(
+      new NotebookMarkdownLanguage(
+        (uri) => this.files.isNotebookUri(uri, 'markdown'),
+        (document) => this.files.markdownIssues(document),
       ),
     );
     this._register(services.documents.registerCollection(NOTEBOOKS_FOLDER, this.files));
@@ -72,4 +86,22 @@ export class NotebooksFeature extends Disposable {
 
 export function registerNotebooks(services: NotebooksServices): NotebooksFeature {
   return new NotebooksFeature(services);
+}
+
+/**
+ * The Markdown preview's markdown-it, extended (contributes `markdown.markdownItPlugins`): PostHog's tags in a
+ * notebook's Markdown file show as readable cards, never as raw HTML.
+ */
+export function extendMarkdownIt(md: MarkdownIt.MarkdownIt): MarkdownIt.MarkdownIt {
+  return md.use(posthogTagsPlugin, { appliesTo: (env: unknown) => isNotebookMarkdownUri((env as { currentDocument?: unknown } | undefined)?.currentDocument) });
+}
+
+/** Whether the preview renders a notebook's Markdown file (the Markdown extension may hand over its own URI type). */
+function isNotebookMarkdownUri(uri: unknown): boolean {
+  const { scheme, authority, path } = (uri ?? {}) as Partial<Record<'scheme' | 'authority' | 'path', unknown>>;
+  if (typeof scheme !== 'string' || !scheme.startsWith('posthog') || typeof authority !== 'string' || typeof path !== 'string') {
+    return false;
+  }
+  const parsed = parseNotebookPath(authority, path);
+  return parsed?.kind === 'notebook' && parsed.form === 'markdown';
 }

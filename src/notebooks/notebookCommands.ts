@@ -13,19 +13,22 @@ import { describeUser } from './notebookDocument';
 import { mergeMatches, prefixMatches } from './notebookSearch';
 import type { NotebookFileStore } from './notebookFiles';
 import { NotebookNode, NotebooksNode, notebookTitle } from './notebookNodes';
-import { parseNotebookPath } from './notebookPaths';
+import { type NotebookForm, notebookFormOf, parseNotebookPath, titleFromFileName } from './notebookPaths';
 
 const SEARCH_DEBOUNCE_MS = 250;
 const SEARCH_LIMIT = 50;
 const ACTIVITY_PAGE_SIZE = 20;
 
-/** A notebook a command acts on: from a tree node, or from the URI of an open notebook editor. */
+/** A notebook a command acts on: from a tree node, or from the URI of an open notebook editor (then `uri`). */
 interface NotebookRef {
   readonly session: ConnectionSession;
   readonly projectId: number;
   readonly shortId: string;
   readonly title: string | null;
+  readonly uri?: vscode.Uri;
 }
+
+export const OPEN_AS_SETTING = 'posthogExplorer.notebooks.openAs';
 
 type SearchItem = vscode.QuickPickItem & { readonly notebook?: NotebookListItem };
 
@@ -46,7 +49,117 @@ export class NotebookCommands extends CommandGroup {
       [COMMANDS.deleteNotebook]: (target?: ExplorerNode | vscode.Uri) => this.deleteNotebook(target),
       [COMMANDS.renameNotebook]: (target?: ExplorerNode | vscode.Uri) => this.renameNotebook(target),
       [COMMANDS.showNotebookActivity]: (target?: ExplorerNode | vscode.Uri) => this.showNotebookActivity(target),
+      [COMMANDS.openNotebookAsMarkdown]: (target?: ExplorerNode | vscode.Uri) => this.openNotebookAs('markdown', target),
+      [COMMANDS.openNotebookAsJson]: (target?: ExplorerNode | vscode.Uri) => this.openNotebookAs('json', target),
+      [COMMANDS.convertToMarkdownNotebook]: (target?: ExplorerNode | vscode.Uri) => this.convertToMarkdownNotebook(target),
+      [COMMANDS.overwriteNotebook]: (target?: vscode.Uri) => this.overwriteNotebook(target),
+      [COMMANDS.discardNotebookChanges]: (target?: vscode.Uri) => this.discardNotebookChanges(target),
     };
+  }
+
+  /** The file the explorer and "Open Notebook" open: the setting's, Markdown by default. */
+  preferredForm(): NotebookForm {
+    return vscode.workspace.getConfiguration().get<string>(OPEN_AS_SETTING) === 'json' ? 'json' : 'markdown';
+  }
+
+  /** Opens the notebook's Markdown or JSON file (from a notebook item, or beside the active notebook editor). */
+  async openNotebookAs(form: NotebookForm, target?: ExplorerNode | vscode.Uri): Promise<vscode.TextEditor | undefined> {
+    const ref = await this.notebookRef(target);
+    return ref && this.show(this.uriOfRef(ref, form));
+  }
+
+  /**
+   * Makes a legacy notebook a Markdown notebook on PostHog, after a modal confirmation saying what that means
+   * for PostHog's web app (it cannot be undone from here).
+   */
+  async convertToMarkdownNotebook(target?: ExplorerNode | vscode.Uri): Promise<boolean> {
+    const ref = await this.notebookRef(target);
+    if (!ref) {
+      return false;
+    }
+    const title = notebookTitle(ref.title);
+    if (this.openDocumentsOf(ref).some((document) => document.isDirty)) {
+      void this.window.showWarningMessage(vscode.l10n.t('"{0}" has unsaved changes: save or discard them before converting it.', title));
+      return false;
+    }
+    const convert = vscode.l10n.t('Convert');
+    const answer = await this.window.showWarningMessage(
+      vscode.l10n.t('Convert "{0}" to a Markdown notebook?', title),
+      {
+        modal: true,
+        detail: vscode.l10n.t(
+          "PostHog then stores it as Markdown (the form PostHog is moving notebooks to): its web app shows and edits it as a Markdown notebook, embedded insights, recordings and other PostHog nodes stay as tags, and empty paragraphs are dropped. Every editor opening it, in PostHog or here, sees the Markdown notebook. This cannot be undone from VS Code.",
+        ),
+      },
+      convert,
+    );
+    if (answer !== convert) {
+      return false;
+    }
+    try {
+      const saved = await this.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Converting "{0}"…', title) }, () =>
+        this.files.convertToMarkdown(ref.session, ref.projectId, ref.shortId),
+      );
+      void this.window.showInformationMessage(vscode.l10n.t('"{0}" is now a Markdown notebook (version {1}).', title, saved.version));
+      return true;
+    } catch (error) {
+      void this.window.showErrorMessage(vscode.l10n.t('Could not convert "{0}": {1}', title, errorText(error)));
+      return false;
+    }
+  }
+
+  /** Saves the editor's text over PostHog's version, newer or not, after a modal confirmation. */
+  async overwriteNotebook(target?: vscode.Uri): Promise<boolean> {
+    const document = this.notebookDocument(target);
+    if (!document) {
+      return false;
+    }
+    const overwrite = vscode.l10n.t('Overwrite');
+    const answer = await this.window.showWarningMessage(
+      vscode.l10n.t('Save your text of "{0}" over PostHog\'s version?', notebookTitle(notebookTitleOf(document.uri))),
+      { modal: true, detail: vscode.l10n.t('Changes made on PostHog since your text was read are lost; nothing is merged.') },
+      overwrite,
+    );
+    if (answer !== overwrite) {
+      return false;
+    }
+    this.files.requestOverwrite(document.uri);
+    return document.save();
+  }
+
+  /** Replaces the editor's text with PostHog's current version, after a modal confirmation. */
+  async discardNotebookChanges(target?: vscode.Uri): Promise<boolean> {
+    const document = this.notebookDocument(target);
+    if (!document) {
+      return false;
+    }
+    const discard = vscode.l10n.t('Discard My Changes');
+    const answer = await this.window.showWarningMessage(
+      vscode.l10n.t('Discard your changes to "{0}"?', notebookTitle(notebookTitleOf(document.uri))),
+      { modal: true, detail: vscode.l10n.t("The editor takes PostHog's current version; your unsaved text is lost.") },
+      discard,
+    );
+    if (answer !== discard) {
+      return false;
+    }
+    try {
+      const text = await this.files.latestText(document.uri);
+      const edit = new vscode.WorkspaceEdit();
+      edit.replace(document.uri, new vscode.Range(0, 0, document.lineCount, 0), text);
+      await vscode.workspace.applyEdit(edit);
+      return await document.save();
+    } catch (error) {
+      void this.window.showErrorMessage(vscode.l10n.t('Could not read PostHog\'s version: {0}', errorText(error)));
+      return false;
+    }
+  }
+
+  /** The open notebook document of `uri`, or the active editor's. */
+  private notebookDocument(target?: vscode.Uri): vscode.TextDocument | undefined {
+    const uri = target ?? vscode.window.activeTextEditor?.document.uri;
+    return uri && this.files.isNotebookUri(uri)
+      ? vscode.workspace.textDocuments.find((document) => document.uri.toString() === uri.toString())
+      : undefined;
   }
 
   /** From a notebook item: opens it. From the palette: search a project's notebooks on the server. */
@@ -55,7 +168,7 @@ export class NotebookCommands extends CommandGroup {
       activeDocument: false,
       pick: target === undefined ? () => this.pickNotebook() : undefined,
     });
-    return ref && this.show(this.uriOfRef(ref));
+    return ref && this.show(this.uriOfRef(ref, this.preferredForm()));
   }
 
   /** A project from a list, then one of its notebooks from a search. */
@@ -86,7 +199,7 @@ export class NotebookCommands extends CommandGroup {
       return undefined;
     }
     try {
-      const uri = await this.files.create(project.session, project.projectId, title.trim());
+      const uri = await this.files.create(project.session, project.projectId, title.trim(), this.preferredForm());
       return await this.show(uri);
     } catch (error) {
       void this.window.showErrorMessage(vscode.l10n.t('Could not create the notebook: {0}', errorText(error)));
@@ -137,9 +250,9 @@ export class NotebookCommands extends CommandGroup {
     if (!title?.trim() || title.trim() === ref.title) {
       return false;
     }
-    const from = this.openUriOf(ref) ?? this.uriOfRef(ref);
+    const from = ref.uri ?? this.openDocumentsOf(ref)[0]?.uri ?? this.uriOfRef(ref, this.preferredForm());
     this.files.allow(from);
-    const to = this.files.uriOf(ref.session.connection.id, ref.projectId, { short_id: ref.shortId, title: title.trim() });
+    const to = this.files.uriOf(ref.session.connection.id, ref.projectId, { short_id: ref.shortId, title: title.trim() }, notebookFormOf(from.path) ?? 'json');
     const edit = new vscode.WorkspaceEdit();
     edit.renameFile(from, to, { overwrite: false });
     const applied = await vscode.workspace.applyEdit(edit);
@@ -290,20 +403,25 @@ export class NotebookCommands extends CommandGroup {
     if (path?.kind !== 'notebook' || !session) {
       return undefined;
     }
-    const name = uri.path.slice(uri.path.lastIndexOf('/') + 1);
-    const title = name.endsWith(` (${path.shortId}).json`) ? name.slice(0, -` (${path.shortId}).json`.length) : null;
-    return { session, projectId: path.projectId, shortId: path.shortId, title };
+    return { session, projectId: path.projectId, shortId: path.shortId, title: notebookTitleOf(uri) ?? null, uri };
   }
 
-  private uriOfRef(ref: NotebookRef): vscode.Uri {
-    return this.files.uriOf(ref.session.connection.id, ref.projectId, { short_id: ref.shortId, title: ref.title });
+  private uriOfRef(ref: NotebookRef, form: NotebookForm): vscode.Uri {
+    return this.files.uriOf(ref.session.connection.id, ref.projectId, { short_id: ref.shortId, title: ref.title }, form);
   }
 
-  /** The URI an open editor of the notebook uses (its title part may be older). */
-  private openUriOf(ref: NotebookRef): vscode.Uri | undefined {
-    return vscode.workspace.textDocuments.find((document) => {
+  /** The open editors' documents of the notebook (either file; their title part may be older). */
+  private openDocumentsOf(ref: NotebookRef): vscode.TextDocument[] {
+    return vscode.workspace.textDocuments.filter((document) => {
       const path = document.uri.scheme === this.files.scheme ? parseNotebookPath(document.uri.authority, document.uri.path) : undefined;
       return path?.kind === 'notebook' && path.shortId === ref.shortId && path.projectId === ref.projectId && path.connectionId === ref.session.connection.id;
-    })?.uri;
+    });
   }
+}
+
+/** The title a notebook file's name shows, if it has one (not a bare `shortId.md`). */
+function notebookTitleOf(uri: vscode.Uri): string | undefined {
+  const path = parseNotebookPath(uri.authority, uri.path);
+  const name = uri.path.slice(uri.path.lastIndexOf('/') + 1);
+  return path?.kind === 'notebook' ? titleFromFileName(name, path.shortId) : undefined;
 }

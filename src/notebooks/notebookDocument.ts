@@ -25,6 +25,8 @@ export const READONLY_NOTE = 'Read-only, kept by PostHog: changes here are refus
 export const MARKDOWN_READONLY_NOTE =
   'Read-only, kept by PostHog: changes here are refused. Edit title and the Markdown (content.content[0].attrs.markdown, one string per line); text_content is the Markdown.';
 export const MARKDOWN_NODE = 'ph-markdown-notebook';
+/** The nodeId PostHog gives the one node of a Markdown notebook. */
+export const MARKDOWN_NODE_ID = 'markdown-notebook-v2';
 
 export interface EditableNotebook {
   readonly title: string | null;

@@ -60,6 +60,11 @@ export class NotebookHistory {
     return this.basedOn.get(displayed) ?? displayed;
   }
 
+  /** The fields of a version this notebook's editors were given, if still kept. */
+  editableAt(version: number): EditableNotebook | undefined {
+    return this.served.get(version)?.editable;
+  }
+
   knows(version: number): boolean {
     return this.served.has(version);
   }

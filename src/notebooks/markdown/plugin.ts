@@ -27,21 +27,40 @@ export interface PosthogTagsOptions {
   appliesTo?: (env: unknown) => boolean;
 }
 
+/**
+ * VS Code's preview parses a document with an empty env and renders it with `env.currentDocument`: so the
+ * rules make tokens unless the env names a document the plugin does not apply to, and the renderers draw
+ * cards unless it does; a token in another document renders as markdown-it would render the tag's text
+ * (raw HTML where HTML is allowed, as the preview's own HTML blocks are, else escaped).
+ */
 export function posthogTagsPlugin(md: Md, options: PosthogTagsOptions = {}): void {
   const appliesTo = options.appliesTo ?? (() => true);
+  const applies = (env: unknown) => !namesDocument(env) || appliesTo(env);
   // Like an HTML block, a tag line ends a paragraph, a reference or a quote without a blank line before it.
   const interrupts = { alt: ['paragraph', 'reference', 'blockquote'] };
   md.block.ruler.before(
     'html_block',
     BLOCK_TAG_TOKEN,
-    (state, startLine, endLine, silent) => appliesTo(state.env) && blockTag(state, startLine, endLine, silent),
+    (state, startLine, endLine, silent) => applies(state.env) && blockTag(state, startLine, endLine, silent),
     interrupts,
   );
-  md.inline.ruler.before('html_inline', INLINE_TAG_TOKEN, (state, silent) => appliesTo(state.env) && inlineTag(state, silent));
-  md.renderer.rules[BLOCK_TAG_TOKEN] = (tokens, index, _options, _env, self) =>
-    `<div${self.renderAttrs(tokens[index]!)}>${cardBody(md, tokens[index]!)}</div>\n`;
-  md.renderer.rules[INLINE_TAG_TOKEN] = (tokens, index) =>
-    `<span class="${cardClass(tokens[index]!)}">${cardBody(md, tokens[index]!)}</span>`;
+  md.inline.ruler.before('html_inline', INLINE_TAG_TOKEN, (state, silent) => applies(state.env) && inlineTag(state, silent));
+  md.renderer.rules[BLOCK_TAG_TOKEN] = (tokens, index, _options, env, self) =>
+    applies(env)
+      ? `<div${self.renderAttrs(tokens[index]!)}>${cardBody(md, tokens[index]!)}</div>\n`
+      : md.options.html
+        ? `${tokens[index]!.content}\n`
+        : `<p>${md.utils.escapeHtml(tokens[index]!.content)}</p>\n`;
+  md.renderer.rules[INLINE_TAG_TOKEN] = (tokens, index, _options, env) =>
+    applies(env)
+      ? `<span class="${cardClass(tokens[index]!)}">${cardBody(md, tokens[index]!)}</span>`
+      : md.options.html
+        ? tokens[index]!.content
+        : md.utils.escapeHtml(tokens[index]!.content);
+}
+
+function namesDocument(env: unknown): boolean {
+  return typeof env === 'object' && env !== null && (env as { currentDocument?: unknown }).currentDocument !== undefined;
 }
 
 /**

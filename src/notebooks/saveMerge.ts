@@ -1,0 +1,61 @@
+import type { Notebook } from '../api';
+import { mergeMarkdown, type MergeLabels, mergeNotebookJson } from './merge';
+import { type BaseSnapshot, editableFromMarkdown, renderMarkdown } from './markdownSave';
+import { editableOf, type EditableNotebook, markdownOf, readonlyOf, sameJson, textContentOf } from './notebookDocument';
+
+/**
+ * What a save that met a newer version on PostHog does, decided three ways like git: from the text the
+ * editor was based on (base), the editor's (ours) and PostHog's (theirs).
+ */
+export type SaveMergeOutcome =
+  /** PostHog already holds exactly the user's notebook (e.g. a retried save that had reached it). */
+  | { readonly kind: 'alreadySaved' }
+  /** Both sides' changes merged cleanly: save `full` over PostHog's version. */
+  | { readonly kind: 'merged'; readonly full: EditableNotebook; readonly changes: readonly string[] }
+  /** Some blocks changed on both sides: the editor gets `text`, with conflict markers, based on PostHog's version. */
+  | { readonly kind: 'conflicted'; readonly text: string; readonly conflicts: number; readonly changes: readonly string[] };
+
+export function mergeLabels(server: Notebook, modifiedBy: string | null): MergeLabels {
+  return { ours: 'Yours', theirs: `PostHog (version ${server.version}${modifiedBy ? ` by ${modifiedBy}` : ''})` };
+}
+
+/** A save of the Markdown file: `ours` is the editor's Markdown, `base` what it was read as. */
+export function mergeMarkdownSave(base: BaseSnapshot, ours: string, server: Notebook, labels: MergeLabels): SaveMergeOutcome {
+  const theirs = renderMarkdown(server.content).markdown;
+  const serverEditable = editableOf(server);
+  if (ours === theirs) {
+    return { kind: 'alreadySaved' };
+  }
+  const merged = mergeMarkdown(base.text, ours, theirs, labels);
+  if (merged.conflicts > 0) {
+    return { kind: 'conflicted', text: merged.text, conflicts: merged.conflicts, changes: merged.changes };
+  }
+  const full = editableFromMarkdown(merged.text, serverEditable);
+  return sameJson(full.content, serverEditable.content) ? { kind: 'alreadySaved' } : { kind: 'merged', full, changes: merged.changes };
+}
+
+/** A save of the JSON document: `ours` is the editor's notebook, `base` the version it was based on. */
+export function mergeJsonSave(base: EditableNotebook, ours: EditableNotebook, server: Notebook, labels: MergeLabels): SaveMergeOutcome {
+  const theirs = editableOf(server);
+  if (sameFields(ours, theirs)) {
+    return { kind: 'alreadySaved' };
+  }
+  const outcome = mergeNotebookJson(base, ours, theirs, labels);
+  if (!outcome.merged) {
+    return { kind: 'conflicted', text: outcome.render(readonlyOf(server)), conflicts: outcome.conflicts, changes: outcome.changes };
+  }
+  const full = withTextContent(outcome.merged, theirs);
+  return sameFields(full, theirs) ? { kind: 'alreadySaved' } : { kind: 'merged', full, changes: outcome.changes };
+}
+
+/** text_content follows merged content as PostHog keeps it: the Markdown, or the content's plain text. */
+function withTextContent(merged: EditableNotebook, theirs: EditableNotebook): EditableNotebook {
+  if (sameJson(merged.content, theirs.content)) {
+    return { ...merged, text_content: theirs.text_content };
+  }
+  return { ...merged, text_content: markdownOf(merged.content) ?? textContentOf(merged.content) };
+}
+
+function sameFields(a: EditableNotebook, b: EditableNotebook): boolean {
+  return a.title === b.title && sameJson(a.content, b.content);
+}
