@@ -1,11 +1,18 @@
-// 2. Opening and saving a 2 MB notebook: requests, and the time spent in the extension beyond the network.
-// Replays what the posthog: file system does (src/notebooks/notebookFiles.ts, which needs vscode): open =
-// GET + serialise + NotebookHistory.recordServed; save = NotebookHistory.planSave (parse, validate, diff) +
-// PATCH + recordWritten + serialise of the answer. The API runs in another process, so this process's CPU
-// time during a call is the extension's own work (JSON parse, schema checks, document logic, sockets).
-import { PostHogClient } from '../../src/api';
-import { parseNotebookDocument, serializeNotebook } from '../../src/notebooks/notebookDocument';
+// 2. Opening and saving a 2 MB notebook, as its JSON document and as Markdown, and merging a save that meets
+// another user's: requests, and the time spent in the extension beyond the network.
+// Replays what the posthog: file system does (src/notebooks/notebookFiles.ts, which needs vscode):
+// - JSON: open = GET + serialise + NotebookHistory.recordServed; save = NotebookHistory.planSave (parse,
+//   validate, diff) + PATCH + recordWritten + serialise of the answer;
+// - Markdown: open = GET + convert to Markdown; save = planMarkdownSave (convert back, unchanged blocks
+//   keeping their nodes) + PATCH + the answer's Markdown;
+// - merge: a save based on an older version: PATCH (409) + GET + three-way merge + PATCH.
+// The API runs in another process, so this process's CPU time during a call is the extension's own work.
+import { type Notebook, PostHogClient } from '../../src/api';
+import { mergeMarkdown, mergeNotebookJson } from '../../src/notebooks/merge';
+import { planMarkdownSave, renderMarkdown, snapshotOf } from '../../src/notebooks/markdownSave';
+import { editableOf, parseNotebookDocument, serializeNotebook } from '../../src/notebooks/notebookDocument';
 import { NotebookHistory } from '../../src/notebooks/notebookHistory';
+import { mergeLabels, mergeMarkdownSave } from '../../src/notebooks/saveMerge';
 import type { BenchApi } from './benchApi';
 import { type Figure, median } from './results';
 
@@ -110,5 +117,115 @@ export async function benchNotebook(api: BenchApi, latencyMs: number): Promise<F
     );
   }
   figures.push({ section, what: 'save: of which parseNotebookDocument (JSON with locations), measured alone', value: median(saves.map((sample) => sample.parseMs ?? NaN)), unit: 'ms' });
+  figures.push(...(await benchMarkdown(api, latencyMs, projectId, shortId)));
   return figures;
+}
+
+/** The same notebook as Markdown: open, save, and a save that meets another user's edit and merges. */
+async function benchMarkdown(api: BenchApi, latencyMs: number, projectId: number, shortId: string): Promise<Figure[]> {
+  const client = new PostHogClient({ baseUrl: api.url, apiKey: api.key });
+  const opens: Sample[] = [];
+  const saves: Sample[] = [];
+  const merges: Sample[] = [];
+  const mergeTimes: number[] = [];
+  const jsonMergeTimes: number[] = [];
+  let fileBytes = 0;
+  try {
+    await client.users.me();
+    for (let round = 1; round <= REPETITIONS; round++) {
+      let served: Notebook | undefined;
+      let text = '';
+      opens.push(
+        await timed(api, async () => {
+          served = await client.notebooks.get(projectId, shortId);
+          const started = performance.now();
+          text = renderMarkdown(served.content).markdown;
+          fileBytes = new TextEncoder().encode(text).byteLength;
+          return performance.now() - started;
+        }),
+      );
+      const base = snapshotOf(served!, text, 0);
+      const edited = editText(text, round);
+      let saved: Notebook | undefined;
+      saves.push(
+        await timed(api, async () => {
+          const started = performance.now();
+          const plan = planMarkdownSave(edited, base);
+          if (plan.kind !== 'patch') throw new Error('The Markdown edit did not make a PATCH');
+          const logicMs = performance.now() - started;
+          saved = await client.notebooks.update(projectId, shortId, plan.body);
+          const after = performance.now();
+          renderMarkdown(saved.content);
+          return logicMs + (performance.now() - after);
+        }),
+      );
+      // Someone else edits the first paragraph; this editor, still based on `saved`, edits the last one.
+      const savedText = renderMarkdown(saved!.content).markdown;
+      const theirs = savedText.replace('notes taken', 'notes (theirs) taken');
+      await client.notebooks.update(projectId, shortId, { ...planBody(theirs, saved!, savedText), version: saved!.version });
+      const ours = editText(savedText.replace(`(edit ${round})`, ''), round + 100);
+      merges.push(
+        await timed(api, async () => {
+          const started = performance.now();
+          const plan = planMarkdownSave(ours, snapshotOf(saved!, savedText, 0));
+          if (plan.kind !== 'patch') throw new Error('The merge round did not make a PATCH');
+          let logicMs = performance.now() - started;
+          await client.notebooks.update(projectId, shortId, plan.body).then(
+            () => {
+              throw new Error('A stale save was accepted');
+            },
+            () => undefined,
+          );
+          const server = await client.notebooks.get(projectId, shortId);
+          const mergeStarted = performance.now();
+          const outcome = mergeMarkdownSave(snapshotOf(saved!, savedText, 0), ours, server, mergeLabels(server, null));
+          if (outcome.kind !== 'merged') throw new Error(`The merge round ended ${outcome.kind}`);
+          logicMs += performance.now() - mergeStarted;
+          await client.notebooks.update(projectId, shortId, { content: outcome.full.content, text_content: outcome.full.text_content, version: server.version });
+          return logicMs;
+        }),
+      );
+      const labels = { ours: 'Yours', theirs: 'PostHog' };
+      const mergeStarted = performance.now();
+      mergeMarkdown(savedText, ours, theirs, labels);
+      mergeTimes.push(performance.now() - mergeStarted);
+      const jsonBase = editableOf(saved!);
+      const jsonOurs = { ...jsonBase, content: planBody(ours, saved!, savedText).content };
+      const jsonTheirs = { ...jsonBase, content: planBody(theirs, saved!, savedText).content };
+      const jsonStarted = performance.now();
+      mergeNotebookJson(jsonBase, jsonOurs, jsonTheirs, labels);
+      jsonMergeTimes.push(performance.now() - jsonStarted);
+    }
+  } finally {
+    await client.dispose();
+  }
+  const section = `The same notebook as a ${(fileBytes / 1024 / 1024).toFixed(1)} MB Markdown file (legacy notebook: converted both ways, ${latencyMs} ms per request)`;
+  const figures: Figure[] = [];
+  for (const [name, samples, expected] of [['open', opens, ['GET 200']], ['save', saves, ['PATCH 200']], ['merged save', merges, ['PATCH 409', 'GET 200', 'PATCH 200']]] as const) {
+    const exact = samples.every((sample) => sample.requests.join('+') === expected.join('+'));
+    const wall = median(samples.map((sample) => sample.wallMs));
+    figures.push(
+      { section, what: `${name}: requests (${expected.join(', ')})`, value: Math.max(...samples.map((sample) => sample.requests.length)), unit: 'requests', budget: `exactly ${expected.length}`, pass: exact, note: samples.map((sample) => sample.requests.join('+')).join(', ') },
+      { section, what: `${name}: wall time`, value: wall, unit: 'ms', vsFloor: wall / (latencyMs * expected.length) },
+      { section, what: `${name}: extension CPU time (this process)`, value: median(samples.map((sample) => sample.cpuMs)), unit: 'ms' },
+      {
+        section,
+        what: name === 'open' ? 'open: of which Markdown conversion' : name === 'save' ? 'save: of which conversion back + answer' : 'merged save: of which conversion + three-way merge',
+        value: median(samples.map((sample) => sample.logicMs)),
+        unit: 'ms',
+      },
+    );
+  }
+  figures.push(
+    { section, what: 'three-way merge of the 2 MB Markdown alone (edits on both sides)', value: median(mergeTimes), unit: 'ms', budget: '< 1,000 ms', pass: median(mergeTimes) < 1_000 },
+    { section, what: 'three-way merge of the same notebook as JSON nodes', value: median(jsonMergeTimes), unit: 'ms', budget: '< 1,000 ms', pass: median(jsonMergeTimes) < 1_000 },
+  );
+  return figures;
+}
+
+/** The PATCH fields that make `markdown` the notebook's content, based on `served`. */
+function planBody(markdown: string, served: Notebook, servedText: string): { content: unknown; text_content?: string | null } {
+  const plan = planMarkdownSave(markdown, snapshotOf(served, servedText, 0));
+  if (plan.kind !== 'patch') throw new Error('The edit changed nothing');
+  return plan.body;
 }

@@ -2,9 +2,8 @@ import assert from 'node:assert/strict';
 import { copyFile, mkdir } from 'node:fs/promises';
 import * as path from 'node:path';
 import { describe, it } from 'mocha';
-import type { Notebook } from '../../src/api';
-import { markdownOf, serializeNotebook } from '../../src/notebooks/notebookDocument';
-import { notebookFull } from '../api-server/serializers';
+import { markdownOf } from '../../src/notebooks/notebookDocument';
+import type { Json } from '../api-server/model';
 import { repoRoot } from '../host/paths';
 import { e2e } from './context';
 
@@ -12,14 +11,16 @@ import { e2e } from './context';
 const TITLE_LINE = 11;
 
 describe('Notebooks (e2e)', () => {
-  it('opens a notebook from the tree, saves an edit with Ctrl+S, and resolves a conflict with Overwrite', async () => {
+  it('opens a notebook from the tree as Markdown, saves an edit with Ctrl+S, and merges another user\'s edit of another paragraph', async () => {
     const { workbench, page, api, resultsDir } = e2e();
     const organization = api.store.organizations[0]!;
     const project = api.store.projectsOf(organization.id).find((entry) => entry.name === 'Marketing site')!;
+    const paragraph = (text: string) => ({ type: 'paragraph', content: [{ type: 'text', text }] });
+    const heading = { type: 'heading', attrs: { level: 1 }, content: [{ type: 'text', text: 'E2E notebook' }] };
     const notebook = api.store.createNotebook(project.id, {
       title: 'E2E notebook',
-      content: { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Written by the e2e test.' }] }] },
-      text_content: 'Written by the e2e test.',
+      content: { type: 'doc', content: [heading, paragraph('Written by the e2e test.'), paragraph('Second paragraph.')] },
+      text_content: 'E2E notebook\n\nWritten by the e2e test.\n\nSecond paragraph.',
     });
     const initialVersion = notebook.version;
 
@@ -32,30 +33,34 @@ describe('Notebooks (e2e)', () => {
     api.clearRequests();
     await workbench.clickTreeItem('E2E notebook');
     await workbench.poll(
-      async () => (await workbench.activeEditorTitle()) === `E2E notebook (${notebook.short_id}).json`,
-      'the notebook opens in an editor',
+      async () => (await workbench.activeEditorTitle()) === `E2E notebook (${notebook.short_id}).md`,
+      'the notebook opens as Markdown',
     );
     const opened = api.requests.filter((request) => request.path.includes(`/notebooks/${notebook.short_id}/`));
     assert.deepEqual(opened.map((request) => request.method), ['GET'], 'opening costs one GET');
-    assert.match(await workbench.activeEditorText(), /"_readonly"/);
+    assert.match(await workbench.activeEditorText(), /# E2E notebook\s+Written by the e2e test\.\s+Second paragraph\./);
 
-    // Edit the title: go to its line, put the cursor before the closing quote, type.
-    const goToTitleEnd = async () => {
+    const goToLineEnd = async (line: number) => {
       await workbench.typeInEditor('');
       await page.keyboard.press('Control+G');
-      await page.keyboard.type(String(TITLE_LINE));
+      await page.keyboard.type(String(line));
       await page.keyboard.press('Enter');
       await page.keyboard.press('End');
-      await page.keyboard.press('ArrowLeft');
-      await page.keyboard.press('ArrowLeft');
     };
-    await goToTitleEnd();
-    await page.keyboard.type(' edited');
+    await goToLineEnd(3);
+    await page.keyboard.type(' Typed in VS Code.');
     await workbench.saveActiveEditor();
-    const patches = api.requests.filter((request) => request.method === 'PATCH');
-    assert.deepEqual(patches.map((request) => request.status), [200]);
-    assert.equal(api.store.getNotebook(project.id, notebook.short_id)?.title, 'E2E notebook edited');
-    assert.equal(api.store.getNotebook(project.id, notebook.short_id)?.version, initialVersion + 1);
+    assert.deepEqual(api.requests.filter((request) => request.method === 'PATCH').map((request) => request.status), [200]);
+    const first = api.store.getNotebook(project.id, notebook.short_id)!;
+    assert.equal(first.version, initialVersion + 1);
+    assert.deepEqual(first.content, {
+      type: 'doc',
+      content: [
+        heading,
+        paragraph('Written by the e2e test. Typed in VS Code.'),
+        paragraph('Second paragraph.'),
+      ],
+    }, 'the notebook stays a legacy (ProseMirror) notebook');
 
     if (process.env.UPDATE_SCREENSHOTS === '1' || process.env.SCREENSHOTS === '1') {
       await workbench.clearNotifications();
@@ -65,20 +70,36 @@ describe('Notebooks (e2e)', () => {
       await copyFile(file, readme);
     }
 
-    // Someone else saves while the editor has unsaved changes: the save asks, Overwrite keeps the text.
-    await goToTitleEnd();
-    await page.keyboard.type(' again');
-    api.store.editNotebookRemotely(project.id, notebook.short_id, {
-      content: { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Changed elsewhere.' }] }] },
-    });
-    await page.keyboard.press('Control+S');
-    assert.match(await workbench.dialogText(), /was changed on PostHog since you opened it/);
+    // Someone else saves a change to the second paragraph while this editor changes the first: the save merges.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await goToLineEnd(3);
+    await page.keyboard.type(' Mine again.');
+    const theirs = structuredClone(first.content) as { content: Json[] };
+    theirs.content[2] = paragraph('Second paragraph, changed elsewhere.');
+    api.store.editNotebookRemotely(project.id, notebook.short_id, { content: theirs as Json });
+    api.clearRequests();
+    await workbench.saveActiveEditor();
+    const calls = api.requests.filter((request) => request.path.includes(`/notebooks/${notebook.short_id}/`)).map((request) => `${request.method} ${request.status}`);
+    assert.deepEqual(calls, ['PATCH 409', 'GET 200', 'PATCH 200'], 'one refused save, one read of theirs, one merged save');
+    const merged = api.store.getNotebook(project.id, notebook.short_id)!;
+    assert.equal(merged.version, initialVersion + 3);
+    const text = JSON.stringify(merged.content);
+    assert.ok(text.includes('Mine again.') && text.includes('Second paragraph, changed elsewhere.'), text);
+    await workbench.poll(async () => (await workbench.activeEditorText()).includes('changed elsewhere'), 'the editor shows both edits');
+
+    // The JSON document of the same notebook, and "Save over PostHog's Version" when someone else saved meanwhile.
+    await workbench.runCommand('PostHog: Open Notebook as JSON');
+    await workbench.poll(async () => (await workbench.activeEditorTitle()) === `E2E notebook (${notebook.short_id}).json`, 'the JSON document opens');
+    await goToLineEnd(TITLE_LINE);
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.type(' edited');
+    api.store.editNotebookRemotely(project.id, notebook.short_id, { title: 'Renamed elsewhere' });
+    await workbench.runCommand("PostHog: Save over PostHog's Version…");
+    assert.match(await workbench.dialogText(), /over PostHog's version/);
     await workbench.pressDialogButton('Overwrite');
     await page.locator('.editor-group-container.active .tab.active.dirty').waitFor({ state: 'detached' });
-    const saved = api.store.getNotebook(project.id, notebook.short_id);
-    assert.equal(saved?.title, 'E2E notebook edited again');
-    assert.equal(saved?.version, initialVersion + 3);
-    assert.ok(!JSON.stringify(saved?.content).includes('Changed elsewhere.'));
+    assert.equal(api.store.getNotebook(project.id, notebook.short_id)?.title, 'E2E notebook edited');
     await workbench.runCommand('View: Close All Editors');
   });
 
@@ -106,7 +127,7 @@ describe('Notebooks (e2e)', () => {
     });
     await workbench.pickQuickItem('Palette target', { filter: false });
     await workbench.poll(
-      async () => (await workbench.activeEditorTitle()) === `Palette target (${target.short_id}).json`,
+      async () => (await workbench.activeEditorTitle()) === `Palette target (${target.short_id}).md`,
       'the searched notebook opens',
     );
     const searches = api.requests.filter((request) => request.path === `/api/projects/${project.id}/notebooks/` && request.query['search']);
@@ -147,10 +168,10 @@ describe('Notebooks (e2e)', () => {
     assert.deepEqual(searches.map((request) => request.query['search']), ['sig'], 'one search once typing paused');
     await workbench.pickQuickItem('Signup drop-off', { filter: false });
     await workbench.poll(
-      async () => (await workbench.activeEditorTitle()) === `Signup drop-off (${signup.short_id}).json`,
+      async () => (await workbench.activeEditorTitle()) === `Signup drop-off (${signup.short_id}).md`,
       'the Markdown notebook opens',
     );
-    assert.match(await workbench.activeEditorText(), /"markdown": \[/);
+    assert.match(await workbench.activeEditorText(), /^#/);
     await workbench.runCommand('View: Close All Editors');
   });
 
@@ -161,9 +182,8 @@ describe('Notebooks (e2e)', () => {
     const notebook = api.store.notebooksOf(project.id).find((entry) => entry.title === 'Activation metrics' && !entry.deleted)!;
     const before = markdownOf(notebook.content)!;
     const line = 'Weekly active uploaders, and what moved them. _Owner: Priya_';
-    const text = serializeNotebook(notebookFull(api.store, notebook) as unknown as Notebook);
-    const lineNumber = text.split('\n').findIndex((each) => each.includes(JSON.stringify(line))) + 1;
-    assert.ok(lineNumber > 0, 'the Markdown line has a line of its own in the document');
+    const lineNumber = before.split('\n').indexOf(line) + 1;
+    assert.ok(lineNumber > 0, 'the line is a line of the Markdown');
 
     await workbench.runCommand('PostHog: Open Notebook…');
     await workbench.pickQuickItem(project.name);
@@ -171,16 +191,14 @@ describe('Notebooks (e2e)', () => {
     await page.keyboard.type('activ', { delay: 30 });
     await workbench.pickQuickItem('Activation metrics', { filter: false });
     await workbench.poll(
-      async () => (await workbench.activeEditorTitle()) === `Activation metrics (${notebook.short_id}).json`,
-      'the Markdown notebook opens',
+      async () => (await workbench.activeEditorTitle()) === `Activation metrics (${notebook.short_id}).md`,
+      'the Markdown notebook opens as its Markdown',
     );
     await workbench.typeInEditor('');
     await page.keyboard.press('Control+G');
     await page.keyboard.type(String(lineNumber));
     await page.keyboard.press('Enter');
     await page.keyboard.press('End');
-    await page.keyboard.press('ArrowLeft');
-    await page.keyboard.press('ArrowLeft');
     await page.keyboard.type(' Edited in VS Code.');
     api.clearRequests();
     await workbench.saveActiveEditor();

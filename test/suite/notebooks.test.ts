@@ -3,9 +3,11 @@ import { after, afterEach, before, beforeEach, describe, it } from 'mocha';
 import * as vscode from 'vscode';
 import type { Notebook } from '../../src/api';
 import type { ConnectionSession } from '../../src/connections/connectionManager';
-import { NotebookCommands } from '../../src/notebooks/notebookCommands';
+import { NotebookCommands, OPEN_AS_SETTING } from '../../src/notebooks/notebookCommands';
+import { markdownOf } from '../../src/notebooks/notebookDocument';
 import { NotebookFileStore } from '../../src/notebooks/notebookFiles';
 import { DeletedNotebookNode, NotebookNode, NotebooksNode } from '../../src/notebooks/notebookNodes';
+import type { NotebookForm } from '../../src/notebooks/notebookPaths';
 import { ProjectNode } from '../../src/tree/nodes';
 import { ExplorerHarness, labelOf } from './support/explorerHarness';
 import { localApi, type RecordedRequest } from './support/localApi';
@@ -64,8 +66,8 @@ async function newNotebook(fixture: Fixture, title: string): Promise<Notebook> {
   });
 }
 
-function uriOf(fixture: Fixture, notebook: Pick<Notebook, 'short_id' | 'title'>): vscode.Uri {
-  return fixture.files.uriOf(fixture.session.connection.id, fixture.projectId, notebook);
+function uriOf(fixture: Fixture, notebook: Pick<Notebook, 'short_id' | 'title'>, form: NotebookForm = 'json'): vscode.Uri {
+  return fixture.files.uriOf(fixture.session.connection.id, fixture.projectId, notebook, form);
 }
 
 async function open(uri: vscode.Uri): Promise<vscode.TextDocument> {
@@ -100,6 +102,11 @@ async function waitFor(what: string, check: () => boolean | Promise<boolean>, ti
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** The text with every conflict resolved as "Accept Current" does: the editor's side kept, the markers gone. */
+function acceptCurrent(text: string): string {
+  return text.replace(/^<<<<<<< .*\r?\n([\s\S]*?)^=======\r?\n[\s\S]*?^>>>>>>> .*(\r?\n|$)/gm, '$1');
 }
 
 async function notebookRequests(notebook: Pick<Notebook, 'short_id'>): Promise<RecordedRequest[]> {
@@ -246,70 +253,99 @@ describe('Notebook files', function () {
   });
 
   describe('a save that meets a newer version on the server', () => {
-    async function conflict(title: string) {
+    /** The notebook opened as JSON, the user's edit in the editor, then another user's save. */
+    async function meet(title: string, mine: (json: Record<string, any>) => void, theirs: (content: any) => unknown) {
       const notebook = await newNotebook(fixture, title);
       const document = await open(uriOf(fixture, notebook));
-      await editJson(document, (json) => (json.title = `${title}, mine`));
-      await localApi.remoteEdit(fixture.projectId, notebook.short_id);
+      await editJson(document, mine);
+      await localApi.remoteEdit(fixture.projectId, notebook.short_id, { content: theirs(structuredClone(notebook.content)) });
       const remote = await server(fixture, notebook);
       assert.equal(remote.version, notebook.version + 1);
+      await localApi.clearRequests();
       return { notebook, document, remote };
     }
 
-    it('Overwrite saves the text over the newer version', async () => {
-      const { notebook, document, remote } = await conflict('Overwrite');
-      fixture.harness.window.choose('Overwrite');
+    it('merges changes to different nodes silently and saves them with the new version (one 409, one GET, one PATCH)', async () => {
+      const { notebook, document, remote } = await meet(
+        'Merge JSON',
+        (json) => json.content.content.push(PARAGRAPH('Mine, at the end')),
+        (content) => ((content.content[1] = PARAGRAPH('First line, edited by them')), content),
+      );
       assert.equal(await document.save(), true);
-      assert.equal(document.isDirty, false);
+      const calls = (await notebookRequests(notebook)).map((request) => `${request.method} ${request.status}`);
+      assert.deepEqual(calls, ['PATCH 409', 'GET 200', 'PATCH 200']);
       const saved = await server(fixture, notebook);
-      assert.equal(saved.title, 'Overwrite, mine');
       assert.equal(saved.version, remote.version + 1);
-      assert.ok(!JSON.stringify(saved.content).includes('Edited remotely'), 'the text replaced the remote content');
-      assert.match(fixture.harness.window.messages[0]?.text ?? '', /was changed on PostHog/);
+      const texts = JSON.stringify(saved.content);
+      assert.ok(texts.includes('Mine, at the end') && texts.includes('First line, edited by them'), texts);
+      assert.equal(saved.text_content, 'Merge JSON\n\nFirst line, edited by them\n\nMine, at the end');
+      await waitFor('the editor to show the merged notebook', () => document.getText().includes('edited by them') && !document.isDirty);
+      assert.equal(displayedVersion(document), saved.version);
     });
 
-    it('Discard takes the server\'s notebook into the editor and sends nothing', async () => {
-      const { notebook, document, remote } = await conflict('Discard');
-      fixture.harness.window.choose('Discard My Changes');
+    it('marks the node both changed with conflict markers, refuses to save while they remain, then saves the choice', async () => {
+      const { notebook, document, remote } = await meet(
+        'Conflict JSON',
+        (json) => (json.content.content[1] = PARAGRAPH('First line, mine')),
+        (content) => ((content.content[1] = PARAGRAPH('First line, theirs')), content),
+      );
+      assert.equal(await document.save(), false);
+      await waitFor('the conflict markers', () => document.getText().includes('<<<<<<< Yours'));
+      const text = document.getText();
+      assert.match(text, /^<<<<<<< Yours$/m);
+      assert.match(text, /^=======$/m);
+      assert.match(text, new RegExp(`^>>>>>>> PostHog \\(version ${remote.version}`, 'm'));
+      assert.ok(text.includes('First line, mine') && text.includes('First line, theirs'));
+      assert.ok(document.isDirty);
+      assert.equal(Number(/"version": (\d+)/.exec(text)?.[1]), remote.version, 'the merged text is based on PostHog\'s version');
+      assert.equal((await server(fixture, notebook)).version, remote.version, 'nothing was overwritten');
+      await localApi.clearRequests();
+      await assert.rejects(Promise.resolve(vscode.workspace.fs.writeFile(document.uri, new TextEncoder().encode(document.getText()))), /conflict marker/);
+      assert.deepEqual(await notebookRequests(notebook), [], 'nothing is sent while markers remain');
+      await replaceText(document, acceptCurrent(document.getText()));
+      assert.equal(await document.save(), true);
+      const saved = await server(fixture, notebook);
+      assert.ok(JSON.stringify(saved.content).includes('First line, mine'));
+      assert.equal(saved.version, remote.version + 1);
+    });
+
+    it('a retried save that already reached PostHog is a success, not a conflict with itself', async () => {
+      const notebook = await newNotebook(fixture, 'Retried');
+      const document = await open(uriOf(fixture, notebook));
+      await editJson(document, (json) => json.content.content.push(PARAGRAPH('Sent twice')));
+      const parsed = JSON.parse(document.getText());
+      await fixture.session.client.notebooks.update(fixture.projectId, notebook.short_id, {
+        content: parsed.content,
+        text_content: 'Retried\n\nFirst line\n\nSent twice',
+        version: notebook.version,
+      });
       await localApi.clearRequests();
       assert.equal(await document.save(), true);
-      assert.deepEqual((await notebookRequests(notebook)).filter((request) => request.method === 'PATCH').map((r) => r.status), [409]);
-      await waitFor('the editor to show the server\'s notebook', () => document.getText().includes('Edited remotely'));
-      assert.equal(document.isDirty, false);
-      assert.equal(displayedVersion(document), remote.version);
-      const kept = await server(fixture, notebook);
-      assert.equal(kept.title, 'Discard');
-      assert.equal(kept.version, remote.version);
+      const calls = (await notebookRequests(notebook)).map((request) => `${request.method} ${request.status}`);
+      assert.deepEqual(calls, ['PATCH 409', 'GET 200']);
+      assert.equal((await server(fixture, notebook)).version, notebook.version + 1);
     });
 
-    it('Compare opens a diff and keeps the text unsaved; saving again can then overwrite', async () => {
-      const { notebook, document, remote } = await conflict('Compare');
-      fixture.harness.window.choose('Compare');
-      assert.equal(await document.save(), false);
-      assert.ok(document.isDirty);
-      assert.ok(document.getText().includes('Compare, mine'));
-      await waitFor('the diff editor', () =>
-        vscode.window.tabGroups.all.some((group) =>
-          group.tabs.some((tab) => tab.input instanceof vscode.TabInputTextDiff && tab.input.original.scheme === `${SCHEME}-remote`),
-        ),
+    it('"Save over PostHog\'s Version" overwrites after a confirmation; "Discard Changes" takes PostHog\'s version', async () => {
+      const { notebook, document, remote } = await meet(
+        'Overwrite JSON',
+        (json) => (json.content.content[1] = PARAGRAPH('Mine wins')),
+        (content) => ((content.content[1] = PARAGRAPH('Theirs loses')), content),
       );
-      const diff = vscode.window.tabGroups.all.flatMap((group) => group.tabs).find((tab) => tab.input instanceof vscode.TabInputTextDiff);
-      const input = diff?.input as vscode.TabInputTextDiff;
-      assert.equal(input.modified.toString(), document.uri.toString());
-      const left = await vscode.workspace.openTextDocument(input.original);
-      assert.ok(left.getText().includes('Edited remotely'));
-      assert.equal((await server(fixture, notebook)).version, remote.version, 'nothing was saved');
       fixture.harness.window.choose('Overwrite');
-      assert.equal(await document.save(), true);
-      assert.equal((await server(fixture, notebook)).title, 'Compare, mine');
-    });
+      assert.equal(await fixture.commands.overwriteNotebook(document.uri), true);
+      const saved = await server(fixture, notebook);
+      assert.ok(JSON.stringify(saved.content).includes('Mine wins') && !JSON.stringify(saved.content).includes('Theirs loses'));
+      assert.equal(saved.version, remote.version + 1);
+      assert.match(fixture.harness.window.messages.at(-1)?.text ?? '', /over PostHog's version/);
 
-    it('dismissing the dialog saves nothing and keeps the text', async () => {
-      const { notebook, document, remote } = await conflict('Dismiss');
-      fixture.harness.window.choose(undefined);
-      assert.equal(await document.save(), false);
-      assert.ok(document.isDirty);
-      assert.equal((await server(fixture, notebook)).version, remote.version);
+      await editJson(document, (json) => (json.title = 'Overwrite JSON, unsaved'));
+      await localApi.remoteEdit(fixture.projectId, notebook.short_id);
+      fixture.harness.window.choose('Discard My Changes');
+      assert.equal(await fixture.commands.discardNotebookChanges(document.uri), true);
+      assert.equal(document.isDirty, false);
+      assert.ok(document.getText().includes('Edited remotely'));
+      assert.equal((await server(fixture, notebook)).title, 'Overwrite JSON');
     });
   });
 
@@ -416,6 +452,7 @@ describe('Notebook files', function () {
     assert.ok(rootEntries.some(([name, type]) => name === 'notebooks' && type === vscode.FileType.Directory));
     const entries = await vscode.workspace.fs.readDirectory(vscode.Uri.joinPath(root, 'notebooks'));
     assert.ok(entries.some(([name, type]) => name === `Listed (${notebook.short_id}).json` && type === vscode.FileType.File), JSON.stringify(entries));
+    assert.ok(entries.some(([name, type]) => name === `Listed (${notebook.short_id}).md` && type === vscode.FileType.File), JSON.stringify(entries));
     const uri = uriOf(fixture, notebook);
     const before = await vscode.workspace.fs.stat(uri);
     const bytes = await vscode.workspace.fs.readFile(uri);
@@ -445,8 +482,16 @@ describe('Notebook files', function () {
     assert.deepEqual(found.item.command?.arguments, [found.node]);
     await localApi.clearRequests();
     const editor = await fixture.commands.openNotebook(found.node);
-    assert.ok(editor?.document.getText().includes('"title": "From the tree"'));
+    assert.equal(editor?.document.uri.path.endsWith(`From the tree (${notebook.short_id}).md`), true, 'Markdown by default');
+    assert.ok(editor?.document.getText().startsWith('# From the tree\n\nFirst line'));
     assert.deepEqual((await notebookRequests(notebook)).map((request) => request.method), ['GET']);
+    await vscode.workspace.getConfiguration().update(OPEN_AS_SETTING, 'json', vscode.ConfigurationTarget.Global);
+    try {
+      const json = await fixture.commands.openNotebook(found.node);
+      assert.ok(json?.document.getText().includes('"title": "From the tree"'));
+    } finally {
+      await vscode.workspace.getConfiguration().update(OPEN_AS_SETTING, undefined, vscode.ConfigurationTarget.Global);
+    }
   });
 
   it('shows the activity of a notebook as "who · what · when" with changes', async () => {
@@ -457,6 +502,199 @@ describe('Notebook files', function () {
     const prompt = fixture.harness.window.prompts.find((entry) => entry.kind === 'quickPick');
     assert.ok(prompt, JSON.stringify(fixture.harness.window.messages));
     assert.ok(prompt.labels.some((label) => / · (updated|created) · /.test(label)), prompt.labels.join('\n'));
+  });
+});
+
+describe('Notebook Markdown files', function () {
+  this.timeout(60_000);
+  let fixture: Fixture;
+  beforeEach(async () => {
+    fixture = await setUp();
+  });
+  afterEach(() => tearDown(fixture));
+
+  async function markdownNotebook(title: string, markdown: string): Promise<Notebook> {
+    return fixture.session.client.notebooks.create(fixture.projectId, {
+      title,
+      content: { type: 'doc', content: [{ type: 'ph-markdown-notebook', attrs: { nodeId: 'markdown-notebook-v2', markdown } }] },
+      text_content: markdown,
+    });
+  }
+
+  async function patches(notebook: Notebook): Promise<RecordedRequest[]> {
+    return (await notebookRequests(notebook)).filter((request) => request.method === 'PATCH');
+  }
+
+  it('opens a legacy notebook as Markdown with one GET, and a save converts back: one PATCH, still legacy, the text kept', async () => {
+    const notebook = await newNotebook(fixture, 'Legacy as Markdown');
+    await localApi.clearRequests();
+    const document = await open(uriOf(fixture, notebook, 'markdown'));
+    assert.equal(document.languageId, 'markdown');
+    assert.equal(document.getText(), '# Legacy as Markdown\n\nFirst line\n');
+    assert.deepEqual((await notebookRequests(notebook)).map((request) => request.method), ['GET']);
+    await replaceText(document, '# Legacy as Markdown\n\nFirst line, with **bold** and a [link](https://posthog.com)\n\n- [x] a task\n- [ ] another\n');
+    await localApi.clearRequests();
+    assert.equal(await document.save(), true);
+    assert.equal((await patches(notebook)).length, 1);
+    const saved = await server(fixture, notebook);
+    assert.equal(saved.version, notebook.version + 1);
+    const content = saved.content as { content: { type: string }[] };
+    assert.deepEqual(content.content.map((node) => node.type), ['heading', 'paragraph', 'taskList']);
+    assert.ok(JSON.stringify(content).includes('"type":"bold"'));
+    assert.match(saved.text_content ?? '', /First line, with bold and a link/);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    assert.match(document.getText(), /\*\*bold\*\*/, 'the editor keeps the text as written');
+    assert.equal(document.isDirty, false);
+  });
+
+  it('opens a Markdown notebook verbatim and saves it back exactly, with text_content the Markdown and the version', async () => {
+    const markdown = '# Plan\r\n\r\nKeep *this*   spacing\n<Query query={{"kind":"SavedInsightNode","shortId":"Xk3pQ9aZ"}} />\n';
+    const notebook = await markdownNotebook('Verbatim', markdown);
+    const document = await open(uriOf(fixture, notebook, 'markdown'));
+    const edited = `${document.getText()}\nAdded line`;
+    await replaceText(document, edited);
+    await localApi.clearRequests();
+    assert.equal(await document.save(), true);
+    const [patch] = await patches(notebook);
+    assert.equal((patch?.body as { version?: number } | undefined)?.version, notebook.version);
+    const saved = await server(fixture, notebook);
+    const node = (saved.content as { content: { type: string; attrs: { markdown: string; nodeId: string } }[] }).content;
+    assert.equal(node.length, 1);
+    assert.equal(node[0]?.type, 'ph-markdown-notebook');
+    assert.equal(node[0]?.attrs.nodeId, 'markdown-notebook-v2');
+    assert.equal(node[0]?.attrs.markdown, document.getText());
+    assert.equal(saved.text_content, document.getText());
+  });
+
+  it('merges another user\'s change to a different paragraph and saves both (409, GET, PATCH)', async () => {
+    const notebook = await markdownNotebook('Merge Markdown', '# Merge\n\nFirst paragraph.\n\nSecond paragraph.\n');
+    const document = await open(uriOf(fixture, notebook, 'markdown'));
+    await replaceText(document, '# Merge\n\nFirst paragraph, edited by me.\n\nSecond paragraph.\n');
+    await localApi.remoteEdit(fixture.projectId, notebook.short_id, {
+      content: { type: 'doc', content: [{ type: 'ph-markdown-notebook', attrs: { nodeId: 'markdown-notebook-v2', markdown: '# Merge\n\nFirst paragraph.\n\nSecond paragraph, edited by them.\n' } }] },
+    });
+    await localApi.clearRequests();
+    assert.equal(await document.save(), true);
+    assert.deepEqual((await notebookRequests(notebook)).map((request) => `${request.method} ${request.status}`), ['PATCH 409', 'GET 200', 'PATCH 200']);
+    const saved = await server(fixture, notebook);
+    assert.equal(markdownOf(saved.content), '# Merge\n\nFirst paragraph, edited by me.\n\nSecond paragraph, edited by them.\n');
+    assert.equal(saved.text_content, '# Merge\n\nFirst paragraph, edited by me.\n\nSecond paragraph, edited by them.', 'PostHog trims text_content');
+    await waitFor('the editor to show both edits', () => document.getText().includes('edited by them') && !document.isDirty);
+  });
+
+  it('marks a paragraph both changed, refuses to save until VS Code\'s "Accept Current" resolves it, then saves', async () => {
+    const notebook = await newNotebook(fixture, 'Conflict Markdown');
+    const document = await open(uriOf(fixture, notebook, 'markdown'));
+    await replaceText(document, '# Conflict Markdown\n\nFirst line, mine');
+    await localApi.remoteEdit(fixture.projectId, notebook.short_id, {
+      content: { type: 'doc', content: [{ type: 'heading', attrs: { level: 1 }, content: [{ type: 'text', text: 'Conflict Markdown' }] }, PARAGRAPH('First line, theirs')] },
+    });
+    assert.equal(await document.save(), false);
+    await waitFor('the conflict markers', () => document.getText().includes('<<<<<<< Yours'));
+    assert.match(document.getText(), /^# Conflict Markdown\n\n?<<<<<<< Yours\n\n?First line, mine\n\n?=======\n\n?First line, theirs\n\n?>>>>>>> PostHog \(version \d+ by /);
+    await waitFor('a diagnostic on the marker', () => vscode.languages.getDiagnostics(document.uri).some((diagnostic) => /conflict marker/.test(diagnostic.message)));
+    await localApi.clearRequests();
+    await assert.rejects(Promise.resolve(vscode.workspace.fs.writeFile(document.uri, new TextEncoder().encode(document.getText()))), /conflict marker/);
+    assert.deepEqual(await notebookRequests(notebook), []);
+    const editor = await vscode.window.showTextDocument(document);
+    editor.selection = new vscode.Selection(3, 0, 3, 0);
+    await vscode.commands.executeCommand('merge-conflict.accept.all-current');
+    await waitFor('the markers to go', () => !document.getText().includes('<<<<<<<'));
+    assert.equal(await document.save(), true);
+    const saved = await server(fixture, notebook);
+    assert.ok(JSON.stringify(saved.content).includes('First line, mine'));
+    assert.ok(!JSON.stringify(saved.content).includes('theirs'));
+  });
+
+  it('names what Markdown cannot hold, keeps it through other edits, and refuses a save that would drop it', async () => {
+    const notebook = await fixture.session.client.notebooks.create(fixture.projectId, {
+      title: 'Lossy',
+      content: {
+        type: 'doc',
+        content: [
+          PARAGRAPH('Plain paragraph'),
+          { type: 'paragraph', content: [{ type: 'text', text: 'Highlighted', marks: [{ type: 'highlight', attrs: { color: 'yellow' } }] }] },
+        ],
+      },
+    });
+    const document = await open(uriOf(fixture, notebook, 'markdown'));
+    await waitFor('a diagnostic naming the mark', () =>
+      vscode.languages.getDiagnostics(document.uri).some((diagnostic) => diagnostic.range.start.line === 2 && /highlight/.test(diagnostic.message)),
+    );
+    await replaceText(document, document.getText().replace('Plain paragraph', 'Plain paragraph, edited'));
+    assert.equal(await document.save(), true);
+    const kept = await server(fixture, notebook);
+    assert.ok(JSON.stringify(kept.content).includes('"highlight"'), 'the unknown mark survived');
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    await replaceText(document, document.getText().replace('Highlighted', 'Highlighted, edited'));
+    await localApi.clearRequests();
+    assert.equal(await document.save(), false);
+    assert.deepEqual(await patches(notebook), []);
+    await assert.rejects(Promise.resolve(vscode.workspace.fs.writeFile(document.uri, new TextEncoder().encode(document.getText()))), /line 3: .*highlight/);
+  });
+
+  it('squiggles invalid tags, completes tag names and query kinds, explains a Query on hover, and previews tags as cards', async () => {
+    const markdown = '# Tags\n\n<Query query={{"kind":"SavedInsightNode","shortId":"Xk3pQ9aZ"}} />\n\n<Query query={{"kind":}} />\n\n<Qurey />\n';
+    const notebook = await markdownNotebook('Tags', markdown);
+    const document = await open(uriOf(fixture, notebook, 'markdown'));
+    await waitFor('two tag diagnostics', () => vscode.languages.getDiagnostics(document.uri).filter((d) => d.severity === vscode.DiagnosticSeverity.Error).length >= 2);
+    const diagnostics = vscode.languages.getDiagnostics(document.uri);
+    assert.ok(diagnostics.some((d) => d.range.start.line === 4 && /JSON/.test(d.message)), diagnostics.map((d) => d.message).join('\n'));
+    assert.ok(diagnostics.some((d) => d.range.start.line === 6 && /Qurey/.test(d.message)), diagnostics.map((d) => d.message).join('\n'));
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', document.uri, new vscode.Position(2, 3));
+    const hoverText = hovers.flatMap((hover) => hover.contents.map((part) => (typeof part === 'string' ? part : 'value' in part ? part.value : ''))).join('\n');
+    assert.match(hoverText, /Xk3pQ9aZ/);
+    await replaceText(document, `${document.getText()}\n<`);
+    const completions = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', document.uri, new vscode.Position(document.lineCount - 1, 1), '<');
+    assert.ok(completions.items.some((item) => (typeof item.label === 'string' ? item.label : item.label.label).includes('Query')));
+    const rendered = await vscode.commands.executeCommand<string>('markdown.api.render', document);
+    assert.match(rendered, /class="posthog-tag/, 'VS Code\'s Markdown engine draws the tags as cards');
+    assert.ok(!rendered.includes('<Query') && !rendered.includes('<Qurey'), 'no raw tag in the preview');
+  });
+
+  it('converts a legacy notebook to a Markdown notebook after a confirmation', async () => {
+    const notebook = await newNotebook(fixture, 'To convert');
+    fixture.harness.window.choose('Convert');
+    assert.equal(await fixture.commands.convertToMarkdownNotebook(uriOf(fixture, notebook, 'markdown')), true);
+    const saved = await server(fixture, notebook);
+    assert.deepEqual(saved.content, {
+      type: 'doc',
+      content: [{ type: 'ph-markdown-notebook', attrs: { nodeId: 'markdown-notebook-v2', markdown: '# To convert\n\nFirst line\n' } }],
+    });
+    assert.equal(saved.text_content, '# To convert\n\nFirst line');
+    assert.match(fixture.harness.window.messages.find((message) => message.severity === 'warning')?.text ?? '', /Convert "To convert" to a Markdown notebook\?/);
+  });
+
+  it('opens the other file of the notebook beside the active one', async () => {
+    const notebook = await newNotebook(fixture, 'Both files');
+    const markdown = await open(uriOf(fixture, notebook, 'markdown'));
+    const json = await fixture.commands.openNotebookAs('json', markdown.uri);
+    assert.equal(json?.document.uri.path.endsWith(`Both files (${notebook.short_id}).json`), true);
+    const back = await fixture.commands.openNotebookAs('markdown', json?.document.uri);
+    assert.equal(back?.document.uri.toString(), markdown.uri.toString());
+  });
+
+  it('keeps unsaved Markdown and its base over a reload: the next save merges against that base', async () => {
+    const notebook = await markdownNotebook('Reloaded', '# Reloaded\n\nOne.\n\nTwo.\n');
+    const document = await open(uriOf(fixture, notebook, 'markdown'));
+    await replaceText(document, '# Reloaded\n\nOne, edited before the reload.\n\nTwo.\n');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const { state, services } = fixture.harness;
+    fixture.harness.close();
+    await localApi.remoteEdit(fixture.projectId, notebook.short_id, {
+      content: { type: 'doc', content: [{ type: 'ph-markdown-notebook', attrs: { nodeId: 'markdown-notebook-v2', markdown: '# Reloaded\n\nOne.\n\nTwo, edited after.\n' } }] },
+    });
+    fixture.harness = new ExplorerHarness(runnerSecrets(), { scheme: SCHEME, storageUri: services.storageUri, state });
+    const session = await fixture.harness.connections.session(fixture.session.connection.id);
+    assert.ok(session, 'the connection survives the reload');
+    fixture = { ...fixture, session, files: fixture.harness.notebooks.files, commands: fixture.harness.notebooks.commands };
+    assert.ok(document.isDirty, 'the editor still holds the unsaved text');
+    await localApi.clearRequests();
+    assert.equal(await document.save(), true);
+    // The new window knows nothing of the notebook yet (one GET), saves on the archived base (409), reads theirs and merges.
+    assert.deepEqual((await notebookRequests(notebook)).map((request) => `${request.method} ${request.status}`), ['GET 200', 'PATCH 409', 'GET 200', 'PATCH 200']);
+    const saved = await server(fixture, notebook);
+    assert.equal(markdownOf(saved.content), '# Reloaded\n\nOne, edited before the reload.\n\nTwo, edited after.\n');
   });
 });
 

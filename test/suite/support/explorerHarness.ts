@@ -1,3 +1,5 @@
+import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { type ConnectionsFeature, registerConnections, type SecretStore } from '../../../src/connections';
 import { registerDocuments } from '../../../src/documents';
@@ -20,6 +22,10 @@ export interface HarnessOptions {
   readonly env?: EnvApi;
   /** The extension's folder (the events panel loads its script from there). */
   readonly extensionUri?: vscode.Uri;
+  /** The extension's storage folder; by default a new one under the temporary folder. */
+  readonly storageUri?: vscode.Uri;
+  /** The extension's global state; by default an empty one (pass another harness's to play a window reload). */
+  readonly state?: MemoryState;
 }
 
 /** Commands and panel serializers the features register, kept here: the installed extension owns the real ids. */
@@ -46,7 +52,7 @@ let harnesses = 0;
  * under a scheme of its own.
  */
 export class ExplorerHarness implements vscode.Disposable {
-  readonly state = new MemoryState();
+  readonly state: MemoryState;
   readonly window = new ScriptedWindow();
   readonly log = vscode.window.createOutputChannel('PostHog Explorer Tests', { log: true });
   readonly registry = new RecordingRegistry();
@@ -63,11 +69,13 @@ export class ExplorerHarness implements vscode.Disposable {
     readonly secrets: SecretStore,
     options: HarnessOptions = {},
   ) {
+    this.state = options.state ?? new MemoryState();
     this.services = createServices({
       log: this.log,
       state: this.state,
       secrets,
       extensionUri: options.extensionUri ?? vscode.Uri.file(__dirname),
+      storageUri: options.storageUri ?? vscode.Uri.file(path.join(os.tmpdir(), 'posthog-explorer-tests', `storage-${process.pid}-${harnesses + 1}`)),
       window: options.window?.(this.window) ?? this.window.api,
       env: options.env ?? this.env,
       registry: this.registry,
@@ -149,10 +157,16 @@ export class ExplorerHarness implements vscode.Disposable {
     return node;
   }
 
+  /** Signs out of every connection, then stops the extension. */
   async dispose(): Promise<void> {
     for (const connection of this.store.list()) {
       await this.connections.signOut(connection.id);
     }
+    this.close();
+  }
+
+  /** Stops the extension as a window reload does: its state, secrets and storage stay for the next one. */
+  close(): void {
     for (const registration of this.registrations.reverse()) {
       registration.dispose();
     }

@@ -12,14 +12,24 @@ import {
 
 describe('posthog file system paths', () => {
   test('a notebook path reads as its title and resolves by short id', () => {
-    const path = notebookPath(12, 'aB3dE5fG', 'Weekly review');
+    const path = notebookPath(12, 'aB3dE5fG', 'Weekly review', 'json');
     assert.equal(path, '/12/notebooks/Weekly review (aB3dE5fG).json');
     assert.deepEqual(parseNotebookPath('environment', path), {
       kind: 'notebook',
       connectionId: 'environment',
       projectId: 12,
       shortId: 'aB3dE5fG',
+      form: 'json',
     });
+  });
+
+  test('the Markdown file of a notebook sits beside its JSON file and finds the same notebook', () => {
+    const path = notebookPath(12, 'aB3dE5fG', 'Weekly review', 'markdown');
+    assert.equal(path, '/12/notebooks/Weekly review (aB3dE5fG).md');
+    assert.deepEqual(parseNotebookPath('c1', path), { kind: 'notebook', connectionId: 'c1', projectId: 12, shortId: 'aB3dE5fG', form: 'markdown' });
+    const bare = parseNotebookPath('c1', '/12/notebooks/aB3dE5fG.md');
+    assert.equal(bare?.kind === 'notebook' && `${bare.shortId} ${bare.form}`, 'aB3dE5fG markdown');
+    assert.equal(parseNotebookPath('c1', '/12/notebooks/Weekly review (aB3dE5fG).markdown'), undefined);
   });
 
   test('the title part is cosmetic: a stale title or a bare short id finds the same notebook', () => {
@@ -30,7 +40,7 @@ describe('posthog file system paths', () => {
   });
 
   test('titles with slashes, brackets and odd characters stay one file name and keep the short id last', () => {
-    const name = notebookFileName('Q3 / Q4: plans (draft) <v2>', 'xY12zZ90');
+    const name = notebookFileName('Q3 / Q4: plans (draft) <v2>', 'xY12zZ90', 'json');
     assert.equal(name, 'Q3 - Q4- plans (draft) -v2- (xY12zZ90).json');
     assert.equal(notebookShortIdOf(name), 'xY12zZ90');
     assert.ok(!name.slice(0, -5).includes('/'));
@@ -66,5 +76,8 @@ describe('posthog file system paths', () => {
   test('a renamed file name gives the new title', () => {
     assert.equal(titleFromFileName('New title (aB3dE5fG).json', 'aB3dE5fG'), 'New title');
     assert.equal(titleFromFileName('New title.json', 'aB3dE5fG'), 'New title');
+    assert.equal(titleFromFileName('New title (aB3dE5fG).md', 'aB3dE5fG'), 'New title');
+    assert.equal(titleFromFileName('New title.md', 'aB3dE5fG'), 'New title');
+    assert.equal(titleFromFileName('aB3dE5fG.md', 'aB3dE5fG'), undefined);
   });
 });

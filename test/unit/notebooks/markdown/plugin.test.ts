@@ -191,4 +191,16 @@ describe('markdown-it plugin: cards', () => {
     assert.notEqual(md.render(markdown, { currentDocument: 'posthog:/1/notebooks/a.md' }), plain);
     assert.ok(envs.some((env) => (env as { currentDocument?: string }).currentDocument === 'file:///notes.md'));
   });
+
+  test("parsed without a document (as VS Code's preview parses) and rendered for one, cards are drawn only for a notebook", () => {
+    const markdown = '<Cohort id={7} />\n\nAt <ReplayTimestamp playbackTime={1} /> x';
+    const md = markdownIt((env) => (env as { currentDocument?: string }).currentDocument?.startsWith('posthog:') === true);
+    const tokens = md.parse(markdown, {});
+    const notebook = md.renderer.render(tokens, md.options, { currentDocument: 'posthog:/1/notebooks/a.md' });
+    assert.match(notebook, /class="posthog-tag[^"]*"><span class="posthog-tag-name">Cohort/);
+    assert.match(notebook, /<span class="posthog-tag[^"]*"><span class="posthog-tag-name">ReplayTimestamp/);
+    const other = md.renderer.render(tokens, md.options, { currentDocument: 'file:///notes.md' });
+    assert.ok(!other.includes('posthog-tag'), other);
+    assert.match(other, /<Cohort id=\{7\} \/>/);
+  });
 });

@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { snapshotOf } from '../../../src/notebooks/markdownSave';
+import { editableOf, markdownOf } from '../../../src/notebooks/notebookDocument';
+import { mergeJsonSave, mergeLabels, mergeMarkdownSave } from '../../../src/notebooks/saveMerge';
+import { notebook } from './fixtures';
+
+const BASE = '# Notes\n\nFirst paragraph.\n\nSecond paragraph.\n';
+
+function markdownNotebook(markdown: string, version: number) {
+  return notebook({
+    version,
+    content: { type: 'doc', content: [{ type: 'ph-markdown-notebook', attrs: { nodeId: 'markdown-notebook-v2', markdown } }] },
+    text_content: markdown,
+  });
+}
+
+const paragraph = (text: string) => ({ type: 'paragraph', content: [{ type: 'text', text }] });
+
+describe('a save that meets a newer version', () => {
+  const base = snapshotOf(markdownNotebook(BASE, 3), BASE, 1);
+
+  test('Markdown: changes to different paragraphs merge into PostHog\'s version', () => {
+    const server = markdownNotebook(BASE.replace('Second paragraph.', 'Second, theirs.'), 4);
+    const outcome = mergeMarkdownSave(base, BASE.replace('First paragraph.', 'First, mine.'), server, mergeLabels(server, 'Ann Lee <ann@example.com>'));
+    assert.equal(outcome.kind, 'merged');
+    if (outcome.kind !== 'merged') return;
+    assert.equal(markdownOf(outcome.full.content), '# Notes\n\nFirst, mine.\n\nSecond, theirs.\n');
+    assert.equal(outcome.full.text_content, '# Notes\n\nFirst, mine.\n\nSecond, theirs.\n');
+    assert.ok(outcome.changes.length > 0, 'the log is told what was merged');
+  });
+
+  test('Markdown: the same paragraph changed on both sides comes back with markers naming PostHog\'s version', () => {
+    const server = markdownNotebook(BASE.replace('First paragraph.', 'First, theirs.'), 4);
+    const outcome = mergeMarkdownSave(base, BASE.replace('First paragraph.', 'First, mine.'), server, mergeLabels(server, 'Ann Lee'));
+    assert.equal(outcome.kind, 'conflicted');
+    if (outcome.kind !== 'conflicted') return;
+    assert.equal(outcome.conflicts, 1);
+    assert.equal(
+      outcome.text,
+      '# Notes\n\n<<<<<<< Yours\nFirst, mine.\n\n=======\nFirst, theirs.\n\n>>>>>>> PostHog (version 4 by Ann Lee)\nSecond paragraph.\n',
+    );
+  });
+
+  test('Markdown: a retried save whose first attempt reached PostHog is already saved', () => {
+    const mine = BASE.replace('First paragraph.', 'First, mine.');
+    assert.deepEqual(mergeMarkdownSave(base, mine, markdownNotebook(mine, 4), mergeLabels(markdownNotebook(mine, 4), null)), { kind: 'alreadySaved' });
+  });
+
+  test('JSON: different nodes merge, text_content follows the merged content, and an identical server is already saved', () => {
+    const served = notebook({ version: 3, content: { type: 'doc', content: [paragraph('One'), paragraph('Two')] }, text_content: 'One\n\nTwo' });
+    const ours = { ...editableOf(served), content: { type: 'doc', content: [paragraph('One, mine'), paragraph('Two')] } };
+    const server = notebook({ version: 4, content: { type: 'doc', content: [paragraph('One'), paragraph('Two, theirs')] }, text_content: 'One\n\nTwo, theirs' });
+    const outcome = mergeJsonSave(editableOf(served), ours, server, mergeLabels(server, null));
+    assert.equal(outcome.kind, 'merged');
+    if (outcome.kind !== 'merged') return;
+    assert.deepEqual(outcome.full.content, { type: 'doc', content: [paragraph('One, mine'), paragraph('Two, theirs')] });
+    assert.equal(outcome.full.text_content, 'One, mine\n\nTwo, theirs');
+    const same = notebook({ version: 4, content: ours.content, text_content: 'One, mine\n\nTwo' });
+    assert.deepEqual(mergeJsonSave(editableOf(served), ours, same, mergeLabels(same, null)), { kind: 'alreadySaved' });
+  });
+
+  test('JSON: the same node changed on both sides comes back as the document with markers, based on PostHog\'s version', () => {
+    const served = notebook({ version: 3, content: { type: 'doc', content: [paragraph('One'), paragraph('Two')] } });
+    const ours = { ...editableOf(served), content: { type: 'doc', content: [paragraph('One, mine'), paragraph('Two')] } };
+    const server = notebook({ version: 4, content: { type: 'doc', content: [paragraph('One, theirs'), paragraph('Two')] } });
+    const outcome = mergeJsonSave(editableOf(served), ours, server, mergeLabels(server, null));
+    assert.equal(outcome.kind, 'conflicted');
+    if (outcome.kind !== 'conflicted') return;
+    assert.match(outcome.text, /^<<<<<<< Yours$/m);
+    assert.match(outcome.text, /^>>>>>>> PostHog \(version 4\)$/m);
+    assert.match(outcome.text, /"version": 4/);
+  });
+});
