@@ -34,6 +34,36 @@ const zodEnglishOnly = {
   },
 };
 
+/**
+ * undici's entry point loads all of undici (fetch, WebSocket, EventSource, caches, mocks) to export it; the
+ * extension uses only its dispatchers (Agent, ProxyAgent, EnvHttpProxyAgent) and their request API. So
+ * `undici` resolves to a module that wires those as undici's index.js does (the API on Dispatcher's
+ * prototype), which takes about half of undici out of the bundle. Tests run against the whole package.
+ * @type {import('esbuild').Plugin}
+ */
+const undiciDispatchersOnly = {
+  name: 'undici-dispatchers-only',
+  setup(build) {
+    build.onResolve({ filter: /^undici$/ }, (args) =>
+      args.importer.includes(`${path.sep}src${path.sep}`) ? { path: 'undici-dispatchers', namespace: 'undici-dispatchers-only' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'undici-dispatchers-only' }, () => ({
+      contents: [
+        `const Dispatcher = require('undici/lib/dispatcher/dispatcher');`,
+        `Object.assign(Dispatcher.prototype, require('undici/lib/api'));`,
+        `module.exports = {`,
+        `  Dispatcher,`,
+        `  Agent: require('undici/lib/dispatcher/agent'),`,
+        `  ProxyAgent: require('undici/lib/dispatcher/proxy-agent'),`,
+        `  EnvHttpProxyAgent: require('undici/lib/dispatcher/env-http-proxy-agent'),`,
+        `};`,
+      ].join('\n'),
+      resolveDir: process.cwd(),
+      loader: 'js',
+    }));
+  },
+};
+
 /** @type {import('esbuild').BuildOptions[]} */
 const builds = [
   {
@@ -44,7 +74,7 @@ const builds = [
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
-    plugins: [zodEnglishOnly],
+    plugins: [zodEnglishOnly, undiciDispatchersOnly],
   },
   {
     ...common,

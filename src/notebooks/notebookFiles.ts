@@ -46,6 +46,8 @@ import { mergeJsonSave, mergeLabels, mergeMarkdownSave, type SaveMergeOutcome } 
 const FRESH_MS = 5_000;
 const MAX_SAVE_ATTEMPTS = 3;
 const FORGET_CLOSED_MS = 10 * 60_000;
+/** Above this, a legacy notebook's Markdown is converted back only on save, not for live diagnostics. */
+const LIVE_CONVERSION_MAX_CHARS = 500_000;
 
 /** One file's text of a notebook version. */
 interface FormText {
@@ -237,6 +239,9 @@ export class NotebookFileStore extends Disposable implements ProjectCollection {
     if (text === base.text) {
       const entry = this.entries.get(keyOfUri(document.uri));
       return [...markers, ...(entry && entry.notebook.version === base.version ? this.textOf(entry, 'markdown').losses : [])];
+    }
+    if (text.length > LIVE_CONVERSION_MAX_CHARS) {
+      return markers; // converting back takes a noticeable moment on every pause in typing; the save still checks
     }
     try {
       editableFromMarkdown(text, base.editable);

@@ -384,9 +384,8 @@ describe('Notebook files', function () {
     assert.ok(editor);
     const writes = (await localApi.requests()).filter((request) => request.method !== 'GET');
     assert.deepEqual(writes.map((request) => `${request.method} ${request.status}`), ['POST 201']);
-    const json = JSON.parse(editor.document.getText());
-    assert.equal(json.title, 'Created in VS Code');
-    assert.match(editor.document.uri.path, /\/Created in VS Code \([A-Za-z0-9]+\)\.json$/);
+    assert.equal(editor.document.getText(), '# Created in VS Code\n');
+    assert.match(editor.document.uri.path, /\/Created in VS Code \([A-Za-z0-9]+\)\.md$/);
   });
 
   it('deletes softly after a confirmation, shows it among deleted notebooks and restores it', async () => {
