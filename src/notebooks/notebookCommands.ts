@@ -11,7 +11,7 @@ import { describeActivity } from './activityFormat';
 import { LatestSearch } from './latestSearch';
 import { describeUser } from './notebookDocument';
 import { mergeMatches, prefixMatches } from './notebookSearch';
-import type { NotebookFileStore } from './notebookFiles';
+import { type NotebookFileStore, replaceText } from './notebookFiles';
 import { NotebookNode, NotebooksNode, notebookTitle } from './notebookNodes';
 import { type NotebookForm, notebookFormOf, parseNotebookPath, titleFromFileName } from './notebookPaths';
 
@@ -110,17 +110,12 @@ export class NotebookCommands extends CommandGroup {
 
   /** Saves the editor's text over PostHog's version, newer or not, after a modal confirmation. */
   async overwriteNotebook(target?: vscode.Uri): Promise<boolean> {
-    const document = this.notebookDocument(target);
+    const document = await this.confirmedDocument(target, {
+      question: (title) => vscode.l10n.t('Save your text of "{0}" over PostHog\'s version?', title),
+      detail: vscode.l10n.t('Changes made on PostHog since your text was read are lost; nothing is merged.'),
+      button: vscode.l10n.t('Overwrite'),
+    });
     if (!document) {
-      return false;
-    }
-    const overwrite = vscode.l10n.t('Overwrite');
-    const answer = await this.window.showWarningMessage(
-      vscode.l10n.t('Save your text of "{0}" over PostHog\'s version?', notebookTitle(notebookTitleOf(document.uri))),
-      { modal: true, detail: vscode.l10n.t('Changes made on PostHog since your text was read are lost; nothing is merged.') },
-      overwrite,
-    );
-    if (answer !== overwrite) {
       return false;
     }
     this.files.requestOverwrite(document.uri);
@@ -129,24 +124,16 @@ export class NotebookCommands extends CommandGroup {
 
   /** Replaces the editor's text with PostHog's current version, after a modal confirmation. */
   async discardNotebookChanges(target?: vscode.Uri): Promise<boolean> {
-    const document = this.notebookDocument(target);
+    const document = await this.confirmedDocument(target, {
+      question: (title) => vscode.l10n.t('Discard your changes to "{0}"?', title),
+      detail: vscode.l10n.t("The editor takes PostHog's current version; your unsaved text is lost."),
+      button: vscode.l10n.t('Discard My Changes'),
+    });
     if (!document) {
       return false;
     }
-    const discard = vscode.l10n.t('Discard My Changes');
-    const answer = await this.window.showWarningMessage(
-      vscode.l10n.t('Discard your changes to "{0}"?', notebookTitle(notebookTitleOf(document.uri))),
-      { modal: true, detail: vscode.l10n.t("The editor takes PostHog's current version; your unsaved text is lost.") },
-      discard,
-    );
-    if (answer !== discard) {
-      return false;
-    }
     try {
-      const text = await this.files.latestText(document.uri);
-      const edit = new vscode.WorkspaceEdit();
-      edit.replace(document.uri, new vscode.Range(0, 0, document.lineCount, 0), text);
-      await vscode.workspace.applyEdit(edit);
+      await replaceText(document.uri, await this.files.latestText(document.uri));
       return await document.save();
     } catch (error) {
       void this.window.showErrorMessage(vscode.l10n.t('Could not read PostHog\'s version: {0}', errorText(error)));
@@ -154,12 +141,20 @@ export class NotebookCommands extends CommandGroup {
     }
   }
 
-  /** The open notebook document of `uri`, or the active editor's. */
-  private notebookDocument(target?: vscode.Uri): vscode.TextDocument | undefined {
+  /** The open notebook document of `target` (or the active editor's), once the user confirmed a destructive action. */
+  private async confirmedDocument(
+    target: vscode.Uri | undefined,
+    prompt: { question: (title: string) => string; detail: string; button: string },
+  ): Promise<vscode.TextDocument | undefined> {
     const uri = target ?? vscode.window.activeTextEditor?.document.uri;
-    return uri && this.files.isNotebookUri(uri)
-      ? vscode.workspace.textDocuments.find((document) => document.uri.toString() === uri.toString())
-      : undefined;
+    const document =
+      uri && this.files.isNotebookUri(uri) ? vscode.workspace.textDocuments.find((candidate) => candidate.uri.toString() === uri.toString()) : undefined;
+    if (!document) {
+      return undefined;
+    }
+    const title = notebookTitle(notebookTitleOf(document.uri));
+    const answer = await this.window.showWarningMessage(prompt.question(title), { modal: true, detail: prompt.detail }, prompt.button);
+    return answer === prompt.button ? document : undefined;
   }
 
   /** From a notebook item: opens it. From the palette: search a project's notebooks on the server. */

@@ -713,7 +713,7 @@ function renderForm(notebook: Notebook, form: NotebookForm): FormText {
 }
 
 /** Replaces the whole text of the open editor of `uri` (it stays unsaved). */
-async function replaceText(uri: vscode.Uri, text: string): Promise<void> {
+export async function replaceText(uri: vscode.Uri, text: string): Promise<void> {
   const document = vscode.workspace.textDocuments.find((candidate) => candidate.uri.toString() === uri.toString());
   if (!document) {
     return;
