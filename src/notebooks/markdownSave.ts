@@ -1,5 +1,5 @@
 import type { Notebook } from '../api';
-import { docToMarkdown, type MarkdownIssue, markdownToDoc } from './markdown';
+import { docToMarkdown, docToMarkdownText, type MarkdownIssue, markdownToDoc } from './markdown';
 import { findConflictMarkers } from './merge';
 import { editableOf, type EditableNotebook, EMPTY_DOC, MARKDOWN_NODE, markdownOf, sameJson, type SaveBody, textContentOf } from './notebookDocument';
 
@@ -12,6 +12,14 @@ export interface MarkdownRendering {
   readonly markdown: string;
   /** What the Markdown cannot hold exactly (legacy notebooks only): a save that edits those blocks is refused. */
   readonly losses: readonly MarkdownIssue[];
+}
+
+/**
+ * The Markdown file's text alone, without checking what a legacy notebook's Markdown cannot hold (that check
+ * reads the text back, which doubles the cost; renderMarkdown does it, for the editor's diagnostics).
+ */
+export function markdownTextOf(content: unknown): string {
+  return markdownOf(content) ?? docToMarkdownText(content ?? EMPTY_DOC);
 }
 
 /** `forMarkdownNotebook`: the Markdown a legacy notebook converted to a Markdown notebook gets (what PostHog's web app reads). */

@@ -149,8 +149,20 @@ export function canonical(value: unknown): unknown {
   return result;
 }
 
+/** Whether two JSON values are equal, whatever the order of their keys (a key set to undefined counts as absent). */
 export function sameJson(a: unknown, b: unknown): boolean {
-  return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
+  if (a === b) {
+    return true;
+  }
+  if (Array.isArray(a)) {
+    return Array.isArray(b) && a.length === b.length && a.every((item, index) => sameJson(item, b[index]));
+  }
+  if (!isObject(a) || !isObject(b)) {
+    return false;
+  }
+  const keys = Object.keys(a).filter((key) => a[key] !== undefined);
+  const otherKeys = Object.keys(b).filter((key) => b[key] !== undefined);
+  return keys.length === otherKeys.length && keys.every((key) => key in b && sameJson(a[key], b[key]));
 }
 
 const TEXT_BLOCKS = new Set(['paragraph', 'heading', 'codeBlock']);

@@ -12,6 +12,7 @@ import {
   conflictMarkerIssues,
   editableFromMarkdown,
   MarkdownSaveError,
+  markdownTextOf,
   planMarkdownSave,
   renderMarkdown,
   snapshotOf,
@@ -53,8 +54,8 @@ const LIVE_CONVERSION_MAX_CHARS = 500_000;
 interface FormText {
   readonly text: string;
   readonly bytes: Uint8Array;
-  /** What the Markdown of a legacy notebook cannot hold exactly. */
-  readonly losses: readonly MarkdownIssue[];
+  /** What the Markdown of a legacy notebook cannot hold exactly: checked when first asked, after the editor shows. */
+  losses(): readonly MarkdownIssue[];
 }
 
 interface Entry {
@@ -238,7 +239,7 @@ export class NotebookFileStore extends Disposable implements ProjectCollection {
     }
     if (text === base.text) {
       const entry = this.entries.get(keyOfUri(document.uri));
-      return [...markers, ...(entry && entry.notebook.version === base.version ? this.textOf(entry, 'markdown').losses : [])];
+      return [...markers, ...(entry && entry.notebook.version === base.version ? this.textOf(entry, 'markdown').losses() : [])];
     }
     if (text.length > LIVE_CONVERSION_MAX_CHARS) {
       return markers; // converting back takes a noticeable moment on every pause in typing; the save still checks
@@ -645,7 +646,7 @@ export class NotebookFileStore extends Disposable implements ProjectCollection {
     let text = entry.texts.get(form);
     if (!text) {
       const own = form === 'markdown' && entry.written?.version === entry.notebook.version ? entry.written.text : undefined;
-      text = own !== undefined ? { text: own, bytes: new TextEncoder().encode(own), losses: [] } : renderForm(entry.notebook, form);
+      text = own !== undefined ? { text: own, bytes: new TextEncoder().encode(own), losses: () => [] } : renderForm(entry.notebook, form);
       entry.texts.set(form, text);
     }
     return text;
@@ -708,8 +709,13 @@ function bodyFor(form: NotebookForm, full: EditableNotebook, server: Notebook): 
 }
 
 function renderForm(notebook: Notebook, form: NotebookForm): FormText {
-  const rendered = form === 'json' ? { markdown: serializeNotebook(notebook), losses: [] } : renderMarkdown(notebook.content);
-  return { text: rendered.markdown, bytes: new TextEncoder().encode(rendered.markdown), losses: rendered.losses };
+  const text = form === 'json' ? serializeNotebook(notebook) : markdownTextOf(notebook.content);
+  let losses: readonly MarkdownIssue[] | undefined;
+  return {
+    text,
+    bytes: new TextEncoder().encode(text),
+    losses: () => (losses ??= form === 'json' || markdownOf(notebook.content) !== undefined ? [] : renderMarkdown(notebook.content).losses),
+  };
 }
 
 /** Replaces the whole text of the open editor of `uri` (it stays unsaved). */

@@ -1,6 +1,6 @@
 import type { Notebook } from '../api';
 import { mergeMarkdown, type MergeLabels, mergeNotebookJson } from './merge';
-import { type BaseSnapshot, editableFromMarkdown, renderMarkdown } from './markdownSave';
+import { type BaseSnapshot, editableFromMarkdown, markdownTextOf } from './markdownSave';
 import { editableOf, type EditableNotebook, markdownOf, readonlyOf, sameJson, textContentOf } from './notebookDocument';
 
 /**
@@ -21,7 +21,7 @@ export function mergeLabels(server: Notebook, modifiedBy: string | null): MergeL
 
 /** A save of the Markdown file: `ours` is the editor's Markdown, `base` what it was read as. */
 export function mergeMarkdownSave(base: BaseSnapshot, ours: string, server: Notebook, labels: MergeLabels): SaveMergeOutcome {
-  const theirs = renderMarkdown(server.content).markdown;
+  const theirs = markdownTextOf(server.content);
   const serverEditable = editableOf(server);
   if (ours === theirs) {
     return { kind: 'alreadySaved' };

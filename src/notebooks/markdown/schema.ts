@@ -73,21 +73,3 @@ export function quote(text: string, max = 30): string {
   return JSON.stringify(single.length > max ? `${single.slice(0, max - 1)}…` : single);
 }
 
-/**
- * Whether two JSON values are equal whatever their keys' order: what sameJson (notebookDocument) answers,
- * without building canonical copies, as the conversion compares every block it writes.
- */
-export function equalJson(a: unknown, b: unknown): boolean {
-  if (a === b) {
-    return true;
-  }
-  if (Array.isArray(a)) {
-    return Array.isArray(b) && a.length === b.length && a.every((item, index) => equalJson(item, b[index]));
-  }
-  if (!isObject(a) || !isObject(b)) {
-    return false;
-  }
-  const keys = Object.keys(a).filter((key) => a[key] !== undefined);
-  const otherKeys = Object.keys(b).filter((key) => b[key] !== undefined);
-  return keys.length === otherKeys.length && keys.every((key) => key in b && equalJson(a[key], b[key]));
-}

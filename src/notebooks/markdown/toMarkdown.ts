@@ -2,7 +2,8 @@ import { describeLosses } from './losses';
 import { formatNodeTag, linkDestination, writeInline } from './inline';
 import type { MarkdownIssue } from './issues';
 import { issueAt, parseMarkdownBlocks } from './parse';
-import { childrenOf, equalJson, isNode, isObject, LIST_TYPES, type PmNode } from './schema';
+import { sameJson } from '../notebookDocument';
+import { childrenOf, isNode, isObject, LIST_TYPES, type PmNode } from './schema';
 
 /**
  * A legacy (ProseMirror) notebook as Markdown in PostHog's dialect, and back exactly: the text read back
@@ -63,6 +64,11 @@ export function docToMarkdown(doc: unknown, options: DocToMarkdownOptions = {}):
   return { markdown: joinBlocks(blocks.map((block) => block.text)), losses };
 }
 
+/** The Markdown alone, without the read-back check: for merging texts (a save checks what it converts back). */
+export function docToMarkdownText(doc: unknown): string {
+  return joinBlocks(placeDocBlocks(doc).map((block) => block.text));
+}
+
 export function joinBlocks(texts: string[]): string {
   return texts.length === 0 ? '' : `${texts.join('\n\n')}\n`;
 }
@@ -118,7 +124,7 @@ export function lossesOfBlock(block: PlacedBlock, options: DocToMarkdownOptions 
 
 function compareReadBack(node: PmNode, readBack: PmNode[], options: DocToMarkdownOptions): string[] {
   const expected = options.forMarkdownNotebook === true ? withoutEmptyParagraphs(node) : node;
-  return readBack.length === 1 && equalJson(readBack[0], expected) ? [] : describeLosses(expected, readBack);
+  return readBack.length === 1 && sameJson(readBack[0], expected) ? [] : describeLosses(expected, readBack);
 }
 
 function docLosses(doc: unknown): MarkdownIssue[] {
