@@ -22,9 +22,13 @@ const SETTLE_MS = 3_000;
 const FIRST_ORGANIZATION = 'Hedgebox Inc.';
 
 interface StartupRun {
-  atStartup: ActivationStats | undefined;
+  /** The extension's row in the report, read after the first tree expansion. */
+  activation: ActivationStats | undefined;
   firstExpansionMs: number;
 }
+
+/** Activation events that load the extension while VS Code starts (as opposed to on first use). */
+const STARTUP_EVENTS = new Set(['*', 'onStartupFinished']);
 
 /** Gives the installed extension's manifest the activation events it had before lazy activation. */
 async function restoreStartupActivation(extensionsDir: string): Promise<void> {
@@ -51,12 +55,13 @@ async function runVariant(variant: Variant, env: NodeJS.ProcessEnv): Promise<Sta
     const page = await browser.newPage({ viewport: VIEWPORT });
     const workbench = await Workbench.open(page, server.workbenchUrl(tmp));
     await delay(SETTLE_MS);
-    const atStartup = await activationStats(workbench);
-    await workbench.runCommand('View: Close All Editors');
+    // The tree first, then the report: the report is a Markdown document, and VS Code's Markdown extension
+    // loads the extensions that contribute preview plugins (this one) when it first renders Markdown.
     const started = performance.now();
     await workbench.openViewContainer('PostHog');
     await workbench.waitForTreeItem(FIRST_ORGANIZATION);
-    return { atStartup, firstExpansionMs: performance.now() - started };
+    const firstExpansionMs = performance.now() - started;
+    return { activation: await activationStats(workbench), firstExpansionMs };
   } finally {
     for (const cleanup of cleanups.reverse()) await Promise.race([cleanup().catch(() => undefined), delay(15_000)]);
   }
@@ -74,16 +79,17 @@ export async function benchStartup(): Promise<Figure[]> {
     const section = 'VS Code startup (VS Code 1.100.3 web; before = the same build activated onStartupFinished)';
     const describe = (stats: ActivationStats | undefined) =>
       stats ? `load ${stats.loadCodeMs} + activate ${stats.callActivateMs + stats.finishActivateMs} ms (${stats.event})` : 'not loaded at startup';
+    const startup = (stats: ActivationStats | undefined) => (stats && STARTUP_EVENTS.has(stats.event) ? stats : undefined);
     return [
-      { section, what: 'before: extension load + activation during startup', value: total(before.atStartup), unit: 'ms', note: describe(before.atStartup) },
+      { section, what: 'before: extension load + activation during startup', value: total(startup(before.activation)), unit: 'ms', note: describe(before.activation) },
       {
         section,
         what: 'after: extension load + activation during startup',
-        value: total(after.atStartup),
+        value: total(startup(after.activation)),
         unit: 'ms',
         budget: '0 ms (not loaded)',
-        pass: after.atStartup === undefined,
-        note: describe(after.atStartup),
+        pass: startup(after.activation) === undefined,
+        note: describe(after.activation),
       },
       { section, what: 'before: first tree expansion (open the view → first organization)', value: before.firstExpansionMs, unit: 'ms' },
       {
