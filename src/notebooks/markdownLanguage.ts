@@ -66,7 +66,10 @@ export class NotebookMarkdownLanguage extends Disposable implements vscode.Compl
       this.diagnostics.delete(document.uri);
       return;
     }
-    const issues = [...this.scanOf(document).problems, ...this.extraIssues(document)];
+    const tagProblems = this.scanOf(document).problems;
+    // A legacy notebook's conversion back reports a broken tag too: once, at the tag, is enough.
+    const extra = this.extraIssues(document).filter((issue) => !tagProblems.some((problem) => sameIssue(problem, issue)));
+    const issues = [...tagProblems, ...extra];
     this.diagnostics.set(document.uri, issues.map((issue) => toDiagnostic(document, issue)));
   }
 
@@ -208,4 +211,9 @@ function tagHover(tag: TagInfo): vscode.MarkdownString {
     markdown.appendMarkdown(`\n\n${vscode.l10n.t('Props:')}\n\n${props.join('\n')}`);
   }
   return markdown;
+}
+
+function sameIssue(a: MarkdownIssue, b: MarkdownIssue): boolean {
+  const sentence = (message: string) => message.replace(/\.$/, '').toLowerCase();
+  return a.line === b.line && sentence(a.message) === sentence(b.message);
 }

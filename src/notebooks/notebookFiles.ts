@@ -351,7 +351,9 @@ export class NotebookFileStore extends Disposable implements ProjectCollection {
     const entry = this.accept(target, await target.session.client.notebooks.get(target.projectId, target.itemId));
     const text = this.textOf(entry, formOf(uri)).text;
     entry.history.recordServed(entry.notebook);
-    await this.bases.rebase(uri, snapshotOf(entry.notebook, text, (await this.bases.dirtyMtime(uri)) ?? entry.mtime));
+    const snapshot = snapshotOf(entry.notebook, text, (await this.bases.dirtyMtime(uri)) ?? entry.mtime);
+    this.bases.served(uri, snapshot);
+    await this.bases.rebase(uri, snapshot);
     return text;
   }
 

@@ -651,6 +651,23 @@ describe('Notebook Markdown files', function () {
     assert.ok(!rendered.includes('<Query') && !rendered.includes('<Qurey'), 'no raw tag in the preview');
   });
 
+  it('in a legacy notebook, a broken tag is named once, at its line, and its save is refused saying where', async () => {
+    const notebook = await newNotebook(fixture, 'Broken tag');
+    const document = await open(uriOf(fixture, notebook, 'markdown'));
+    await replaceText(document, `${document.getText()}\n<Query query={{"kind":}} />\n`);
+    await waitFor('the tag diagnostic', () => vscode.languages.getDiagnostics(document.uri).some((d) => d.range.start.line === 4));
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const onTag = vscode.languages.getDiagnostics(document.uri).filter((d) => d.range.start.line === 4);
+    assert.equal(onTag.length, 1, onTag.map((d) => d.message).join('\n'));
+    assert.match(onTag[0]!.message, /not valid JSON/);
+    await localApi.clearRequests();
+    await assert.rejects(
+      Promise.resolve(vscode.workspace.fs.writeFile(document.uri, new TextEncoder().encode(document.getText()))),
+      /Not saved: line 5: the props of <Query> are not valid JSON/i,
+    );
+    assert.deepEqual(await notebookRequests(notebook), []);
+  });
+
   it('converts a legacy notebook to a Markdown notebook after a confirmation', async () => {
     const notebook = await newNotebook(fixture, 'To convert');
     fixture.harness.window.choose('Convert');

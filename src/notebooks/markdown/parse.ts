@@ -24,7 +24,7 @@ export interface ParsedMarkdown {
 
 /** An issue at lines (0-based, `endLine` inclusive), its message saying the line for people (1-based). */
 export function issueAt(line: number, endLine: number, message: string, severity: 'error' | 'warning'): MarkdownIssue {
-  return { line, endLine, message: `Line ${line + 1}: ${message}`, severity };
+  return { line, endLine, message, severity };
 }
 
 let parser: Md | undefined;

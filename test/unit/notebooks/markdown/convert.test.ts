@@ -48,9 +48,9 @@ describe('docToMarkdown', () => {
         [5, 5, 'error'],
       ],
     );
-    assert.match(losses[0]!.message, /^Line 3: The table cell "wide" spans 2 columns/);
+    assert.match(losses[0]!.message, /^The table cell "wide" spans 2 columns/);
     assert.match(losses[1]!.message, /set column width \(\[120\]\)/);
-    assert.match(losses[2]!.message, /^Line 6: The link on "Link with a title" has attributes Markdown cannot hold/);
+    assert.match(losses[2]!.message, /^The link on "Link with a title" has attributes Markdown cannot hold/);
   });
 
   test('attrs the editor does not set are losses, not silent changes', () => {
@@ -129,30 +129,30 @@ describe('markdownToDoc reads what people type', () => {
 describe('markdownToDoc names what cannot become a node', () => {
   test('raw HTML, as a block or inside text', () => {
     assert.deepEqual(problemsOf('<div>x</div>\n\na <b>bold</b>'), [
-      'error 0-0: Line 1: Raw HTML has no notebook form; write it as Markdown or escape the "<" with a backslash.',
-      'error 2-2: Line 3: The HTML "<b>" has no notebook form; escape its "<" with a backslash.',
-      'error 2-2: Line 3: The HTML "</b>" has no notebook form; escape its "<" with a backslash.',
+      'error 0-0: Raw HTML has no notebook form; write it as Markdown or escape the "<" with a backslash.',
+      'error 2-2: The HTML "<b>" has no notebook form; escape its "<" with a backslash.',
+      'error 2-2: The HTML "</b>" has no notebook form; escape its "<" with a backslash.',
     ]);
     assert.deepEqual(markdownToDoc('<div>x</div>').doc.content, [p(text('<div>x</div>'))], 'kept as text, not dropped');
   });
 
   test('an image inside text, and titles on links or images', () => {
-    assert.deepEqual(problemsOf('see ![x](y.png)'), ['error 0-0: Line 1: An image must be a paragraph of its own to become a notebook image.']);
-    assert.deepEqual(problemsOf('[a](b "title")'), ['error 0-0: Line 1: A link title has no place in a notebook link; remove the title.']);
+    assert.deepEqual(problemsOf('see ![x](y.png)'), ['error 0-0: An image must be a paragraph of its own to become a notebook image.']);
+    assert.deepEqual(problemsOf('[a](b "title")'), ['error 0-0: A link title has no place in a notebook link; remove the title.']);
   });
 
   test('tags that do not read, unknown tags, and block tags inside text', () => {
     const [invalid] = problemsOf('<Query query={{not json}} />');
-    assert.match(invalid!, /^error 0-0: Line 1: /);
+    assert.match(invalid!, /^error 0-0: /);
     assert.match(problemsOf('<Qurey id="x" />')[0]!, /unknown tag <Qurey>.*did you mean Query/);
-    assert.deepEqual(problemsOf('text <Recording id="x" /> more'), ['error 0-0: Line 1: The tag <Recording> stands for a block: put it alone on its own line.']);
+    assert.deepEqual(problemsOf('text <Recording id="x" /> more'), ['error 0-0: The tag <Recording> stands for a block: put it alone on its own line.']);
     assert.match(problemsOf('<Comment ref="c1" />')[0]!, /comment thread/);
   });
 
   test('a table row of another width', () => {
     assert.deepEqual(problemsOf('| a | b |\n| --- | --- |\n| 1 |\n| 1 | 2 | 3 |'), [
-      'error 2-2: Line 3: This table row has 1 cells but the table has 2 columns; give every row 2 cells.',
-      'error 3-3: Line 4: This table row has 3 cells but the table has 2 columns; give every row 2 cells.',
+      'error 2-2: This table row has 1 cells but the table has 2 columns; give every row 2 cells.',
+      'error 3-3: This table row has 3 cells but the table has 2 columns; give every row 2 cells.',
     ]);
   });
 
@@ -183,7 +183,7 @@ describe('markdownToDoc with the base it was made from', () => {
     assert.equal(problems.length, 1);
     assert.equal(problems[0]!.line, 2);
     assert.equal(problems[0]!.severity, 'error');
-    assert.match(problems[0]!.message, /^Line 3: This block was the paragraph "marked text", which had what Markdown cannot hold \(the mark "highlight" on "marked" has no Markdown form\); saving would drop it/);
+    assert.match(problems[0]!.message, /^This block was the paragraph "marked text", which had what Markdown cannot hold \(the mark "highlight" on "marked" has no Markdown form\); saving would drop it/);
   });
 
   test('deleting that block is the user\'s choice, not a problem', () => {
