@@ -211,4 +211,47 @@ describe('Notebooks (e2e)', () => {
     assert.equal((patches[0]!.body as { text_content: string }).text_content, expected);
     await workbench.runCommand('View: Close All Editors');
   });
+
+  it('shows a Markdown notebook\'s tags as cards in VS Code\'s preview, squiggles a broken tag, and completes tag names', async () => {
+    const { workbench, page, api } = e2e();
+    const organization = api.store.organizations[0]!;
+    const project = api.store.projectsOf(organization.id).find((entry) => entry.name === 'Marketing site')!;
+    const markdown = '# Cards in the preview\n\n<Query query={{"kind":"SavedInsightNode","shortId":"Xk3pQ9aZ"}} />\n\nA paragraph.\n';
+    api.store.createNotebook(project.id, {
+      title: 'Cards in the preview',
+      content: { type: 'doc', content: [{ type: 'ph-markdown-notebook', attrs: { nodeId: 'markdown-notebook-v2', markdown } }] },
+      text_content: markdown,
+    });
+    await workbench.runCommand('PostHog: Open Notebook…');
+    await workbench.pickQuickItem(project.name);
+    await workbench.poll(async () => (await workbench.quickInputTitle()) === `Open Notebook from ${project.name}`, 'the notebook search opens');
+    await page.keyboard.type('Cards', { delay: 30 });
+    await workbench.pickQuickItem('Cards in the preview', { filter: false });
+    await workbench.poll(async () => (await workbench.activeEditorTitle()).startsWith('Cards in the preview ('), 'the notebook opens');
+
+    await workbench.runCommand('Markdown: Open Preview to the Side');
+    let previews: string[] = [];
+    await workbench.poll(async () => {
+      const count = await page.locator('iframe.webview.ready').count();
+      previews = await Promise.all([...Array(count).keys()].map((index) => workbench.webviewText(index).catch(() => '')));
+      return previews.some((text) => text.includes('Saved insight Xk3pQ9aZ'));
+    }, 'the preview draws the Query tag as a card').catch((error: Error) => {
+      throw new Error(`${error.message}; the webviews show ${JSON.stringify(previews)}`);
+    });
+    assert.ok(!previews.some((text) => text.includes('<Query')), 'no raw tag in the preview');
+
+    await page.locator('.editor-group-container').first().locator('.view-lines').click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('\n<Qurey />\n');
+    await workbench.poll(
+      async () => (await page.locator('.editor-group-container').first().locator('.squiggly-error').count()) > 0,
+      'a red squiggle under the unknown tag',
+    );
+    await page.keyboard.type('<Qu');
+    const suggestion = page.locator('.suggest-widget .monaco-list-row', { hasText: 'Query' }).first();
+    await suggestion.waitFor({ timeout: 10_000 });
+    await page.keyboard.press('Escape');
+    await workbench.runCommand('File: Revert File');
+    await workbench.runCommand('View: Close All Editors');
+  });
 });
