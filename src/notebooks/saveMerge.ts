@@ -1,7 +1,8 @@
 import type { Notebook } from '../api';
 import { mergeMarkdown, type MergeLabels, mergeNotebookJson } from './merge';
-import { type BaseSnapshot, editableFromMarkdown, markdownTextOf } from './markdownSave';
-import { editableOf, type EditableNotebook, markdownOf, readonlyOf, sameJson, textContentOf } from './notebookDocument';
+import { docToMarkdownSpelledAs } from './markdown';
+import { type BaseSnapshot, editableFromMarkdown } from './markdownSave';
+import { editableOf, type EditableNotebook, EMPTY_DOC, markdownOf, readonlyOf, sameJson, textContentOf } from './notebookDocument';
 
 /**
  * What a save that met a newer version on PostHog does, decided three ways like git: from the text the
@@ -21,7 +22,7 @@ export function mergeLabels(server: Notebook, modifiedBy: string | null): MergeL
 
 /** A save of the Markdown file: `ours` is the editor's Markdown, `base` what it was read as. */
 export function mergeMarkdownSave(base: BaseSnapshot, ours: string, server: Notebook, labels: MergeLabels): SaveMergeOutcome {
-  const theirs = markdownTextOf(server.content);
+  const theirs = markdownOf(server.content) ?? docToMarkdownSpelledAs(server.content ?? EMPTY_DOC, base.text);
   const serverEditable = editableOf(server);
   if (ours === theirs) {
     return { kind: 'alreadySaved' };

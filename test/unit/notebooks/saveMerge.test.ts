@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { markdownToDoc } from '../../../src/notebooks/markdown';
 import { snapshotOf } from '../../../src/notebooks/markdownSave';
 import { editableOf, markdownOf } from '../../../src/notebooks/notebookDocument';
 import { mergeJsonSave, mergeLabels, mergeMarkdownSave } from '../../../src/notebooks/saveMerge';
@@ -70,5 +71,31 @@ describe('a save that meets a newer version', () => {
     assert.match(outcome.text, /^<<<<<<< Yours$/m);
     assert.match(outcome.text, /^>>>>>>> PostHog \(version 4\)$/m);
     assert.match(outcome.text, /"version": 4/);
+  });
+});
+
+describe('a legacy notebook saved in the user\'s own Markdown spelling', () => {
+  const spelled = '# Notes\n\nSome __bold__ words.\n\n* one\n* two\n\nLast paragraph.\n';
+  const served = notebook({ version: 3, content: markdownToDoc(spelled).doc });
+  const base = snapshotOf(served, spelled, 1);
+  const theirsDoc = markdownToDoc(spelled.replace('Last paragraph.', 'Last, theirs.')).doc;
+  const server = notebook({ version: 4, content: theirsDoc });
+
+  test('editing a paragraph PostHog did not change merges, although PostHog writes it **bold** and the user __bold__', () => {
+    const ours = spelled.replace('Some __bold__ words.', 'Some __bold__ words, mine.');
+    const outcome = mergeMarkdownSave(base, ours, server, mergeLabels(server, null));
+    assert.equal(outcome.kind, 'merged');
+    if (outcome.kind !== 'merged') return;
+    assert.deepEqual(outcome.full.content, markdownToDoc('# Notes\n\nSome **bold** words, mine.\n\n- one\n- two\n\nLast, theirs.\n').doc);
+  });
+
+  test('a conflict shows PostHog\'s untouched blocks in the user\'s spelling', () => {
+    const ours = spelled.replace('Last paragraph.', 'Last, mine.');
+    const outcome = mergeMarkdownSave(base, ours, server, mergeLabels(server, null));
+    assert.equal(outcome.kind, 'conflicted');
+    if (outcome.kind !== 'conflicted') return;
+    assert.equal(outcome.conflicts, 1);
+    assert.ok(outcome.text.startsWith('# Notes\n\nSome __bold__ words.\n\n* one\n* two\n'), outcome.text);
+    assert.match(outcome.text, /<<<<<<< Yours\n+Last, mine\.\n+=======\n+Last, theirs\.\n+>>>>>>> /);
   });
 });
