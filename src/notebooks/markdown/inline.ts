@@ -15,6 +15,12 @@ import { type JsonObject, markRank, type PmMark, type PmNode } from './schema';
 export interface InlineOptions {
   readonly inTable?: boolean;
   readonly inHeading?: boolean;
+  /**
+   * The text is for a Markdown notebook, which PostHog's web app reads: a hard break between two texts is
+   * two spaces ending the line, which both markdown-it and PostHog's reader (a newline in a paragraph is a
+   * hard break there, and a backslash is shown) read as a hard break.
+   */
+  readonly forMarkdownNotebook?: boolean;
 }
 
 type Piece =
@@ -147,6 +153,7 @@ export function linkDestination(href: string): string {
 }
 
 const LINE_BREAK = '\\\n';
+const SPACES_BREAK = '  \n';
 const HTML_BREAK = '<br>';
 
 /**
@@ -167,6 +174,9 @@ function chooseBreaks(pieces: Piece[], options: InlineOptions): void {
     const closesNext = following?.kind === 'delim' && !following.opening;
     if (options.inTable || options.inHeading || rest.every((other) => other.kind === 'break') || tagAloneNext || closesNext) {
       piece.text = HTML_BREAK;
+    } else if (options.forMarkdownNotebook && index > 0 && pieces[index - 1]!.kind !== 'break' && next?.kind !== 'break') {
+      // Spaces alone on a line would be a blank line, ending the paragraph: only between texts.
+      piece.text = SPACES_BREAK;
     }
   });
 }

@@ -3,7 +3,7 @@ import { formatNodeTag, linkDestination, writeInline } from './inline';
 import type { MarkdownIssue } from './issues';
 import { issueAt, parseMarkdownBlocks } from './parse';
 import { sameJson } from '../notebookDocument';
-import { childrenOf, isNode, isObject, LIST_TYPES, type PmNode } from './schema';
+import { childrenOf, isNode, isObject, LIST_TYPES, type PmMark, type PmNode } from './schema';
 
 /**
  * A legacy (ProseMirror) notebook as Markdown in PostHog's dialect, and back exactly: the text read back
@@ -31,12 +31,14 @@ import { childrenOf, isNode, isObject, LIST_TYPES, type PmNode } from './schema'
  * and comparing each top-level block with the original: every difference is a loss (an error) at the
  * lines of its block, naming what cannot be held. Nothing is dropped silently.
  *
- * With `forMarkdownNotebook`, the text is for a real Markdown notebook that PostHog's web app reads, so
- * empty paragraphs are left out (as PostHog's own conversion does, its Markdown having none) instead of
- * written as `<p></p>`: the document read back is the original without its empty paragraphs (except the
- * first block of a list item or table cell, which Markdown holds as nothing), and only other differences
- * are losses. Everything else is written the same (PostHog's own conversion also adds `hideFilters` to
- * queries and writes hard breaks as plain newlines; this one does neither).
+ * With `forMarkdownNotebook`, the text is for a real Markdown notebook that PostHog's web app reads with
+ * its own reader (test/api-server/README.md says how it differs from CommonMark), so the text avoids what
+ * that reader shows as written: empty paragraphs are left out (as PostHog's own conversion does) instead
+ * of written as `<p></p>`, a hard break between texts is two spaces ending the line rather than a
+ * backslash, and spaces at the edges of a bold, italic or strike run go outside it rather than become
+ * entities. The document read back is the original as a Markdown notebook holds it
+ * (asMarkdownNotebookHoldsIt), and only other differences are losses. PostHog's own conversion also adds
+ * `hideFilters` to queries; this one does not.
  *
  * The text ends with "\n" so that it is a well-formed text file; markdownToDoc reads it with or without.
  */
@@ -104,9 +106,9 @@ export function writeDocBlocks(doc: unknown, options: DocToMarkdownOptions = {})
 /** Each top-level node's Markdown at its lines, without the read-back check (see lossesOfBlock). */
 export function placeDocBlocks(doc: unknown, options: DocToMarkdownOptions = {}): PlacedBlock[] {
   const context: WriteContext = { forMarkdownNotebook: options.forMarkdownNotebook === true };
-  const nodes = isObject(doc) && Array.isArray(doc['content']) ? doc['content'] : [];
+  const nodes = (isObject(doc) && Array.isArray(doc['content']) ? doc['content'] : []).filter(isNode);
   let line = 0;
-  return writeBlocks(nodes.filter(isNode), context).map(({ node, text }) => {
+  return writeBlocks(context.forMarkdownNotebook ? nodes.map((node) => asMarkdownNotebookHoldsIt(node) as PmNode) : nodes, context).map(({ node, text }) => {
     const startLine = line;
     line += text.split('\n').length + 1;
     return { node, text, startLine, endLine: line - 1 };
@@ -123,7 +125,7 @@ export function lossesOfBlock(block: PlacedBlock, options: DocToMarkdownOptions 
 }
 
 function compareReadBack(node: PmNode, readBack: PmNode[], options: DocToMarkdownOptions): string[] {
-  const expected = options.forMarkdownNotebook === true ? withoutEmptyParagraphs(node) : node;
+  const expected = options.forMarkdownNotebook === true ? asMarkdownNotebookHoldsIt(node) : node;
   return readBack.length === 1 && sameJson(readBack[0], expected) ? [] : describeLosses(expected, readBack);
 }
 
@@ -172,7 +174,7 @@ function listFamily(node: PmNode): string | undefined {
 function writeBlock(node: PmNode, context: WriteContext, variant: number): string {
   switch (node.type) {
     case 'paragraph':
-      return writeInline(childrenOf(node)) || EMPTY_PARAGRAPH;
+      return writeInline(childrenOf(node), { forMarkdownNotebook: context.forMarkdownNotebook }) || EMPTY_PARAGRAPH;
     case 'heading':
       return writeHeading(node);
     case 'bulletList':
@@ -241,7 +243,7 @@ function writeListItem(item: PmNode, marker: string, task: string, context: Writ
   const indent = ' '.repeat(marker.length + 1);
   const [first, ...rest] = childrenOf(item);
   const hasText = first?.type === 'paragraph';
-  const text = hasText ? writeInline(childrenOf(first)) : '';
+  const text = hasText ? writeInline(childrenOf(first), { forMarkdownNotebook: context.forMarkdownNotebook }) : '';
   const [firstLine = '', ...moreLines] = text.split('\n');
   const others = writeBlocks(hasText ? rest : childrenOf(item), context);
   // An empty text followed by a paragraph must be written, or the paragraph would read as the item's text.
@@ -321,14 +323,66 @@ function writeImage(node: PmNode): string | undefined {
   return `![${alt}](${linkDestination(attrs['src'] as string)})`;
 }
 
-/** The node as a Markdown notebook holds it: without empty paragraphs, except where Markdown writes them as nothing. */
-export function withoutEmptyParagraphs(node: unknown): unknown {
+/**
+ * The node as a Markdown notebook holds it: without empty paragraphs (except where Markdown writes them as
+ * nothing), and with the spaces at the edges of a bold, italic or strike run outside it (`**bar** baz`, not
+ * `**bar&#32;**baz`: PostHog's web app shows entities as they are written).
+ */
+export function asMarkdownNotebookHoldsIt(node: unknown): unknown {
   if (!isNode(node) || !Array.isArray(node.content)) {
     return node;
   }
   const keepsFirst = node.type === 'listItem' || node.type === 'taskItem' || node.type === 'tableCell' || node.type === 'tableHeader';
   const content = node.content
     .filter((child, index) => !(isNode(child) && isEmptyParagraph(child)) || (keepsFirst && index === 0))
-    .map(withoutEmptyParagraphs);
-  return { ...node, content };
+    .map(asMarkdownNotebookHoldsIt);
+  return { ...node, content: content.some(isTextNode) ? spacesOutsideEmphasis(content) : content };
+}
+
+const EMPHASIS_MARKS = new Set(['bold', 'italic', 'strike']);
+
+function isTextNode(node: unknown): node is PmNode & { text: string } {
+  return isNode(node) && node.type === 'text' && typeof node.text === 'string';
+}
+
+/** Inline nodes with each emphasis run's edge spaces given only the marks their neighbour shares. */
+function spacesOutsideEmphasis(nodes: unknown[]): unknown[] {
+  const split = nodes.flatMap((node, index) => {
+    if (!isTextNode(node) || node.text.trim() === '') {
+      return [node];
+    }
+    const [, leading = '', middle = '', trailing = ''] = /^(\s*)([\s\S]*?)(\s*)$/.exec(node.text) ?? [];
+    const edge = (text: string, neighbour: unknown): unknown[] => {
+      if (text === '') {
+        return [];
+      }
+      const marks = (node.marks ?? []).filter((mark) => !EMPHASIS_MARKS.has(mark.type) || marksOf(neighbour).some((other) => sameJson(mark, other)));
+      return [marks.length > 0 ? { ...node, text, marks } : withoutMarks({ ...node, text })];
+    };
+    return [...edge(leading, nodes[index - 1]), { ...node, text: middle }, ...edge(trailing, nodes[index + 1])];
+  });
+  return joinTextNodes(split);
+}
+
+function marksOf(node: unknown): PmMark[] {
+  return isNode(node) && Array.isArray(node.marks) ? node.marks : [];
+}
+
+function withoutMarks(node: PmNode): PmNode {
+  const { marks: _marks, ...rest } = node;
+  return rest;
+}
+
+/** Neighbouring texts with the same marks as one text node, as a reader makes them. */
+function joinTextNodes(nodes: unknown[]): unknown[] {
+  const joined: unknown[] = [];
+  for (const node of nodes) {
+    const previous = joined[joined.length - 1];
+    if (isTextNode(node) && isTextNode(previous) && sameJson(previous.marks ?? [], node.marks ?? [])) {
+      joined[joined.length - 1] = { ...previous, text: previous.text + node.text };
+    } else {
+      joined.push(node);
+    }
+  }
+  return joined;
 }

@@ -66,6 +66,25 @@ describe('docToMarkdown', () => {
     assert.deepEqual(losses, []);
     assert.equal(docToMarkdown(input).markdown, '<p></p>\n\n# T\n\n<p></p>\n\nx\n\n> <p></p>\n>\n> q\n\n<p></p>\n');
   });
+
+  test('for a Markdown notebook, a hard break between texts is two spaces ending the line, which PostHog\'s reader does not show, unlike a backslash', () => {
+    const input = doc(p(text('first'), { type: 'hardBreak' }, text('second')), { type: 'bulletList', content: [{ type: 'listItem', content: [p(text('a'), { type: 'hardBreak' }, text('b'))] }] });
+    const { markdown, losses } = docToMarkdown(input, { forMarkdownNotebook: true });
+    assert.equal(markdown, 'first  \nsecond\n\n- a  \n  b\n');
+    assert.deepEqual(losses, []);
+    assert.deepEqual(markdownToDoc(markdown).doc, input);
+    assert.equal(docToMarkdown(input).markdown, 'first\\\nsecond\n\n- a\\\n  b\n', 'a legacy notebook\'s file keeps the backslash, which trimming trailing spaces on save cannot break');
+  });
+
+  test('for a Markdown notebook, spaces at the edges of a bold run go outside it instead of becoming entities PostHog would show', () => {
+    const bold = [{ type: 'bold' }];
+    const input = doc(p(text('Signups '), text(' up 12% ', bold), text('this week')));
+    assert.equal(docToMarkdown(input).markdown, 'Signups **&#32;up 12%&#32;**&#116;his week\n');
+    const { markdown, losses } = docToMarkdown(input, { forMarkdownNotebook: true });
+    assert.equal(markdown, 'Signups  **up 12%** this week\n');
+    assert.deepEqual(losses, []);
+    assert.deepEqual(markdownToDoc(markdown).doc, doc(p(text('Signups  '), text('up 12%', bold), text(' this week'))));
+  });
 });
 
 describe('markdownToDoc reads what people type', () => {

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { sameJson } from '../../../../src/notebooks/notebookDocument';
 import { docToMarkdown, markdownToDoc } from '../../../../src/notebooks/markdown';
-import { writeDocBlocks } from '../../../../src/notebooks/markdown/toMarkdown';
+import { asMarkdownNotebookHoldsIt, writeDocBlocks } from '../../../../src/notebooks/markdown/toMarkdown';
 import { anyDocument, ordinaryDocument } from './corpusArbitraries';
 
 function assertExactRoundTrips(doc: unknown, markdown: string): void {
@@ -42,6 +42,30 @@ describe('converter properties', () => {
         const { markdown, losses } = docToMarkdown(doc);
         assert.deepEqual(losses, [], markdown);
         assertExactRoundTrips(doc, markdown);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  test('as Markdown notebooks, ordinary documents read back as a Markdown notebook holds them, without a backslash break or an entity', () => {
+    fc.assert(
+      fc.property(ordinaryDocument, (doc) => {
+        const { markdown, losses } = docToMarkdown(doc, { forMarkdownNotebook: true });
+        assert.deepEqual(losses, [], markdown);
+        assert.ok(sameJson(markdownToDoc(markdown).doc, asMarkdownNotebookHoldsIt(doc)), markdown);
+        assert.doesNotMatch(markdown, /\\\n|&#32;/, 'PostHog\'s reader would show these as written');
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  test('as Markdown notebooks, any document without a named loss reads back as a Markdown notebook holds it (marks starting or ending with a space included)', () => {
+    fc.assert(
+      fc.property(anyDocument, (doc) => {
+        const { markdown, losses } = docToMarkdown(doc, { forMarkdownNotebook: true });
+        if (losses.length === 0) {
+          assert.ok(sameJson(markdownToDoc(markdown).doc, asMarkdownNotebookHoldsIt(doc)), markdown);
+        }
       }),
       { numRuns: 400 },
     );
