@@ -13,8 +13,9 @@ import { mergeRegions, narrowConflict, type Region } from './sequenceMerge';
  * Conflicts are rendered in the document text as git-style markers at column 0 around the conflicting
  * array elements, each side at the array's indentation and ending with a comma exactly when an element
  * follows the conflict, so that Accept Current and Accept Incoming leave valid JSON. A side that would be
- * empty (deleted elements) takes in one neighbouring element on both sides. Accept Both leaves valid JSON in
- * the middle of an array, not at its end (the last element of ours then lacks the comma before theirs).
+ * empty (deleted elements) takes in one neighbouring element on both sides. At the end of an array after
+ * other elements, each side starts with the comma instead (on a line of its own), so Accept Both leaves
+ * valid JSON there too; it does not where the conflict is the whole array.
  */
 export interface JsonMergeOutcome {
   /** The merged fields, when nothing conflicted. */
@@ -316,32 +317,43 @@ function renderConflicts(
         : content.shell(content.items.map((item) => (item.kind === 'value' ? item.value : placeholder(item))));
   const textContent = content.kind === 'merged' ? content.textContent : mergeTextContent(sides.base, sides.ours, sides.theirs);
   const text = serializeDocument(readonly, { title: titleValue as string | null, content: contentValue, text_content: textContent });
-  return text
-    .split('\n')
-    .flatMap((line) => {
-      const found = PLACEHOLDER_LINE.exec(line);
-      const conflict = found ? conflicts[Number(found[2])] : undefined;
-      if (!found || !conflict) {
-        return [line];
-      }
-      const [, prefix = '', , comma] = found;
-      const side = (values: readonly unknown[]) => renderElements(values, prefix, comma === ',');
-      return conflictLines(side(conflict.ours), side(conflict.theirs), labels, '');
-    })
-    .join('\n');
+  const output: string[] = [];
+  for (const line of text.split('\n')) {
+    const found = PLACEHOLDER_LINE.exec(line);
+    const conflict = found ? conflicts[Number(found[2])] : undefined;
+    if (!found || !conflict) {
+      output.push(line);
+      continue;
+    }
+    const [, prefix = '', , comma] = found;
+    const previous = output[output.length - 1] ?? '';
+    // The last elements of an array after others: the comma moves from the element before into each
+    // side, so that Accept Both leaves valid JSON too.
+    const commaFirst = comma !== ',' && /^ *$/.test(prefix) && previous.endsWith(',');
+    if (commaFirst) {
+      output[output.length - 1] = previous.slice(0, -1);
+    }
+    const side = (values: readonly unknown[]) => renderElements(values, prefix, { after: comma === ',', before: commaFirst });
+    output.push(...conflictLines(side(conflict.ours), side(conflict.theirs), labels, ''));
+  }
+  return output.join('\n');
 }
 
-/** Elements as the document shows them at `prefix` (indentation, and a key for a field), with commas between and, if `comma`, after. */
-function renderElements(values: readonly unknown[], prefix: string, comma: boolean): string[] {
+/**
+ * Elements as the document shows them at `prefix` (indentation, and a key for a field), with commas
+ * between, after them if `after`, and on a line of its own before them if `before`.
+ */
+function renderElements(values: readonly unknown[], prefix: string, commas: { after: boolean; before: boolean }): string[] {
   const indent = /^ */.exec(prefix)?.[0] ?? '';
-  return values.flatMap((value, index) => {
+  const elements = values.flatMap((value, index) => {
     const json = JSON.stringify(canonical(value ?? null), null, 2);
     const lines = json.split('\n').map((line, lineIndex) => (lineIndex === 0 ? prefix : indent) + line);
-    if (index < values.length - 1 || comma) {
+    if (index < values.length - 1 || commas.after) {
       lines[lines.length - 1] += ',';
     }
     return lines;
   });
+  return commas.before && elements.length > 0 ? [`${indent},`, ...elements] : elements;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

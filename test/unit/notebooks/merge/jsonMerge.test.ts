@@ -69,6 +69,18 @@ describe('notebook JSON merge', () => {
     assert.deepEqual(accepted(text, 'both')['content'], { type: 'doc', content: [paragraph('a'), query({ kind: 'FunnelsQuery' }), query({ kind: 'RetentionQuery' }), paragraph('c')] });
   });
 
+  test('a conflict at the end of the content starts each side with the comma, so Accept Both gives valid JSON too', () => {
+    const base = legacy('Review', paragraph('a'), paragraph('c'));
+    const ours = legacy('Review', paragraph('a'), paragraph('c, mine'));
+    const theirs = legacy('Review', paragraph('a'), paragraph('c, theirs'));
+    const text = merge(base, ours, theirs).render(readonly);
+    assert.ok(text.includes(['      }', '<<<<<<< Yours', '      ,', '      {'].join('\n')), text);
+    assert.ok(text.includes(['=======', '      ,', '      {'].join('\n')), text);
+    assert.deepEqual(accepted(text, 'ours')['content'], ours.content);
+    assert.deepEqual(accepted(text, 'theirs')['content'], theirs.content);
+    assert.deepEqual(accepted(text, 'both')['content'], { type: 'doc', content: [paragraph('a'), paragraph('c, mine'), paragraph('c, theirs')] });
+  });
+
   test('a node deleted on one side and edited on the other takes in a neighbour so both accepts give valid JSON', () => {
     const base = legacy('Review', paragraph('a'), paragraph('b'));
     const ours = legacy('Review', paragraph('a'));

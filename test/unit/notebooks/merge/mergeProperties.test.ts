@@ -90,7 +90,7 @@ describe('merge properties', () => {
       fc.property(threeTexts, ({ base, ours, theirs }) => {
         const outcome = mergeMarkdown(base, ours, theirs, LABELS);
         const known = new Set([base, ours, theirs].flatMap(nonBlankLines));
-        for (const choice of ['ours', 'theirs'] as const) {
+        for (const choice of ['ours', 'theirs', 'both'] as const) {
           for (const line of nonBlankLines(acceptAll(outcome.text, choice))) {
             assert.ok(known.has(line), `invented line ${JSON.stringify(line)}`);
           }
@@ -133,8 +133,28 @@ describe('merge properties', () => {
         for (const choice of ['ours', 'theirs'] as const) {
           assert.doesNotThrow(() => parseNotebookDocument(acceptAll(rendered, choice)), `accepting ${choice} in\n${rendered}`);
         }
+        if (!conflictIsWholeArrayEnd(rendered)) {
+          assert.doesNotThrow(() => parseNotebookDocument(acceptAll(rendered, 'both')), `accepting both in\n${rendered}`);
+        }
       }),
       { numRuns: 300 },
     );
   });
 });
+
+/**
+ * Whether a conflict ends an array with no element of its own before it (it is the whole array, or follows
+ * another conflict): there both sides' elements cannot be separated by a comma, so Accept Both is invalid.
+ */
+function conflictIsWholeArrayEnd(rendered: string): boolean {
+  const lines = rendered.split('\n');
+  return lines.some((line, index) => {
+    if (!line.startsWith('<<<<<<<')) {
+      return false;
+    }
+    const end = lines.findIndex((other, at) => at > index && other.startsWith('>>>>>>>'));
+    const before = lines[index - 1] ?? '';
+    const startsArray = before.trimEnd().endsWith('[') || before.startsWith('>>>>>>>');
+    return startsArray && (lines[end + 1] ?? '').trim().startsWith(']');
+  });
+}
