@@ -9,10 +9,17 @@ import type { BaseSnapshot } from './markdownSave';
  * last text served for its URI, so that becomes its base; once the editor has unsaved changes its base stays,
  * and is archived on disk so that it survives a window reload (VS Code restores the unsaved text itself).
  */
+/**
+ * How long a closed document's base is kept: VS Code closes and reopens a document when its language mode
+ * changes, and the reopened editor (unsaved text included) must keep its base.
+ */
+const FORGET_AFTER_CLOSE_MS = 30_000;
+
 export class EditorBases extends Disposable {
   private readonly lastServed = new Map<string, BaseSnapshot>();
   private readonly bases = new Map<string, BaseSnapshot>();
   private readonly archived = new Set<string>();
+  private readonly closing = new Map<string, ReturnType<typeof setTimeout>>();
 
   constructor(
     private readonly isNotebookUri: (uri: vscode.Uri) => boolean,
@@ -23,7 +30,8 @@ export class EditorBases extends Disposable {
     this._register(vscode.workspace.onDidOpenTextDocument((document) => this.follow(document)));
     this._register(vscode.workspace.onDidChangeTextDocument(({ document }) => this.follow(document)));
     this._register(vscode.workspace.onDidSaveTextDocument((document) => this.follow(document)));
-    this._register(vscode.workspace.onDidCloseTextDocument((document) => this.forget(document.uri)));
+    this._register(vscode.workspace.onDidCloseTextDocument((document) => this.forgetSoon(document.uri)));
+    this._register({ dispose: () => this.closing.forEach((timer) => clearTimeout(timer)) });
   }
 
   /** The file system gave this text (and version) for `uri`. */
@@ -77,6 +85,8 @@ export class EditorBases extends Disposable {
       return;
     }
     const key = document.uri.toString();
+    clearTimeout(this.closing.get(key));
+    this.closing.delete(key);
     if (!document.isDirty) {
       const served = this.lastServed.get(key);
       if (served) {
@@ -103,8 +113,23 @@ export class EditorBases extends Disposable {
     }
   }
 
-  private forget(uri: vscode.Uri): void {
+  private forgetSoon(uri: vscode.Uri): void {
+    if (!this.isNotebookUri(uri)) {
+      return;
+    }
     const key = uri.toString();
+    clearTimeout(this.closing.get(key));
+    this.closing.set(
+      key,
+      setTimeout(() => this.forget(key), FORGET_AFTER_CLOSE_MS),
+    );
+  }
+
+  private forget(key: string): void {
+    this.closing.delete(key);
+    if (this.documentOf(key)) {
+      return;
+    }
     this.lastServed.delete(key);
     this.bases.delete(key);
     if (this.archived.delete(key)) {

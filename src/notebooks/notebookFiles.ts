@@ -517,6 +517,10 @@ export class NotebookFileStore extends Disposable implements ProjectCollection {
         this.log.info(`${target.uri.path}: PostHog already holds this text (version ${server.version}); nothing to merge.`);
         return { notebook: server, own: true };
       }
+      if (outcome.kind === 'mergedOnPostHog') {
+        this.log.info(`${target.uri.path}: version ${server.version} already holds your changes (${outcome.changes.join('; ')}); nothing sent, the editor takes it.`);
+        return { notebook: server, own: false };
+      }
       if (outcome.kind === 'conflicted') {
         await this.showConflicts(target, save, server, history, outcome);
         throw new Error(
@@ -563,7 +567,7 @@ export class NotebookFileStore extends Disposable implements ProjectCollection {
     const known = (await this.bases.dirtyMtime(target.uri)) ?? save.base?.mtime;
     const entry = this.accept(target, server, history);
     history.recordServed(server);
-    const theirs = this.textOf(entry, save.form).text;
+    const theirs = outcome.base ?? this.textOf(entry, save.form).text;
     await this.bases.rebase(target.uri, snapshotOf(server, theirs, known ?? entry.mtime));
     setTimeout(() => void replaceText(target.uri, outcome.text), 0);
   }

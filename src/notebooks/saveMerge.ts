@@ -11,10 +11,18 @@ import { editableOf, type EditableNotebook, EMPTY_DOC, markdownOf, readonlyOf, s
 export type SaveMergeOutcome =
   /** PostHog already holds exactly the user's notebook (e.g. a retried save that had reached it). */
   | { readonly kind: 'alreadySaved' }
+  /**
+   * PostHog's version already is the merge (it has the user's changes, and more of its own): nothing is sent,
+   * and the editor must take PostHog's version, or its next save would undo those other changes.
+   */
+  | { readonly kind: 'mergedOnPostHog'; readonly changes: readonly string[] }
   /** Both sides' changes merged cleanly: save `full` over PostHog's version. */
   | { readonly kind: 'merged'; readonly full: EditableNotebook; readonly changes: readonly string[] }
-  /** Some blocks changed on both sides: the editor gets `text`, with conflict markers, based on PostHog's version. */
-  | { readonly kind: 'conflicted'; readonly text: string; readonly conflicts: number; readonly changes: readonly string[] };
+  /**
+   * Some blocks changed on both sides: the editor gets `text`, with conflict markers, based on PostHog's
+   * version as `base` (the text the merge read it as), or as the file shows it when undefined.
+   */
+  | { readonly kind: 'conflicted'; readonly text: string; readonly base?: string; readonly conflicts: number; readonly changes: readonly string[] };
 
 export function mergeLabels(server: Notebook, modifiedBy: string | null): MergeLabels {
   return { ours: 'Yours', theirs: `PostHog (version ${server.version}${modifiedBy ? ` by ${modifiedBy}` : ''})` };
@@ -29,10 +37,13 @@ export function mergeMarkdownSave(base: BaseSnapshot, ours: string, server: Note
   }
   const merged = mergeMarkdown(base.text, ours, theirs, labels);
   if (merged.conflicts > 0) {
-    return { kind: 'conflicted', text: merged.text, conflicts: merged.conflicts, changes: merged.changes };
+    return { kind: 'conflicted', text: merged.text, base: theirs, conflicts: merged.conflicts, changes: merged.changes };
   }
   const full = editableFromMarkdown(merged.text, serverEditable);
-  return sameJson(full.content, serverEditable.content) ? { kind: 'alreadySaved' } : { kind: 'merged', full, changes: merged.changes };
+  if (!sameJson(full.content, serverEditable.content)) {
+    return { kind: 'merged', full, changes: merged.changes };
+  }
+  return merged.text === ours ? { kind: 'alreadySaved' } : { kind: 'mergedOnPostHog', changes: merged.changes };
 }
 
 /** A save of the JSON document: `ours` is the editor's notebook, `base` the version it was based on. */
@@ -46,7 +57,10 @@ export function mergeJsonSave(base: EditableNotebook, ours: EditableNotebook, se
     return { kind: 'conflicted', text: outcome.render(readonlyOf(server)), conflicts: outcome.conflicts, changes: outcome.changes };
   }
   const full = withTextContent(outcome.merged, theirs);
-  return sameFields(full, theirs) ? { kind: 'alreadySaved' } : { kind: 'merged', full, changes: outcome.changes };
+  if (!sameFields(full, theirs)) {
+    return { kind: 'merged', full, changes: outcome.changes };
+  }
+  return sameFields(full, ours) ? { kind: 'alreadySaved' } : { kind: 'mergedOnPostHog', changes: outcome.changes };
 }
 
 /** text_content follows merged content as PostHog keeps it: the Markdown, or the content's plain text. */

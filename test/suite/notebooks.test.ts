@@ -581,6 +581,36 @@ describe('Notebook Markdown files', function () {
     await waitFor('the editor to show both edits', () => document.getText().includes('edited by them') && !document.isDirty);
   });
 
+  it('when PostHog already holds my change and another of its own, sends nothing, shows both, and the next save keeps theirs', async () => {
+    const notebook = await markdownNotebook('Merged on PostHog', '# Both\n\nFirst paragraph.\n\nSecond paragraph.\n');
+    const document = await open(uriOf(fixture, notebook, 'markdown'));
+    await replaceText(document, '# Both\n\nFirst, mine.\n\nSecond paragraph.\n');
+    await localApi.remoteEdit(fixture.projectId, notebook.short_id, {
+      content: { type: 'doc', content: [{ type: 'ph-markdown-notebook', attrs: { nodeId: 'markdown-notebook-v2', markdown: '# Both\n\nFirst, mine.\n\nSecond, theirs.\n' } }] },
+    });
+    await localApi.clearRequests();
+    assert.equal(await document.save(), true);
+    assert.deepEqual((await notebookRequests(notebook)).map((request) => `${request.method} ${request.status}`), ['PATCH 409', 'GET 200']);
+    await waitFor('the editor to show their paragraph', () => document.getText().includes('Second, theirs.') && !document.isDirty);
+    await replaceText(document, document.getText().replace('# Both', '# Both, retitled'));
+    assert.equal(await document.save(), true);
+    assert.equal(markdownOf((await server(fixture, notebook)).content), '# Both, retitled\n\nFirst, mine.\n\nSecond, theirs.\n');
+  });
+
+  it('keeps an unsaved editor\'s base when its language mode changes (VS Code closes and reopens the document)', async () => {
+    const notebook = await markdownNotebook('Language mode', '# Mode\n\nFirst paragraph.\n\nSecond paragraph.\n');
+    const opened = await open(uriOf(fixture, notebook, 'markdown'));
+    await replaceText(opened, '# Mode\n\nFirst, mine.\n\nSecond paragraph.\n');
+    const plain = await vscode.languages.setTextDocumentLanguage(opened, 'plaintext');
+    const document = await vscode.languages.setTextDocumentLanguage(plain, 'markdown');
+    assert.equal(document.isDirty, true);
+    await localApi.remoteEdit(fixture.projectId, notebook.short_id, {
+      content: { type: 'doc', content: [{ type: 'ph-markdown-notebook', attrs: { nodeId: 'markdown-notebook-v2', markdown: '# Mode\n\nFirst paragraph.\n\nSecond, theirs.\n' } }] },
+    });
+    assert.equal(await document.save(), true);
+    assert.equal(markdownOf((await server(fixture, notebook)).content), '# Mode\n\nFirst, mine.\n\nSecond, theirs.\n');
+  });
+
   it('marks a paragraph both changed, refuses to save until VS Code\'s "Accept Current" resolves it, then saves', async () => {
     const notebook = await newNotebook(fixture, 'Conflict Markdown');
     const document = await open(uriOf(fixture, notebook, 'markdown'));

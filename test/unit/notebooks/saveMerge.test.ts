@@ -48,6 +48,20 @@ describe('a save that meets a newer version', () => {
     assert.deepEqual(mergeMarkdownSave(base, mine, markdownNotebook(mine, 4), mergeLabels(markdownNotebook(mine, 4), null)), { kind: 'alreadySaved' });
   });
 
+  test('Markdown: when PostHog\'s version already is the merge (it has my change and one of its own), nothing is sent and the editor must take it', () => {
+    const mine = BASE.replace('First paragraph.', 'First, mine.');
+    const server = markdownNotebook(mine.replace('Second paragraph.', 'Second, theirs.'), 4);
+    const outcome = mergeMarkdownSave(base, mine, server, mergeLabels(server, null));
+    assert.equal(outcome.kind, 'mergedOnPostHog', 'not alreadySaved: the editor still lacks "Second, theirs."');
+  });
+
+  test('JSON: when PostHog\'s version already is the merge, the outcome says so rather than already saved', () => {
+    const served = notebook({ version: 3, content: { type: 'doc', content: [paragraph('One'), paragraph('Two')] } });
+    const ours = { ...editableOf(served), content: { type: 'doc', content: [paragraph('One, mine'), paragraph('Two')] } };
+    const server = notebook({ version: 4, content: { type: 'doc', content: [paragraph('One, mine'), paragraph('Two, theirs')] } });
+    assert.equal(mergeJsonSave(editableOf(served), ours, server, mergeLabels(server, null)).kind, 'mergedOnPostHog');
+  });
+
   test('JSON: different nodes merge, text_content follows the merged content, and an identical server is already saved', () => {
     const served = notebook({ version: 3, content: { type: 'doc', content: [paragraph('One'), paragraph('Two')] }, text_content: 'One\n\nTwo' });
     const ours = { ...editableOf(served), content: { type: 'doc', content: [paragraph('One, mine'), paragraph('Two')] } };
@@ -96,6 +110,7 @@ describe('a legacy notebook saved in the user\'s own Markdown spelling', () => {
     if (outcome.kind !== 'conflicted') return;
     assert.equal(outcome.conflicts, 1);
     assert.ok(outcome.text.startsWith('# Notes\n\nSome __bold__ words.\n\n* one\n* two\n'), outcome.text);
+    assert.ok(outcome.base?.startsWith('# Notes\n\nSome __bold__ words.\n'), 'the editor is based on PostHog\'s version as the merge read it');
     assert.match(outcome.text, /<<<<<<< Yours\n+Last, mine\.\n+=======\n+Last, theirs\.\n+>>>>>>> /);
   });
 });
