@@ -428,7 +428,7 @@ export function displayedVersion(parsed: ParsedNotebookDocument): number | undef
 
 export type SaveBody = NotebookWritable & { content: unknown; version: number };
 
-function isObject(value: unknown): value is Record<string, unknown> {
+export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 

@@ -466,8 +466,8 @@ export class NotebookFileStore extends Disposable implements ProjectCollection {
   /** Reads the editor's text: what a save sends and what it is based on; undefined when nothing changed. */
   private async planSave(target: CollectionItemTarget, text: string, history: NotebookHistory): Promise<PendingSave | undefined> {
     const form = formOf(target.uri);
-    const markers = conflictMarkerIssues(text);
     if (form === 'json') {
+      const markers = conflictMarkerIssues(text);
       if (markers.length > 0) {
         throw new NotebookDocumentError(markers.map((issue) => ({ message: issue.message, location: { line: issue.line + 1, column: 1, offset: 0 } })));
       }

@@ -1,3 +1,5 @@
+import { isObject } from './schema';
+
 /**
  * PostHog's Markdown dialect for notebooks: the self-closing tags (`<Query query={{…}} />`) that stand
  * for the notebook's embedded nodes, their node types, and the query kinds a `<Query>` holds. The table
@@ -142,7 +144,7 @@ const HOGQL_PREVIEW_LENGTH = 60;
  */
 export function describeQuery(props: Record<string, unknown>): string | undefined {
   const query = props.query;
-  if (!isRecord(query) || typeof query.kind !== 'string') {
+  if (!isObject(query) || typeof query.kind !== 'string') {
     return undefined;
   }
   return describeQueryNode(query);
@@ -157,7 +159,7 @@ function describeQueryNode(query: Record<string, unknown>): string {
     return typeof query.query === 'string' ? `HogQL: ${shorten(oneLine(query.query), HOGQL_PREVIEW_LENGTH)}` : 'HogQL query';
   }
   const source = query.source;
-  if (isRecord(source) && typeof source.kind === 'string') {
+  if (isObject(source) && typeof source.kind === 'string') {
     return source.kind === 'HogQLQuery' ? describeQueryNode(source) : `${kindLabel(source.kind)} (${kind})`;
   }
   return kindLabel(kind);
@@ -176,8 +178,4 @@ export function shorten(text: string, length: number): string {
 
 function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

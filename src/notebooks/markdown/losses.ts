@@ -1,4 +1,5 @@
-import { cellAttrs, childrenOf, isNode, isObject, linkAttrs, MARK_ORDER, markRank, type PmMark, type PmNode, plainText, quote } from './schema';
+import { sameJson } from '../notebookDocument';
+import { cellAttrs, CELL_TYPES, childrenOf, isNode, isObject, linkAttrs, MARK_ORDER, markRank, type PmMark, type PmNode, plainText, quote } from './schema';
 
 /**
  * What the Markdown of a block cannot hold, as phrases for messages, given the original block and the
@@ -30,7 +31,7 @@ function knownCauses(root: PmNode): string[] {
   const causes: string[] = [];
   const visit = (node: PmNode, parent: PmNode | undefined): void => {
     causes.push(...markCauses(node));
-    if ((node.type === 'tableCell' || node.type === 'tableHeader') && parent) {
+    if (CELL_TYPES.has(node.type) && parent) {
       causes.push(...cellCauses(node));
     }
     childrenOf(node).forEach((child) => visit(child, node));
@@ -46,7 +47,7 @@ function markCauses(node: PmNode): string[] {
   for (const mark of marks) {
     if (!(MARK_ORDER as readonly string[]).includes(mark.type)) {
       causes.push(`the mark "${mark.type}" on ${on} has no Markdown form`);
-    } else if (mark.type === 'link' && !sameValue(mark.attrs, linkAttrs(String(mark.attrs?.['href'] ?? '')))) {
+    } else if (mark.type === 'link' && !sameJson(mark.attrs, linkAttrs(String(mark.attrs?.['href'] ?? '')))) {
       causes.push(`the link on ${on} has attributes Markdown cannot hold (${preview(mark.attrs)}; a link in Markdown has only its address)`);
     } else if (mark.type !== 'link' && mark.attrs !== undefined && Object.keys(mark.attrs).length > 0) {
       causes.push(`the mark "${mark.type}" on ${on} has attributes Markdown cannot hold (${preview(mark.attrs)})`);
@@ -83,24 +84,6 @@ function cellCauses(cell: PmNode): string[] {
   return causes;
 }
 
-function sameValue(a: unknown, b: unknown): boolean {
-  return JSON.stringify(sortKeys(a)) === JSON.stringify(sortKeys(b));
-}
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) {
-    return value.map(sortKeys);
-  }
-  if (!isObject(value)) {
-    return value;
-  }
-  return Object.fromEntries(
-    Object.keys(value)
-      .sort()
-      .map((key) => [key, sortKeys(value[key])]),
-  );
-}
-
 interface Difference {
   readonly path: string;
   readonly original: unknown;
@@ -108,7 +91,7 @@ interface Difference {
 }
 
 function firstDifference(a: unknown, b: unknown, path: string): Difference | undefined {
-  if (sameValue(a, b)) {
+  if (sameJson(a, b)) {
     return undefined;
   }
   if (Array.isArray(a) && Array.isArray(b)) {

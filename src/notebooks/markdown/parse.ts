@@ -3,7 +3,7 @@ import type { MarkdownIssue } from './issues';
 import { COMMENT_TAG, nodeTypeOfTag, UNKNOWN_TAG } from './dialect';
 import { NODE_CONTENT_PROP, NODE_FIELDS_PROP, NODE_MARKS_PROP } from './inline';
 import { BLOCK_TAG_TOKEN, INLINE_TAG_TOKEN, posthogTagsPlugin, type TagTokenMeta } from './plugin';
-import { cellAttrs, childrenOf, INLINE_PH_NODES, isNode, isObject, linkAttrs, markRank, type PmMark, type PmNode } from './schema';
+import { cellAttrs, childrenOf, EMPTY_PARAGRAPH, INLINE_PH_NODES, isNode, isObject, linkAttrs, markRank, type PmMark, type PmNode } from './schema';
 
 type Token = MarkdownIt.Token;
 type Md = MarkdownIt.MarkdownIt;
@@ -22,7 +22,7 @@ export interface ParsedMarkdown {
   readonly lines: string[];
 }
 
-/** An issue at lines (0-based, `endLine` inclusive), its message saying the line for people (1-based). */
+/** An issue at lines (0-based, `endLine` inclusive); the message does not repeat the line (callers add it, 1-based). */
 export function issueAt(line: number, endLine: number, message: string, severity: 'error' | 'warning'): MarkdownIssue {
   return { line, endLine, message, severity };
 }
@@ -77,7 +77,6 @@ function trimBlankLines(lines: string[], start: number, end: number): number {
 }
 
 const TASK_MARKER = /^\[([ xX])\](?: |$)/;
-const EMPTY_PARAGRAPH_HTML = '<p></p>';
 const LINE_BREAK_HTML = /^<br\s*\/?>$/i;
 
 class TokenReader {
@@ -232,7 +231,7 @@ class TokenReader {
           this.warning(token.map, 'Column alignment has no place in a notebook table; it will not be kept.');
         }
         const inline = this.tokens[this.index + 1]!;
-        const paragraph = inline.content.trim() === EMPTY_PARAGRAPH_HTML ? { type: 'paragraph' } : withContent({ type: 'paragraph' }, this.inline(inline));
+        const paragraph = inline.content.trim() === EMPTY_PARAGRAPH ? { type: 'paragraph' } : withContent({ type: 'paragraph' }, this.inline(inline));
         cells.push({ type: inHeader ? 'tableHeader' : 'tableCell', attrs: cellAttrs(), content: [paragraph] });
         this.index += 3;
       } else {
@@ -256,7 +255,7 @@ class TokenReader {
 
   private htmlBlock(token: Token): PmNode {
     const html = token.content.trim();
-    if (html === EMPTY_PARAGRAPH_HTML) {
+    if (html === EMPTY_PARAGRAPH) {
       return { type: 'paragraph' };
     }
     if (LINE_BREAK_HTML.test(html)) {

@@ -1,11 +1,13 @@
 /**
  * A markdown-it plugin for PostHog's notebook tags: a tag alone on its line(s) becomes one block token
  * (`posthog_tag`), a tag inside text an inline token (`posthog_tag_inline`); both carry the parsed tag (or
- * what is wrong with it) in `meta`, and render as a small card of escaped text, never as raw HTML.
+ * what is wrong with it) in `meta`, and in a notebook's Markdown render as a small card of escaped text, never
+ * as raw HTML (elsewhere as the tag's text would render without the plugin).
  * VS Code's Markdown preview loads it through `markdown.markdownItPlugins`; the converter reads the tokens.
  */
 import type MarkdownIt from 'markdown-it';
-import { describeQuery, isKnownTag, isRecord, nodeTypeOfTag, shorten, UNKNOWN_TAG } from './dialect';
+import { describeQuery, isKnownTag, nodeTypeOfTag, shorten, UNKNOWN_TAG } from './dialect';
+import { isObject } from './schema';
 import { checkTag, isTagStart, parseTagAt, type ParsedTag, tagNameAt } from './tags';
 
 type Md = MarkdownIt.MarkdownIt;
@@ -203,7 +205,7 @@ function propText(value: unknown): string {
   if (Array.isArray(value)) {
     return `[${value.length} items]`;
   }
-  if (isRecord(value)) {
+  if (isObject(value)) {
     return typeof value.kind === 'string' ? `{${value.kind}}` : '{…}';
   }
   return JSON.stringify(value) ?? String(value);

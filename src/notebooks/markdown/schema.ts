@@ -23,7 +23,6 @@ export interface PmMark {
 }
 
 export const MARK_ORDER = ['link', 'bold', 'code', 'italic', 'strike', 'underline'] as const;
-export type KnownMark = (typeof MARK_ORDER)[number];
 
 /**
  * A link as PostHog's notebook editor makes it: its own link mark (NotebookMarkLink, not TipTap's Link
@@ -38,6 +37,8 @@ export function cellAttrs(): JsonObject {
 }
 
 export const CELL_TYPES = new Set(['tableCell', 'tableHeader']);
+/** An empty paragraph where Markdown would otherwise write nothing (read back as one). */
+export const EMPTY_PARAGRAPH = '<p></p>';
 export const LIST_TYPES = new Set(['bulletList', 'orderedList', 'taskList']);
 /** PostHog's nodes that sit inside a paragraph rather than on their own line. */
 export const INLINE_PH_NODES = new Set(['ph-replay-timestamp', 'ph-backlink', 'ph-mention']);

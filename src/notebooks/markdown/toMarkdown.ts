@@ -3,7 +3,7 @@ import { formatNodeTag, linkDestination, writeInline } from './inline';
 import type { MarkdownIssue } from './issues';
 import { issueAt, parseMarkdownBlocks } from './parse';
 import { sameJson } from '../notebookDocument';
-import { childrenOf, isNode, isObject, LIST_TYPES, type PmMark, type PmNode } from './schema';
+import { CELL_TYPES, childrenOf, EMPTY_PARAGRAPH, isNode, isObject, LIST_TYPES, type PmMark, type PmNode } from './schema';
 
 /**
  * A legacy (ProseMirror) notebook as Markdown in PostHog's dialect, and back exactly: the text read back
@@ -116,11 +116,11 @@ export function placeDocBlocks(doc: unknown, options: DocToMarkdownOptions = {})
 }
 
 /** What a block's Markdown cannot hold, read back on its own. */
-export function lossesOfBlock(block: PlacedBlock, options: DocToMarkdownOptions = {}): string[] {
+export function lossesOfBlock(block: PlacedBlock): string[] {
   return compareReadBack(
     block.node,
     parseMarkdownBlocks(block.text).blocks.map((parsed) => parsed.node),
-    options,
+    {},
   );
 }
 
@@ -195,8 +195,6 @@ function writeBlock(node: PmNode, context: WriteContext, variant: number): strin
       return formatNodeTag(node, true);
   }
 }
-
-export const EMPTY_PARAGRAPH = '<p></p>';
 
 function isEmptyParagraph(node: PmNode): boolean {
   return node.type === 'paragraph' && childrenOf(node).length === 0 && Object.keys(node).every((key) => key === 'type' || key === 'content');
@@ -332,7 +330,7 @@ export function asMarkdownNotebookHoldsIt(node: unknown): unknown {
   if (!isNode(node) || !Array.isArray(node.content)) {
     return node;
   }
-  const keepsFirst = node.type === 'listItem' || node.type === 'taskItem' || node.type === 'tableCell' || node.type === 'tableHeader';
+  const keepsFirst = node.type === 'listItem' || node.type === 'taskItem' || CELL_TYPES.has(node.type);
   const content = node.content
     .filter((child, index) => !(isNode(child) && isEmptyParagraph(child)) || (keepsFirst && index === 0))
     .map(asMarkdownNotebookHoldsIt);

@@ -1,4 +1,4 @@
-import { canonical, type EditableNotebook, markdownOf, type ReadonlyBlock, sameJson, serializeDocument } from '../notebookDocument';
+import { canonical, type EditableNotebook, isObject, markdownOf, type ReadonlyBlock, sameJson, serializeDocument } from '../notebookDocument';
 import { conflictLines, type MergeLabels } from './conflictMarkers';
 import { type MarkdownMerge, markdownText, mergeMarkdownLines } from './markdownMerge';
 import { mergeRegions, narrowConflict, type Region } from './sequenceMerge';
@@ -354,8 +354,4 @@ function renderElements(values: readonly unknown[], prefix: string, commas: { af
     return lines;
   });
   return commas.before && elements.length > 0 ? [`${indent},`, ...elements] : elements;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
