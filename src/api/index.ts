@@ -2,6 +2,7 @@ export { PostHogClient } from './client';
 export type { PostHogClientOptions } from './client';
 export { normalizeBaseUrl, isLoopbackHost } from './baseUrl';
 export * from './errors';
+export { errorText } from './errorText';
 export { errorFromResponse, parseErrorBody, retryAfterSeconds } from './errorMapping';
 export type { CallOptions, RequestLogEntry, Timeouts } from './http';
 export type { NetworkOptions, NetworkRoute } from './network';

@@ -1,9 +1,8 @@
 import * as vscode from 'vscode';
-import { type EventsApi, isAbortError } from '../api';
+import { type EventsApi, isAbortError, errorText } from '../api';
 import { Disposable } from '../workbench/disposable';
 import type { WindowApi } from '../workbench/window';
 import type { ConnectionSession } from '../connections';
-import { errorText } from '../common/errors';
 import { projectKey } from '../common/keys';
 import { exportEvents, type SaveDialog } from './exportEvents';
 import type { ExportFileFormat } from './exportWriter';

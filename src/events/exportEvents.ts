@@ -1,8 +1,7 @@
 import { rm } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import { type EventFilters, type EventsApi, EVENTS_MAX_PAGE, isAbortError } from '../api';
+import { type EventFilters, type EventsApi, EVENTS_MAX_PAGE, isAbortError, errorText } from '../api';
 import { abortSignalFor, type WindowApi } from '../workbench/window';
-import { errorText } from '../common/errors';
 import { EXPORT_FILE_EXTENSIONS, type ExportFileFormat, writeEventsFile } from './exportWriter';
 
 export type SaveDialog = (options: vscode.SaveDialogOptions) => Thenable<vscode.Uri | undefined>;

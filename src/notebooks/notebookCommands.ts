@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
-import { type ActivityPage, type NotebookListItem, PersonalApiKeyNotSupportedError } from '../api';
-import { errorText } from '../common/errors';
+import { type ActivityPage, type NotebookListItem, PersonalApiKeyNotSupportedError, errorText } from '../api';
 import { formatRelativeTime } from '../common/time';
 import type { ConnectionManager, ConnectionSession } from '../connections';
 import { commandTarget, type ExplorerNode, pickProject, ProjectNode, type TargetSources } from '../tree';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { errorText } from '../common/errors';
+import { errorText } from '../api';
 import type { ConnectionManager } from '../connections';
 import { commandTarget, type ExplorerNode, type ExplorerTreeProvider, pickProject, ProjectNode } from '../tree';
 import { COMMANDS } from '../workbench/commandIds';

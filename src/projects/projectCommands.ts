@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
-import { ConflictError, PersonalApiKeyNotSupportedError, type Project, type ProjectListItem, type ProjectWritableField } from '../api';
+import { ConflictError, PersonalApiKeyNotSupportedError, type Project, type ProjectListItem, type ProjectWritableField, errorText } from '../api';
 import { type EnvApi, openEditor, type WindowApi } from '../workbench/window';
-import { errorText } from '../common/errors';
 import { type OrganizationSummary, projectSettingsUrl } from '../catalog';
 import type { ConnectionManager, ConnectionSession } from '../connections';
 import { projectDocumentPath } from '../common/documentPaths';

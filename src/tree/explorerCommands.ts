@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
-import { isUuid } from '../api';
-import { errorText } from '../common/errors';
+import { isUuid, errorText } from '../api';
 import type { EnvApi, WindowApi } from '../workbench/window';
 import { projectUrl } from '../catalog';
 import { type ConnectionManager, type ConnectionTarget, targetConnection } from '../connections';

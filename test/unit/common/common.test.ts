@@ -3,8 +3,6 @@ import { describe, test } from 'node:test';
 import { BusyTracker } from '../../../src/common/busy';
 import { AsyncCache } from '../../../src/common/cache';
 import { formatRelativeTime } from '../../../src/common/time';
-import { NotFoundError } from '../../../src/api';
-import { errorText } from '../../../src/common/errors';
 import { projectItemKey, projectKey } from '../../../src/common/keys';
 
 describe('AsyncCache', () => {
@@ -68,15 +66,7 @@ describe('formatRelativeTime', () => {
   });
 });
 
-describe('errorText and project keys', () => {
-  test('errorText: PostHog errors in plain words, other errors by message, anything else as text', () => {
-    const notFound = new NotFoundError({ endpoint: 'GET /api/projects/1/', status: 404 });
-    assert.equal(errorText(notFound), notFound.userMessage);
-    assert.match(errorText(notFound), /could not find this item/);
-    assert.equal(errorText(new Error('boom')), 'boom');
-    assert.equal(errorText('plain'), 'plain');
-  });
-
+describe('project keys', () => {
   test('a project key and a project item key', () => {
     assert.equal(projectKey('c1', 7), 'c1/7');
     assert.equal(projectItemKey('c1', 7, 'aB3dE5fG'), 'c1/7/aB3dE5fG');

@@ -1,4 +1,4 @@
-import { PostHogError } from '../api';
+import { PostHogError } from './errors';
 
 /** What to tell the user about an error: PostHog's plain words when the client mapped it, else its message. */
 export function errorText(error: unknown): string {
