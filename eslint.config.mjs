@@ -1,13 +1,15 @@
 // @ts-check
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 /**
  * The folders of src/ and the folders each may import besides the shared layers (api, common,
- * workbench). The table has no cycle, and the README's "Imports between folders" lists it (a unit
- * test, test/unit/manifest/imports.test.ts, checks both against the code).
+ * workbench), which import no other folder. The table has no cycle, and CONTRIBUTING.md's "Imports
+ * between folders" lists it: a unit test (test/unit/manifest/imports.test.ts) checks the table, the
+ * list and the code's imports against each other. A folder of src/ missing here fails the lint.
  */
-const ALLOWED = {
+export const ALLOWED = {
   catalog: [],
   connections: ['catalog'],
   tree: ['catalog', 'connections'],
@@ -20,9 +22,12 @@ const ALLOWED = {
   common: [],
   workbench: [],
 };
-const FEATURES = Object.keys(ALLOWED).filter((folder) => !['api', 'common', 'workbench'].includes(folder));
+const LAYERS = ['api', 'common', 'workbench'];
+const FEATURES = Object.keys(ALLOWED).filter((folder) => !LAYERS.includes(folder));
 /** Folders that run without VS Code: in unit tests, or in the webview. */
 const WITHOUT_VSCODE = ['api', 'common', 'webview'];
+/** The one file that calls vscode.window and vscode.env: everything else reaches them through it. */
+const WINDOW_SEAM = 'src/workbench/window.ts';
 
 /** Folders other folders reach only through their entry point (index.ts). */
 const ENTRY_POINT_FOLDERS = ['api', ...FEATURES.filter((folder) => folder !== 'webview')];
@@ -31,16 +36,30 @@ const throughEntryPoints = {
   message: 'Import another folder of src/ through its entry point: `../<folder>`, not a file inside it.',
 };
 const noVscode = { name: 'vscode', message: 'This folder runs without VS Code (unit tests, the webview): it must not import vscode.' };
+const seamMessage = `Prompts, editors, the clipboard and the browser go through the window seam (${WINDOW_SEAM}), so that in-editor tests can script them.`;
+const seamRules = {
+  'no-restricted-properties': [
+    'error',
+    { object: 'vscode', property: 'window', message: seamMessage },
+    { object: 'vscode', property: 'env', message: seamMessage },
+  ],
+  'no-restricted-syntax': [
+    'error',
+    { selector: "ImportDeclaration[source.value='vscode'] > ImportSpecifier[imported.name=/^(window|env)$/]", message: seamMessage },
+  ],
+};
 
 /** The import rules of one folder of src/. */
 function folderRules(folder) {
-  const forbidden = FEATURES.filter((other) => other !== folder && !ALLOWED[folder].includes(other));
-  const layers = folder === 'api' ? [] : folder === 'common' ? ['common', 'workbench'] : folder === 'workbench' ? ['api', 'common'] : [];
+  const forbidden = LAYERS.includes(folder)
+    ? [...FEATURES, ...LAYERS.filter((layer) => layer !== folder)]
+    : FEATURES.filter((other) => other !== folder && !ALLOWED[folder].includes(other));
+  const allowed = LAYERS.includes(folder) ? 'no other folder' : `only ${[...ALLOWED[folder], 'the shared layers'].join(', ')}`;
   const patterns = [
     ...(folder === 'api' ? [] : [throughEntryPoints]),
     {
-      regex: `^(\\.\\./)+(${[...forbidden, ...layers.filter((layer) => layer !== folder)].join('|')})(/|$)`,
-      message: `src/${folder} may import only ${[...ALLOWED[folder], 'the shared layers'].join(', ')}: see "Imports between folders" in the README (no cycles).`,
+      regex: `^(\\.\\./)+(${forbidden.join('|')})(/|$)`,
+      message: `src/${folder} may import ${allowed}: see "Imports between folders" in CONTRIBUTING.md (no cycles).`,
     },
   ];
   return {
@@ -48,6 +67,11 @@ function folderRules(folder) {
     rules: { 'no-restricted-imports': ['error', { paths: WITHOUT_VSCODE.includes(folder) ? [noVscode] : [], patterns }] },
   };
 }
+
+/** Folders of src/ that the table leaves out: every file in them fails the lint until the table names them. */
+const unlisted = readdirSync(new URL('./src', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && !(entry.name in ALLOWED))
+  .map((entry) => entry.name);
 
 export default tseslint.config(
   { ignores: ['**/*.js', '**/*.mjs', '**/*.cjs', 'out/**', 'dist/**', 'node_modules/**', '.vscode-test/**', 'test-results/**', 'bench-results/**', 'media/**'] },
@@ -66,6 +90,16 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [throughEntryPoints] }] },
   },
   ...Object.keys(ALLOWED).map(folderRules),
+  { files: ['src/**/*.ts'], ignores: [WINDOW_SEAM], rules: seamRules },
+  ...unlisted.map((folder) => ({
+    files: [`src/${folder}/**/*.ts`],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'Program', message: `src/${folder} is not in the ALLOWED table of eslint.config.mjs: add it, with the folders it may import.` },
+      ],
+    },
+  })),
   {
     files: ['test/**/*.ts'],
     rules: {

@@ -6,7 +6,7 @@ import { extendMarkdownIt, registerNotebooks } from './notebooks';
 import { registerProjects } from './projects';
 import { createServices } from './services';
 import { registerExplorer } from './tree';
-import { VSCODE_REGISTRY } from './workbench/commands';
+import { createLog, VSCODE_ENV, VSCODE_REGISTRY, vscodeWindow } from './workbench/window';
 
 /** Each feature registers itself from its folder's entry point; the order is the order of the project's items. */
 const FEATURES = [registerConnections, registerExplorer, registerDocuments, registerNotebooks, registerEvents, registerProjects];
@@ -17,15 +17,15 @@ export interface ExtensionApi {
 }
 
 export function activate(context: vscode.ExtensionContext): ExtensionApi {
-  const log = vscode.window.createOutputChannel('PostHog', { log: true });
+  const log = createLog();
   const services = createServices({
     log,
     state: context.globalState,
     secrets: context.secrets,
     extensionUri: context.extensionUri,
     storageUri: context.globalStorageUri,
-    window: vscode.window,
-    env: vscode.env,
+    window: vscodeWindow(),
+    env: VSCODE_ENV,
     registry: VSCODE_REGISTRY,
     environment: process.env,
   });

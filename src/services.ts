@@ -56,7 +56,7 @@ export function createServices(sources: ServiceSources): Services {
   );
   const connections = new ConnectionManager(store, log);
   const busy = new BusyTracker();
-  const tree = new ExplorerTreeProvider(connections, busy);
+  const tree = new ExplorerTreeProvider(connections, busy, sources.window);
   const documents = new PostHogFileSystem(connections, sources.scheme ?? POSTHOG_SCHEME);
   const owned: vscode.Disposable[] = [documents, tree, busy, connections, store];
   return {

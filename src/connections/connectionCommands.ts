@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { COMMANDS } from '../workbench/commandIds';
 import { type CommandHandlers, CommandGroup } from '../workbench/commands';
-import type { WindowApi } from '../workbench/window';
+import type { EnvApi, WindowApi } from '../workbench/window';
 import type { ConnectionManager } from './connectionManager';
 import { type Connection, connectionLabel } from './connectionStore';
 import { SignInFlow } from './signIn';
@@ -22,6 +22,7 @@ export class ConnectionCommands extends CommandGroup {
   constructor(
     private readonly connections: ConnectionManager,
     private readonly window: WindowApi,
+    private readonly env: EnvApi,
   ) {
     super();
   }
@@ -36,7 +37,7 @@ export class ConnectionCommands extends CommandGroup {
 
   async signIn(target?: ConnectionTarget): Promise<Connection | undefined> {
     const existing = this.resolve(target);
-    return new SignInFlow(this.connections, this.window).run(existing);
+    return new SignInFlow(this.connections, this.window, this.env).run(existing);
   }
 
   async signOut(target?: ConnectionTarget): Promise<void> {
@@ -68,7 +69,7 @@ export class ConnectionCommands extends CommandGroup {
   private async pick(title: string): Promise<Connection | undefined> {
     const connections = this.connections.connections();
     if (connections.length === 0) {
-      void vscode.commands.executeCommand(COMMANDS.signIn);
+      this.window.offerSignIn();
       return undefined;
     }
     const active = this.connections.store.active();

@@ -3,7 +3,7 @@ import type { BusyTracker } from '../common/busy';
 import { COMMANDS } from '../workbench/commandIds';
 import { type WorkbenchRegistry, registerCommands } from '../workbench/commands';
 import { Disposable } from '../workbench/disposable';
-import type { WindowApi } from '../workbench/window';
+import type { EnvApi, WindowApi } from '../workbench/window';
 import { ConnectionCommands } from './connectionCommands';
 import type { ConnectionManager } from './connectionManager';
 import { ConnectionStatusBar } from './statusBar';
@@ -19,6 +19,7 @@ export interface ConnectionsServices {
   readonly connections: ConnectionManager;
   readonly busy: BusyTracker;
   readonly window: WindowApi;
+  readonly env: EnvApi;
   readonly registry: WorkbenchRegistry;
 }
 
@@ -29,8 +30,8 @@ export class ConnectionsFeature extends Disposable {
   constructor(services: ConnectionsServices) {
     super();
     const { connections } = services;
-    this.commands = this._register(new ConnectionCommands(connections, services.window).register(services.registry));
-    this._register(new ConnectionStatusBar(connections, services.busy));
+    this.commands = this._register(new ConnectionCommands(connections, services.window, services.env).register(services.registry));
+    this._register(new ConnectionStatusBar(connections, services.busy, services.window));
     this._register(registerCommands(services.registry, { [COMMANDS.showLogs]: () => services.log.show() }));
     const updateContext = () => services.registry.setContext('posthogExplorer.hasConnections', connections.connections().length > 0);
     this._register(connections.onDidChange(updateContext));

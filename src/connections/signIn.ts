@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { AuthenticationError, normalizeBaseUrl, PostHogError } from '../api';
-import { abortSignalFor, type WindowApi } from '../workbench/window';
+import { abortSignalFor, type EnvApi, type WindowApi } from '../workbench/window';
 import type { ConnectionManager } from './connectionManager';
 import { type Connection, connectionLabel } from './connectionStore';
 import { apiKeysPageUrl, CLOUD_HOSTS, hostLabel } from './hosts';
@@ -18,6 +18,7 @@ export class SignInFlow {
   constructor(
     private readonly connections: ConnectionManager,
     private readonly window: WindowApi,
+    private readonly env: Pick<EnvApi, 'openExternal'>,
   ) {}
 
   async run(existing?: Connection): Promise<Connection | undefined> {
@@ -133,7 +134,7 @@ export class SignInFlow {
       )
       .then((choice) => {
         if (choice === createKey) {
-          void vscode.env.openExternal(vscode.Uri.parse(apiKeysPageUrl(connection.baseUrl)));
+          void this.env.openExternal(vscode.Uri.parse(apiKeysPageUrl(connection.baseUrl)));
         }
       });
   }

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { projectKey } from '../common/keys';
-import type { WindowApi } from '../workbench/window';
+import type { EnvApi, WindowApi } from '../workbench/window';
 import type { ConnectionManager, ConnectionSession } from '../connections';
 import { commandTarget, pickProject, ProjectNode } from '../tree';
 import { COMMANDS } from '../workbench/commandIds';
@@ -23,6 +23,7 @@ export class EventsCommands extends CommandGroup implements vscode.WebviewPanelS
     private readonly connections: ConnectionManager,
     private readonly extensionUri: vscode.Uri,
     private readonly window: WindowApi,
+    private readonly env: EnvApi,
   ) {
     super();
     this._register({ dispose: () => [...this.panels.values()].forEach((panel) => panel.dispose()) });
@@ -57,7 +58,7 @@ export class EventsCommands extends CommandGroup implements vscode.WebviewPanelS
       existing.panel.reveal();
       return existing;
     }
-    const panel = vscode.window.createWebviewPanel(
+    const panel = this.window.createWebviewPanel(
       EVENTS_VIEW_TYPE,
       vscode.l10n.t('Events: {0}', project.name),
       vscode.ViewColumn.Active,
@@ -109,6 +110,7 @@ export class EventsCommands extends CommandGroup implements vscode.WebviewPanelS
       {
         extensionUri: this.extensionUri,
         window: this.window,
+        env: this.env,
         saveDialog: (options) => this.window.showSaveDialog(options),
         session: (connectionId) => this.connections.session(connectionId),
       },

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { type EventsApi, isAbortError, errorText } from '../api';
 import { Disposable } from '../workbench/disposable';
-import type { WindowApi } from '../workbench/window';
+import { displayLanguage, type EnvApi, type WindowApi } from '../workbench/window';
 import type { ConnectionSession } from '../connections';
 import { projectKey } from '../common/keys';
 import { exportEvents, type SaveDialog } from './exportEvents';
@@ -43,6 +43,7 @@ export interface PanelProject {
 export interface EventsPanelDeps {
   readonly extensionUri: vscode.Uri;
   readonly window: WindowApi;
+  readonly env: Pick<EnvApi, 'clipboard'>;
   readonly saveDialog: SaveDialog;
   /** The connection's current session: clients are rebuilt on sign-in and network setting changes. */
   readonly session: (connectionId: string) => Promise<ConnectionSession | undefined>;
@@ -92,6 +93,7 @@ export class EventsPanel extends Disposable {
     this.live = this._register(
       new PanelLive({
         panel,
+        window: deps.window,
         connectionId: session.connection.id,
         projectId: project.id,
         events: () => this.events(),
@@ -141,7 +143,7 @@ export class EventsPanel extends Disposable {
           connectionId: this.session.connection.id,
           filters: this.filters,
           scrollTop: this.scrollTop,
-          locale: vscode.env.language,
+          locale: displayLanguage(),
         });
         this.live.announce();
         return this.query(this.filters);
@@ -161,8 +163,8 @@ export class EventsPanel extends Disposable {
       case 'export':
         return this.export(message.format, message.filters);
       case 'copy':
-        await vscode.env.clipboard.writeText(message.text);
-        vscode.window.setStatusBarMessage(vscode.l10n.t('Copied to the clipboard'), 2_000);
+        await this.deps.env.clipboard.writeText(message.text);
+        this.deps.window.setStatusBarMessage(vscode.l10n.t('Copied to the clipboard'), 2_000);
         return;
       case 'cancel':
         this.pager?.cancel();

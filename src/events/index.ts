@@ -3,7 +3,7 @@ import type { ConnectionManager } from '../connections';
 import type { ExplorerTreeProvider } from '../tree';
 import type { WorkbenchRegistry } from '../workbench/commands';
 import { Disposable } from '../workbench/disposable';
-import type { WindowApi } from '../workbench/window';
+import type { EnvApi, WindowApi } from '../workbench/window';
 import { EventsCommands } from './eventsCommands';
 import { eventsSection } from './eventsNode';
 
@@ -12,6 +12,7 @@ export interface EventsServices {
   readonly tree: ExplorerTreeProvider;
   readonly extensionUri: vscode.Uri;
   readonly window: WindowApi;
+  readonly env: EnvApi;
   readonly registry: WorkbenchRegistry;
 }
 
@@ -23,7 +24,7 @@ export class EventsFeature extends Disposable {
     super();
     this._register(services.tree.registerProjectSection(eventsSection));
     this.commands = this._register(
-      new EventsCommands(services.connections, services.extensionUri, services.window).register(services.registry),
+      new EventsCommands(services.connections, services.extensionUri, services.window, services.env).register(services.registry),
     );
   }
 }

@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import type { Event, EventsApi } from '../api';
 import { Disposable } from '../workbench/disposable';
+import type { WindowApi } from '../workbench/window';
 import type { EventQuery } from './filters';
 import { liveBudgets, type LiveBudgets } from './liveBudget';
 import { DEFAULT_KEPT_EVENTS, DEFAULT_LIVE_INTERVAL_MS, type LiveState, LiveTail } from './liveTail';
@@ -39,6 +40,7 @@ function stateText(state: LiveState): string {
 
 export interface PanelLiveDeps {
   readonly panel: vscode.WebviewPanel;
+  readonly window: Pick<WindowApi, 'state' | 'onDidChangeWindowState'>;
   readonly connectionId: string;
   readonly projectId: number;
   /** The events API of the connection's current client. */
@@ -61,7 +63,7 @@ export class PanelLive extends Disposable {
   constructor(private readonly deps: PanelLiveDeps) {
     super();
     this._register(deps.panel.onDidChangeViewState(() => this.tail?.setVisible(deps.panel.visible)));
-    this._register(vscode.window.onDidChangeWindowState((state) => this.tail?.setFocused(state.focused)));
+    this._register(deps.window.onDidChangeWindowState((state) => this.tail?.setFocused(state.focused)));
     this._register(
       vscode.workspace.onDidChangeConfiguration((change) => {
         if (change.affectsConfiguration(LIVE_INTERVAL_SETTING) || change.affectsConfiguration(LIVE_KEPT_SETTING)) {
@@ -141,7 +143,7 @@ export class PanelLive extends Disposable {
     );
     this.tail = tail;
     tail.setVisible(this.deps.panel.visible);
-    tail.setFocused(vscode.window.state.focused);
+    tail.setFocused(this.deps.window.state.focused);
     tail.start();
   }
 

@@ -5,7 +5,8 @@ import type { ConnectionManager, ConnectionSession } from '../connections';
 import { commandTarget, type ExplorerNode, pickProject, ProjectNode, type TargetSources } from '../tree';
 import { COMMANDS } from '../workbench/commandIds';
 import { type CommandHandlers, CommandGroup } from '../workbench/commands';
-import { openEditor, type WindowApi } from '../workbench/window';
+import { confirm } from '../workbench/confirm';
+import { displayLanguage, type WindowApi } from '../workbench/window';
 import { describeActivity } from './activityFormat';
 import { LatestSearch } from './latestSearch';
 import { describeUser } from './notebookDocument';
@@ -81,18 +82,14 @@ export class NotebookCommands extends CommandGroup {
       void this.window.showWarningMessage(vscode.l10n.t('"{0}" has unsaved changes: save or discard them before converting it.', title));
       return false;
     }
-    const convert = vscode.l10n.t('Convert');
-    const answer = await this.window.showWarningMessage(
-      vscode.l10n.t('Convert "{0}" to a Markdown notebook?', title),
-      {
-        modal: true,
-        detail: vscode.l10n.t(
-          "PostHog then stores it as Markdown (the form PostHog is moving notebooks to): its web app shows and edits it as a Markdown notebook, embedded insights, recordings and other PostHog nodes stay as tags, and empty paragraphs are dropped. Every editor opening it, in PostHog or here, sees the Markdown notebook. This cannot be undone from VS Code.",
-        ),
-      },
-      convert,
-    );
-    if (answer !== convert) {
+    const confirmed = await confirm(this.window, {
+      question: vscode.l10n.t('Convert "{0}" to a Markdown notebook?', title),
+      detail: vscode.l10n.t(
+        "PostHog then stores it as Markdown (the form PostHog is moving notebooks to): its web app shows and edits it as a Markdown notebook, embedded insights, recordings and other PostHog nodes stay as tags, and empty paragraphs are dropped. Every editor opening it, in PostHog or here, sees the Markdown notebook. This cannot be undone from VS Code.",
+      ),
+      button: vscode.l10n.t('Convert'),
+    });
+    if (!confirmed) {
       return false;
     }
     try {
@@ -145,23 +142,19 @@ export class NotebookCommands extends CommandGroup {
     target: vscode.Uri | undefined,
     prompt: { question: (title: string) => string; detail: string; button: string },
   ): Promise<vscode.TextDocument | undefined> {
-    const uri = target ?? vscode.window.activeTextEditor?.document.uri;
+    const uri = target ?? this.window.editors.activeUri();
     const document =
       uri && this.files.isNotebookUri(uri) ? vscode.workspace.textDocuments.find((candidate) => candidate.uri.toString() === uri.toString()) : undefined;
     if (!document) {
       return undefined;
     }
     const title = notebookTitle(notebookTitleOf(document.uri));
-    const answer = await this.window.showWarningMessage(prompt.question(title), { modal: true, detail: prompt.detail }, prompt.button);
-    return answer === prompt.button ? document : undefined;
+    return (await confirm(this.window, { ...prompt, question: prompt.question(title) })) ? document : undefined;
   }
 
   /** From a notebook item: opens it. From the palette: search a project's notebooks on the server. */
   async openNotebook(target?: ExplorerNode | vscode.Uri): Promise<vscode.TextEditor | undefined> {
-    const ref = await this.notebookRef(target, {
-      activeDocument: false,
-      pick: target === undefined ? () => this.pickNotebook() : undefined,
-    });
+    const ref = await this.notebookRef(target, { pick: target === undefined ? () => this.pickNotebook() : undefined });
     return ref && this.show(this.uriOfRef(ref, this.preferredForm()));
   }
 
@@ -208,16 +201,12 @@ export class NotebookCommands extends CommandGroup {
       return false;
     }
     const title = notebookTitle(ref.title);
-    const confirm = vscode.l10n.t('Delete');
-    const answer = await this.window.showWarningMessage(
-      vscode.l10n.t('Delete the notebook "{0}"?', title),
-      {
-        modal: true,
-        detail: vscode.l10n.t('PostHog keeps deleted notebooks: show them with "Show Deleted Notebooks" in the explorer to restore this one.'),
-      },
-      confirm,
-    );
-    if (answer !== confirm) {
+    const confirmed = await confirm(this.window, {
+      question: vscode.l10n.t('Delete the notebook "{0}"?', title),
+      detail: vscode.l10n.t('PostHog keeps deleted notebooks: show them with "Show Deleted Notebooks" in the explorer to restore this one.'),
+      button: vscode.l10n.t('Delete'),
+    });
+    if (!confirmed) {
       return false;
     }
     try {
@@ -282,7 +271,7 @@ export class NotebookCommands extends CommandGroup {
       }
       const now = new Date();
       for (const entry of answer.results) {
-        const line = describeActivity(entry, now, vscode.env.language);
+        const line = describeActivity(entry, now, displayLanguage());
         items.push({ label: line.label, detail: line.changes.join('  ·  ') || undefined });
       }
       const more = Boolean(answer.next);
@@ -302,7 +291,7 @@ export class NotebookCommands extends CommandGroup {
 
   private async show(uri: vscode.Uri): Promise<vscode.TextEditor> {
     this.files.allow(uri);
-    return openEditor(this.window, uri);
+    return this.window.editors.open(uri);
   }
 
   /**
@@ -320,7 +309,7 @@ export class NotebookCommands extends CommandGroup {
       const items: SearchItem[] = notebooks.map((notebook) => ({
         label: notebookTitle(notebook.title),
         description: notebook.short_id,
-        detail: [describeUser(notebook.last_modified_by), formatRelativeTime(notebook.last_modified_at, new Date(), vscode.env.language)]
+        detail: [describeUser(notebook.last_modified_by), formatRelativeTime(notebook.last_modified_at, new Date(), displayLanguage())]
           .filter(Boolean)
           .join(' · '),
         notebook,
@@ -379,7 +368,7 @@ export class NotebookCommands extends CommandGroup {
   /** The notebook of a notebook item or a notebook document (by default, the active editor's when run from the palette). */
   private notebookRef(
     target: ExplorerNode | vscode.Uri | undefined,
-    options: Pick<TargetSources<NotebookRef>, 'activeDocument' | 'pick'> = { activeDocument: true },
+    options: Pick<TargetSources<NotebookRef>, 'activeDocument' | 'pick'> = { activeDocument: () => this.window.editors.activeUri() },
   ): Promise<NotebookRef | undefined> {
     return commandTarget<NotebookRef>(target, {
       ...options,

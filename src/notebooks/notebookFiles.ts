@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { ConflictError, type Notebook, NOT_MODIFIED } from '../api';
 import { projectItemKey } from '../common/keys';
 import { Disposable } from '../workbench/disposable';
+import type { WindowApi } from '../workbench/window';
 import type { ConnectionSession } from '../connections';
 import { type CollectionItemTarget, type CollectionTarget, ModificationClock, type ProjectCollection, reloadAfterSave } from '../documents';
 import type { DeletedNotebooks } from './deletedNotebooks';
@@ -123,7 +124,7 @@ export class NotebookFileStore extends Disposable implements ProjectCollection {
     private readonly sessions: (connectionId: string) => Promise<ConnectionSession | undefined>,
     private readonly deleted: DeletedNotebooks,
     private readonly bases: EditorBases,
-    private readonly window: Pick<typeof vscode.window, 'showWarningMessage'>,
+    private readonly window: Pick<WindowApi, 'showWarningMessage' | 'editors'>,
     private readonly log: vscode.LogOutputChannel,
   ) {
     super();
@@ -455,12 +456,7 @@ export class NotebookFileStore extends Disposable implements ProjectCollection {
     const left = uri.with({ scheme: this.remoteScheme, query: `version=${server.version}` });
     this.remoteCopies.set(left.toString(), renderForm(server, formOf(uri)).text);
     this.remoteCopiesChanged.fire(left);
-    await vscode.commands.executeCommand(
-      'vscode.diff',
-      left,
-      uri,
-      vscode.l10n.t('{0} (PostHog, version {1}) ↔ Yours', server.title ?? '', server.version),
-    );
+    await this.window.editors.diff(left, uri, vscode.l10n.t('{0} (PostHog, version {1}) ↔ Yours', server.title ?? '', server.version));
   }
 
   /** Reads the editor's text: what a save sends and what it is based on; undefined when nothing changed. */

@@ -8,6 +8,7 @@ import type { ConnectionSession } from '../connections';
 import { type ExplorerNode, type ExplorerTreeProvider, MessageNode, type ProjectNode, type ProjectSection, SessionNode } from '../tree';
 import { COMMANDS } from '../workbench/commandIds';
 import type { WorkbenchRegistry } from '../workbench/commands';
+import { displayLanguage } from '../workbench/window';
 import type { DeletedNotebook, DeletedNotebooks } from './deletedNotebooks';
 import { describeFilter, isEmptyFilter, type NotebookFilter, toNotebookQuery } from './notebookFilter';
 
@@ -123,7 +124,7 @@ export class NotebookNode extends SessionNode {
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon('notebook');
     const when = this.notebook.last_modified_at
-      ? formatRelativeTime(this.notebook.last_modified_at, new Date(), vscode.env.language)
+      ? formatRelativeTime(this.notebook.last_modified_at, new Date(), displayLanguage())
       : undefined;
     item.description = [userName(this.notebook.last_modified_by), when].filter(Boolean).join(' · ');
     item.tooltip = new vscode.MarkdownString(
@@ -165,7 +166,7 @@ export class DeletedNotebookNode extends SessionNode {
     const item = new vscode.TreeItem(notebookTitle(this.notebook.title), vscode.TreeItemCollapsibleState.None);
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon('trash', new vscode.ThemeColor('disabledForeground'));
-    item.description = vscode.l10n.t('deleted {0}', formatRelativeTime(this.notebook.deletedAt, new Date(), vscode.env.language));
+    item.description = vscode.l10n.t('deleted {0}', formatRelativeTime(this.notebook.deletedAt, new Date(), displayLanguage()));
     item.tooltip = vscode.l10n.t('Deleted. Restore it from the context menu.');
     item.contextValue = 'notebook deleted';
     return item;

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { ConflictError, PersonalApiKeyNotSupportedError, type Project, type ProjectListItem, type ProjectWritableField, errorText } from '../api';
-import { type EnvApi, openEditor, type WindowApi } from '../workbench/window';
+import { confirm, confirmByTyping } from '../workbench/confirm';
+import type { EnvApi, WindowApi } from '../workbench/window';
 import { type OrganizationSummary, projectSettingsUrl } from '../catalog';
 import type { ConnectionManager, ConnectionSession } from '../connections';
 import { projectDocumentPath } from '../common/documentPaths';
@@ -99,7 +100,7 @@ export class ProjectCommands extends CommandGroup {
     }
     const uri = this.settingsUri(target);
     try {
-      return await openEditor(this.deps.window, uri);
+      return await this.deps.window.editors.open(uri);
     } catch (error) {
       void this.deps.window.showErrorMessage(
         vscode.l10n.t('Could not open the settings of "{0}": {1}', target.project.name, fileErrorText(error)),
@@ -186,28 +187,23 @@ export class ProjectCommands extends CommandGroup {
       return false;
     }
     const { session, organization, project } = target;
-    const confirm = vscode.l10n.t('Delete Project…');
-    const answer = await this.deps.window.showWarningMessage(
-      vscode.l10n.t('Delete the project "{0}"?', project.name),
+    const confirmed = await confirmByTyping(
+      this.deps.window,
       {
-        modal: true,
+        question: vscode.l10n.t('Delete the project "{0}"?', project.name),
         detail: vscode.l10n.t(
           'PostHog deletes all of its data: events, persons, recordings, insights, dashboards, feature flags and notebooks. This cannot be undone.',
         ),
+        button: vscode.l10n.t('Delete Project…'),
       },
-      confirm,
+      {
+        expected: project.name,
+        title: vscode.l10n.t('Delete "{0}"', project.name),
+        prompt: vscode.l10n.t('Type the project name to confirm: {0}', project.name),
+        mismatch: vscode.l10n.t('Type the project name exactly: {0}', project.name),
+      },
     );
-    if (answer !== confirm) {
-      return false;
-    }
-    const typed = await this.deps.window.showInputBox({
-      title: vscode.l10n.t('Delete "{0}"', project.name),
-      prompt: vscode.l10n.t('Type the project name to confirm: {0}', project.name),
-      placeHolder: project.name,
-      validateInput: (value) =>
-        value === project.name ? undefined : vscode.l10n.t('Type the project name exactly: {0}', project.name),
-    });
-    if (typed !== project.name) {
+    if (!confirmed) {
       return false;
     }
     try {
@@ -233,18 +229,14 @@ export class ProjectCommands extends CommandGroup {
       return undefined;
     }
     const { session, organization, project } = target;
-    const reset = vscode.l10n.t('Reset Token');
-    const answer = await this.deps.window.showWarningMessage(
-      vscode.l10n.t('Reset the project token of "{0}"?', project.name),
-      {
-        modal: true,
-        detail: vscode.l10n.t(
-          'Every SDK, snippet and integration that sends events with the current token stops sending until it is given the new token.',
-        ),
-      },
-      reset,
-    );
-    if (answer !== reset) {
+    const confirmed = await confirm(this.deps.window, {
+      question: vscode.l10n.t('Reset the project token of "{0}"?', project.name),
+      detail: vscode.l10n.t(
+        'Every SDK, snippet and integration that sends events with the current token stops sending until it is given the new token.',
+      ),
+      button: vscode.l10n.t('Reset Token'),
+    });
+    if (!confirmed) {
       return undefined;
     }
     let token: string;
@@ -315,7 +307,7 @@ export class ProjectCommands extends CommandGroup {
     try {
       const first = await this.progress(vscode.l10n.t('Loading activity…'), () => operations.activity(project.id, 1));
       const uri = this.deps.activity.open(session.connection.id, project.id, project.name, operations, first);
-      await openEditor(this.deps.window, uri);
+      await this.deps.window.editors.open(uri);
       return uri;
     } catch (error) {
       await this.failed(vscode.l10n.t('read the activity of "{0}"', project.name), error, target);
@@ -389,13 +381,7 @@ export class ProjectCommands extends CommandGroup {
 
   /** Saved settings editors of a deleted project close; ones with unsaved edits stay, read-only and unsaveable. */
   private async closeDeletedDocuments(connectionId: string, projectId: number): Promise<void> {
-    const uris = new Set(this.deps.settings.markDeleted(connectionId, projectId).map((uri) => uri.toString()));
-    const tabs = vscode.window.tabGroups.all
-      .flatMap((group) => group.tabs)
-      .filter((tab) => tab.input instanceof vscode.TabInputText && uris.has(tab.input.uri.toString()) && !tab.isDirty);
-    if (tabs.length > 0) {
-      await vscode.window.tabGroups.close(tabs, true);
-    }
+    await this.deps.window.editors.closeSaved(this.deps.settings.markDeleted(connectionId, projectId));
   }
 
   private operations(session: ConnectionSession, organizationId: string): ProjectOperations {
@@ -403,7 +389,7 @@ export class ProjectCommands extends CommandGroup {
   }
 
   private activeActivityUri(): vscode.Uri | undefined {
-    const uri = vscode.window.activeTextEditor?.document.uri;
+    const uri = this.deps.window.editors.activeUri();
     return uri?.scheme === this.deps.activity.scheme ? uri : undefined;
   }
 
@@ -432,7 +418,7 @@ export class ProjectCommands extends CommandGroup {
     const active = this.deps.connections.store.active();
     const session = active && (await this.deps.connections.session(active.id));
     if (!session) {
-      void vscode.commands.executeCommand(COMMANDS.signIn);
+      this.deps.window.offerSignIn();
       return undefined;
     }
     const items = session.model

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { BusyTracker } from '../common/busy';
 import type { ConnectionManager, ConnectionSession } from '../connections';
 import { Disposable } from '../workbench/disposable';
+import type { WindowApi } from '../workbench/window';
 import { errorNode } from './errorNodes';
 import { findProjectNode } from './findProjectNode';
 import { ConnectionNode, type ExplorerNode, type ExplorerState, organizationNodes, type ProjectSection } from './nodes';
@@ -21,6 +22,7 @@ export class ExplorerTreeProvider extends Disposable implements vscode.TreeDataP
   constructor(
     private readonly connections: ConnectionManager,
     private readonly busy: BusyTracker,
+    private readonly window: Pick<WindowApi, 'withProgress'>,
   ) {
     super();
     this._register(connections.onDidChange(() => this.changed.fire(undefined)));
@@ -119,7 +121,7 @@ export class ExplorerTreeProvider extends Disposable implements vscode.TreeDataP
   ): Promise<ExplorerNode[]> {
     try {
       return await this.busy.track(
-        Promise.resolve(vscode.window.withProgress({ location: { viewId: EXPLORER_VIEW_ID } }, () => children)),
+        Promise.resolve(this.window.withProgress({ location: { viewId: EXPLORER_VIEW_ID } }, () => children)),
       );
     } catch (error) {
       return onError(error);

@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
 import type { ProjectListItem } from '../api';
-import { COMMANDS } from '../workbench/commandIds';
 import type { WindowApi } from '../workbench/window';
 import type { ConnectionManager, ConnectionSession } from '../connections';
 import type { OrganizationSummary } from '../catalog';
@@ -22,7 +21,7 @@ export async function pickProject(
   const active = connections.store.active();
   const session = active && (await connections.session(active.id));
   if (!session) {
-    void vscode.commands.executeCommand(COMMANDS.signIn);
+    window.offerSignIn();
     return undefined;
   }
   const items = loadProjectItems(session);

@@ -9,8 +9,9 @@ export type Handler = (...args: any[]) => unknown;
 export type CommandHandlers = Partial<Record<CommandId, Handler>>;
 
 /**
- * Where features register what VS Code calls back: vscode.commands and vscode.window in the extension.
- * In-editor tests pass a recorder, since the installed extension already owns the ids.
+ * Where features register what VS Code calls back: vscode.commands and vscode.window in the extension
+ * (VSCODE_REGISTRY, in ./window.ts). In-editor tests pass a recorder, since the installed extension already
+ * owns the ids.
  */
 export interface WorkbenchRegistry {
   registerCommand(id: string, run: Handler): vscode.Disposable;
@@ -18,13 +19,6 @@ export interface WorkbenchRegistry {
   /** Sets a context key that menus' `when` clauses read. */
   setContext(key: string, value: unknown): void;
 }
-
-/** The registry of the running extension. */
-export const VSCODE_REGISTRY: WorkbenchRegistry = {
-  registerCommand: (id, run) => vscode.commands.registerCommand(id, run),
-  registerWebviewPanelSerializer: (viewType, serializer) => vscode.window.registerWebviewPanelSerializer(viewType, serializer),
-  setContext: (key, value) => void vscode.commands.executeCommand('setContext', key, value),
-};
 
 /** Registers a feature's commands, keyed by COMMANDS.<name>; one disposable releases them all. */
 export function registerCommands(registry: WorkbenchRegistry, handlers: CommandHandlers): vscode.Disposable {

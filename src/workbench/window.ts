@@ -1,26 +1,47 @@
 import * as vscode from 'vscode';
+import { COMMANDS } from './commandIds';
+import type { WorkbenchRegistry } from './commands';
 
 /**
- * The vscode.window calls that interactive flows make. Flows take it as a parameter, so that
- * in-editor tests can answer the prompts while everything else stays real.
+ * The window seam: the one file that calls vscode.window and vscode.env (ESLint holds every other file of
+ * src/ to it). Features take these interfaces from their services, so that in-editor tests can answer the
+ * prompts and watch the editors, the clipboard and the browser while everything else stays real.
  */
-export type WindowApi = Pick<
-  typeof vscode.window,
-  | 'showQuickPick'
-  | 'showInputBox'
-  | 'showInformationMessage'
-  | 'showWarningMessage'
-  | 'showErrorMessage'
-  | 'withProgress'
-  | 'createTreeView'
-  | 'showSaveDialog'
-  | 'createQuickPick'
-  | 'showTextDocument'
->;
 
-/** Opens a document in a (non-preview) editor through the window seam. */
-export async function openEditor(window: Pick<WindowApi, 'showTextDocument'>, uri: vscode.Uri): Promise<vscode.TextEditor> {
-  return window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: false });
+/** What commands do with editors: find the active one, open, compare and close documents. */
+export interface EditorsApi {
+  /** The document of the active text editor, if any. */
+  activeUri(): vscode.Uri | undefined;
+  /** Opens a document in a (non-preview) editor. */
+  open(uri: vscode.Uri): Promise<vscode.TextEditor>;
+  /** Opens a diff editor of two documents, `left` the older. */
+  diff(left: vscode.Uri, right: vscode.Uri, title: string): Promise<void>;
+  /** Closes the editor tabs of these documents, except those with unsaved changes. */
+  closeSaved(uris: readonly vscode.Uri[]): Promise<void>;
+}
+
+/** The prompts, panels and status bar of the window, and its editors. */
+export interface WindowApi
+  extends Pick<
+    typeof vscode.window,
+    | 'showQuickPick'
+    | 'showInputBox'
+    | 'showInformationMessage'
+    | 'showWarningMessage'
+    | 'showErrorMessage'
+    | 'withProgress'
+    | 'createTreeView'
+    | 'showSaveDialog'
+    | 'createQuickPick'
+    | 'createWebviewPanel'
+    | 'createStatusBarItem'
+    | 'setStatusBarMessage'
+    | 'state'
+    | 'onDidChangeWindowState'
+  > {
+  readonly editors: EditorsApi;
+  /** There is no connection to act on: starts the sign-in flow (the Sign In command). */
+  offerSignIn(): void;
 }
 
 /** The vscode.env calls commands make (the browser, the clipboard); tests pass a recorder. */
@@ -28,6 +49,69 @@ export interface EnvApi {
   openExternal(uri: vscode.Uri): Thenable<boolean>;
   readonly clipboard: Pick<vscode.Clipboard, 'writeText'>;
 }
+
+/** VS Code's editors. */
+export const VSCODE_EDITORS: EditorsApi = {
+  activeUri: () => vscode.window.activeTextEditor?.document.uri,
+  open: async (uri) => vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: false }),
+  diff: async (left, right, title) => {
+    await vscode.commands.executeCommand('vscode.diff', left, right, title);
+  },
+  closeSaved: async (uris) => {
+    const closing = new Set(uris.map((uri) => uri.toString()));
+    const tabs = vscode.window.tabGroups.all
+      .flatMap((group) => group.tabs)
+      .filter((tab) => tab.input instanceof vscode.TabInputText && closing.has(tab.input.uri.toString()) && !tab.isDirty);
+    if (tabs.length > 0) {
+      await vscode.window.tabGroups.close(tabs, true);
+    }
+  },
+};
+
+/** VS Code's window, as the running extension's features see it. */
+export function vscodeWindow(): WindowApi {
+  const { window } = vscode;
+  return {
+    showQuickPick: window.showQuickPick.bind(window),
+    showInputBox: window.showInputBox.bind(window),
+    showInformationMessage: window.showInformationMessage.bind(window),
+    showWarningMessage: window.showWarningMessage.bind(window),
+    showErrorMessage: window.showErrorMessage.bind(window),
+    withProgress: window.withProgress.bind(window),
+    createTreeView: window.createTreeView.bind(window),
+    showSaveDialog: window.showSaveDialog.bind(window),
+    createQuickPick: window.createQuickPick.bind(window),
+    createWebviewPanel: window.createWebviewPanel.bind(window),
+    createStatusBarItem: window.createStatusBarItem.bind(window),
+    setStatusBarMessage: window.setStatusBarMessage.bind(window),
+    get state() {
+      return window.state;
+    },
+    onDidChangeWindowState: window.onDidChangeWindowState,
+    editors: VSCODE_EDITORS,
+    offerSignIn: () => void vscode.commands.executeCommand(COMMANDS.signIn),
+  };
+}
+
+/** VS Code's browser and clipboard. */
+export const VSCODE_ENV: EnvApi = vscode.env;
+
+/** VS Code's display language (e.g. `en`, `de`), for dates and numbers; fixed while the window runs. */
+export function displayLanguage(): string {
+  return vscode.env.language;
+}
+
+/** The extension's log: the "PostHog" output channel. */
+export function createLog(): vscode.LogOutputChannel {
+  return vscode.window.createOutputChannel('PostHog', { log: true });
+}
+
+/** The registry of the running extension: vscode.commands and vscode.window. */
+export const VSCODE_REGISTRY: WorkbenchRegistry = {
+  registerCommand: (id, run) => vscode.commands.registerCommand(id, run),
+  registerWebviewPanelSerializer: (viewType, serializer) => vscode.window.registerWebviewPanelSerializer(viewType, serializer),
+  setContext: (key, value) => void vscode.commands.executeCommand('setContext', key, value),
+};
 
 /** An AbortSignal that aborts when VS Code cancels the token. */
 export function abortSignalFor(token: vscode.CancellationToken): AbortSignal {

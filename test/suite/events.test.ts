@@ -217,6 +217,12 @@ describe('Events explorer (in the editor)', () => {
     assert.match(detail.detail.properties, /^\{\n  "/);
   });
 
+  it('copies what the webview asks through the window seam: the clipboard, and a word in the status bar', async () => {
+    await panel.receive({ type: 'copy', text: '{"event":"$pageview"}' });
+    assert.equal(harness.env.clipboard.text, '{"event":"$pageview"}');
+    assert.equal(harness.window.statusMessages.at(-1), 'Copied to the clipboard');
+  });
+
   it('exports 5,000 rows to CSV, following pages of 1,000, written whole with progress', async () => {
     await localApi.addEvents(eventsNode.project.id, 5_000);
     await localApi.clearRequests();

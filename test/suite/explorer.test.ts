@@ -3,7 +3,7 @@ import { after, afterEach, before, beforeEach, describe, it } from 'mocha';
 import * as vscode from 'vscode';
 import { DEFAULT_RETRY, LIST_ALL_PAGE_SIZE, PostHogClient } from '../../src/api';
 import { NotebooksNode } from '../../src/notebooks/notebookNodes';
-import { ProjectNode } from '../../src/tree/nodes';
+import { OrganizationNode, ProjectNode } from '../../src/tree/nodes';
 import { ExplorerHarness, iconOf, labelOf } from './support/explorerHarness';
 import { allScopesKey, apiUrl, localApi, seededKeys } from './support/localApi';
 import { runnerSecrets } from './support/runnerContext';
@@ -102,6 +102,34 @@ describe('Sign in', () => {
     await harness.connectionCommands.signOut({ connectionId: first.id });
     assert.deepEqual(harness.store.list().map((connection) => connection.id), [second.id]);
     assert.equal(await harness.store.getApiKey(first.id), undefined);
+  });
+
+  it('palette commands with no connection offer to sign in (through the window seam) and ask nothing else', async () => {
+    await harness.explorerCommands.addOrganization();
+    await harness.explorerCommands.addProject();
+    await harness.explorerCommands.openInBrowser();
+    await harness.connectionCommands.switchConnection();
+    await harness.projects.commands.createProject();
+    assert.equal(harness.window.signInOffers, 5);
+    assert.deepEqual(harness.window.prompts, []);
+  });
+
+  it('adds an organization by id: the id is checked as typed, then with one read, and only then kept', async () => {
+    const connection = await signIn(harness, allScopesKey());
+    assert.ok(connection);
+    const organization = (await harness.items()).map(({ node }) => node).find((node) => node instanceof OrganizationNode);
+    assert.ok(organization instanceof OrganizationNode);
+    harness.window.type('not-a-uuid');
+    await harness.explorerCommands.addOrganization();
+    assert.equal(harness.window.prompts.at(-1)?.validation, 'An organization id is a UUID like 01234567-89ab-cdef-0123-456789abcdef.');
+    const unknown = '01234567-89ab-cdef-0123-456789abcdef';
+    harness.window.type(unknown);
+    await harness.explorerCommands.addOrganization();
+    assert.match(harness.window.messages.at(-1)?.text ?? '', new RegExp(`^Could not open organization ${unknown}: `));
+    assert.deepEqual(harness.store.addedOrganizations(connection.id), []);
+    harness.window.type(` ${organization.organization.id} `);
+    await harness.explorerCommands.addOrganization();
+    assert.deepEqual(harness.store.addedOrganizations(connection.id), [organization.organization.id]);
   });
 });
 

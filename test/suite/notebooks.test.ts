@@ -375,6 +375,22 @@ describe('Notebook files', function () {
     assert.ok(again.every((request) => request.status === 304), `nothing new: ${JSON.stringify(again.map((r) => r.status))}`);
   });
 
+  it('the warning\'s Compare opens a diff (through the window seam): PostHog\'s version against the unsaved text', async () => {
+    const notebook = await newNotebook(fixture, 'Remote compare');
+    const document = await open(uriOf(fixture, notebook));
+    await editJson(document, (json) => (json.title = 'Unsaved'));
+    await localApi.remoteEdit(fixture.projectId, notebook.short_id);
+    fixture.harness.window.choose('Compare');
+    await fixture.files.pollOpenNotebooks();
+    await waitFor('the diff to open', () => fixture.harness.window.diffs.length > 0);
+    const [diff] = fixture.harness.window.diffs;
+    assert.equal(diff.right.toString(), document.uri.toString());
+    assert.equal(diff.left.scheme, fixture.files.remoteScheme);
+    assert.match(diff.title, /\(PostHog, version \d+\) ↔ Yours$/);
+    const theirs = (await vscode.workspace.openTextDocument(diff.left)).getText();
+    assert.ok(theirs.includes('Edited remotely') && !theirs.includes('Unsaved'), theirs);
+  });
+
   it('creates a notebook with one POST and opens it', async () => {
     const notebooksNode = await fixture.harness.child(ORGANIZATION, PROJECT, 'Notebooks');
     assert.ok(notebooksNode instanceof NotebooksNode);

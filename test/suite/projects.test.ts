@@ -9,18 +9,9 @@ import { type ExplorerNode, OrganizationNode, ProjectNode } from '../../src/tree
 import { type LocalApi, startLocalApi } from '../api-server';
 import { ExplorerHarness, labelOf } from './support/explorerHarness';
 import { runnerSecrets } from './support/runnerContext';
+import { RecordingEnv } from './support/scriptedWindow';
 
 const FS_SCHEME = 'posthog-test-projects';
-
-/** Records what the commands hand to vscode.env. */
-class RecordingEnv {
-  readonly opened: string[] = [];
-  clipboard = { text: '', writeText: async (text: string) => void (this.clipboard.text = text) };
-  async openExternal(uri: vscode.Uri): Promise<boolean> {
-    this.opened.push(uri.toString(true));
-    return true;
-  }
-}
 
 /**
  * The project commands over the explorer harness, against a local API of their own started in the

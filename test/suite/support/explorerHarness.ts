@@ -12,7 +12,7 @@ import type { WorkbenchRegistry } from '../../../src/workbench/commands';
 import type { EnvApi, WindowApi } from '../../../src/workbench/window';
 import { MemoryState } from '../../support/memoryStores';
 import { allScopesKey, apiUrl } from './localApi';
-import { ScriptedWindow } from './scriptedWindow';
+import { RecordingEnv, ScriptedWindow } from './scriptedWindow';
 
 export interface HarnessOptions {
   /** The `posthog` file system's scheme: each live harness needs its own. */
@@ -56,7 +56,7 @@ export class ExplorerHarness implements vscode.Disposable {
   readonly window = new ScriptedWindow();
   readonly log = vscode.window.createOutputChannel('PostHog Explorer Tests', { log: true });
   readonly registry = new RecordingRegistry();
-  readonly env: EnvApi = { openExternal: async () => true, clipboard: { writeText: async () => undefined } };
+  readonly env = new RecordingEnv();
   readonly services: Services;
   readonly connectionsFeature: ConnectionsFeature;
   readonly explorer: ExplorerFeature;

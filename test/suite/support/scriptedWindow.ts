@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { WindowApi } from '../../../src/workbench/window';
+import { type EditorsApi, VSCODE_EDITORS, type WindowApi } from '../../../src/workbench/window';
 
 /** One prompt a flow showed, and what the script answered. */
 export interface Prompt {
@@ -13,6 +13,17 @@ export interface Prompt {
 
 type QuickPickAnswer = (labels: string[]) => string | undefined;
 type Answer = { quickPick: QuickPickAnswer } | { inputBox: string | undefined };
+
+/** Stands in for vscode.env: records what the features open in the browser and put on the clipboard. */
+export class RecordingEnv {
+  readonly opened: string[] = [];
+  readonly clipboard = { text: '', writeText: async (text: string) => void (this.clipboard.text = text) };
+
+  async openExternal(uri: vscode.Uri): Promise<boolean> {
+    this.opened.push(uri.toString(true));
+    return true;
+  }
+}
 
 /**
  * Stands in for vscode.window's prompts in in-editor tests: it answers quick picks and input boxes
@@ -28,6 +39,12 @@ export class ScriptedWindow {
   readonly manyAnswers: ((items: readonly vscode.QuickPickItem[]) => string[] | undefined)[] = [];
   /** Where save dialogs answer, in turn; none left is Cancel. */
   readonly saveTargets: vscode.Uri[] = [];
+  /** The diff editors the features opened (they open for real too). */
+  readonly diffs: { left: vscode.Uri; right: vscode.Uri; title: string }[] = [];
+  /** What the features said in the status bar. */
+  readonly statusMessages: string[] = [];
+  /** How many times a flow found no connection and offered to sign in. */
+  signInOffers = 0;
   private readonly answers: Answer[] = [];
   private readonly messageChoices: (string | undefined)[] = [];
 
@@ -77,14 +94,35 @@ export class ScriptedWindow {
       showWarningMessage: (text: string, ...items: unknown[]) => this.message('warning', text, items),
       showErrorMessage: (text: string, ...items: unknown[]) => this.message('error', text, items),
       showSaveDialog: async () => this.saveTargets.shift(),
-      // Editors and the notebook search open for real: tests read and type into them.
-      showTextDocument: (...args: Parameters<typeof vscode.window.showTextDocument>) => vscode.window.showTextDocument(...args),
+      // Editors, panels, the status bar item and the notebook search are real: tests read and type into them.
+      editors: this.editors(),
       createQuickPick: () => vscode.window.createQuickPick(),
+      createWebviewPanel: (...args: Parameters<typeof vscode.window.createWebviewPanel>) => vscode.window.createWebviewPanel(...args),
+      createStatusBarItem: (...args: Parameters<typeof vscode.window.createStatusBarItem>) => vscode.window.createStatusBarItem(...args),
+      setStatusBarMessage: (text: string) => {
+        this.statusMessages.push(text);
+        return new vscode.Disposable(() => undefined);
+      },
+      get state() {
+        return vscode.window.state;
+      },
+      onDidChangeWindowState: vscode.window.onDidChangeWindowState,
+      offerSignIn: () => void this.signInOffers++,
       createTreeView: () => ({ reveal: async (node: unknown) => void this.revealed.push(node), dispose: () => undefined }),
       withProgress: (_options: vscode.ProgressOptions, task: (progress: unknown, token: vscode.CancellationToken) => unknown) =>
         Promise.resolve(task({ report: () => undefined }, new vscode.CancellationTokenSource().token)),
     };
     return api as unknown as WindowApi;
+  }
+
+  private editors(): EditorsApi {
+    return {
+      ...VSCODE_EDITORS,
+      diff: (left, right, title) => {
+        this.diffs.push({ left, right, title });
+        return VSCODE_EDITORS.diff(left, right, title);
+      },
+    };
   }
 
   private pickMany(items: vscode.QuickPickItem[]): vscode.QuickPickItem[] | undefined {
