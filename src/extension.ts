@@ -1,15 +1,8 @@
 import * as vscode from 'vscode';
-import { registerConnections } from './connections';
-import { registerDocuments } from './documents';
-import { registerEvents } from './events';
-import { extendMarkdownIt, registerNotebooks } from './notebooks';
-import { registerProjects } from './projects';
+import { registerFeatures } from './features';
+import { extendMarkdownIt } from './notebooks';
 import { createServices } from './services';
-import { registerExplorer } from './tree';
 import { createLog, VSCODE_ENV, VSCODE_REGISTRY, vscodeWindow } from './workbench/window';
-
-/** Each feature registers itself from its folder's entry point; the order is the order of the project's items. */
-const FEATURES = [registerConnections, registerExplorer, registerDocuments, registerNotebooks, registerEvents, registerProjects];
 
 /** What the extension gives VS Code: the Markdown preview's plugin (see `markdown.markdownItPlugins`). */
 export interface ExtensionApi {
@@ -29,7 +22,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     registry: VSCODE_REGISTRY,
     environment: process.env,
   });
-  context.subscriptions.push(log, services, ...FEATURES.map((register) => register(services)));
+  context.subscriptions.push(log, services, ...Object.values(registerFeatures(services)));
   return { extendMarkdownIt };
 }
 

@@ -12,10 +12,13 @@ import { EditorBases } from './editorBases';
 import { posthogTagsPlugin } from './markdown';
 import { NotebookMarkdownLanguage } from './markdownLanguage';
 import { NotebookCommands } from './notebookCommands';
+import { NotebookEditorCommands } from './notebookEditorCommands';
 import { NotebookFileStore } from './notebookFiles';
 import { NotebookListCommands } from './notebookListCommands';
 import { NotebooksSection } from './notebookNodes';
 import { NOTEBOOKS_FOLDER, parseNotebookPath } from './notebookPaths';
+import { NotebookPicker } from './notebookPicker';
+import { NotebookTargets } from './notebookTargets';
 
 export const POLL_INTERVAL_SETTING = 'posthogExplorer.notebooks.pollIntervalSeconds';
 const DEFAULT_POLL_SECONDS = 30;
@@ -44,6 +47,8 @@ export class NotebooksFeature extends Disposable {
   readonly bases: EditorBases;
   readonly language: NotebookMarkdownLanguage;
   readonly commands: NotebookCommands;
+  readonly editorCommands: NotebookEditorCommands;
+  readonly picker: NotebookPicker;
   readonly listCommands: NotebookListCommands;
 
   constructor(services: NotebooksServices) {
@@ -67,7 +72,10 @@ export class NotebooksFeature extends Disposable {
     );
     this._register(services.documents.registerCollection(NOTEBOOKS_FOLDER, this.files));
     this._register(this.files.onDidChangeNotebooks((change) => tree.refreshProject(change.session, change.projectId)));
-    this.commands = this._register(new NotebookCommands(this.files, connections, window).register(registry));
+    const targets = new NotebookTargets(this.files, connections, window);
+    this.commands = this._register(new NotebookCommands(targets, window).register(registry));
+    this.editorCommands = this._register(new NotebookEditorCommands(targets, window).register(registry));
+    this.picker = this._register(new NotebookPicker(targets, window).register(registry));
     this.listCommands = this._register(new NotebookListCommands(this.section, tree, connections, window).register(registry));
     this.applyPollInterval();
     this._register(

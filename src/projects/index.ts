@@ -5,7 +5,10 @@ import type { WorkbenchRegistry } from '../workbench/commands';
 import { Disposable } from '../workbench/disposable';
 import type { EnvApi, WindowApi } from '../workbench/window';
 import { ActivityDocuments } from './activityDocument';
-import { ProjectCommands } from './projectCommands';
+import { ProjectCommandContext } from './projectCommandContext';
+import { ProjectIngestionCommands } from './projectIngestionCommands';
+import { ProjectLifecycleCommands } from './projectLifecycleCommands';
+import { ProjectSettingsCommands } from './projectSettingsCommands';
 import { ProjectSettingsDocument, SETTINGS_DOCUMENT_NAME } from './projectSettingsDocument';
 
 export interface ProjectsServices {
@@ -21,25 +24,28 @@ export interface ProjectsServices {
 export class ProjectsFeature extends Disposable {
   readonly settings: ProjectSettingsDocument;
   readonly activity: ActivityDocuments;
-  readonly commands: ProjectCommands;
+  readonly lifecycleCommands: ProjectLifecycleCommands;
+  readonly settingsCommands: ProjectSettingsCommands;
+  readonly ingestionCommands: ProjectIngestionCommands;
 
   constructor(services: ProjectsServices) {
     super();
     this.settings = this._register(new ProjectSettingsDocument());
     this._register(services.documents.registerProjectDocument(SETTINGS_DOCUMENT_NAME, this.settings));
     this.activity = this._register(new ActivityDocuments(`${services.documents.scheme}-activity`).register());
-    this.commands = this._register(
-      new ProjectCommands({
-        connections: services.connections,
-        tree: services.tree,
-        documents: services.documents,
-        settings: this.settings,
-        activity: this.activity,
-        window: services.window,
-        env: services.env,
-        reveal: (connectionId, organizationId, projectId) => services.tree.revealProject(connectionId, organizationId, projectId),
-      }).register(services.registry),
-    );
+    const context = new ProjectCommandContext({
+      connections: services.connections,
+      tree: services.tree,
+      documents: services.documents,
+      settings: this.settings,
+      activity: this.activity,
+      window: services.window,
+      env: services.env,
+      reveal: (connectionId, organizationId, projectId) => services.tree.revealProject(connectionId, organizationId, projectId),
+    });
+    this.lifecycleCommands = this._register(new ProjectLifecycleCommands(context).register(services.registry));
+    this.settingsCommands = this._register(new ProjectSettingsCommands(context).register(services.registry));
+    this.ingestionCommands = this._register(new ProjectIngestionCommands(context).register(services.registry));
   }
 }
 

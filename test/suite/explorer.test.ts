@@ -109,7 +109,7 @@ describe('Sign in', () => {
     await harness.explorerCommands.addProject();
     await harness.explorerCommands.openInBrowser();
     await harness.connectionCommands.switchConnection();
-    await harness.projects.commands.createProject();
+    await harness.projects.lifecycleCommands.createProject();
     assert.equal(harness.window.signInOffers, 5);
     assert.deepEqual(harness.window.prompts, []);
   });

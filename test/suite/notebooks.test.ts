@@ -3,7 +3,10 @@ import { after, afterEach, before, beforeEach, describe, it } from 'mocha';
 import * as vscode from 'vscode';
 import type { Notebook } from '../../src/api';
 import type { ConnectionSession } from '../../src/connections/connectionManager';
-import { NotebookCommands, OPEN_AS_SETTING } from '../../src/notebooks/notebookCommands';
+import type { NotebookCommands } from '../../src/notebooks/notebookCommands';
+import type { NotebookEditorCommands } from '../../src/notebooks/notebookEditorCommands';
+import type { NotebookPicker } from '../../src/notebooks/notebookPicker';
+import { OPEN_AS_SETTING } from '../../src/notebooks/notebookTargets';
 import { markdownOf } from '../../src/notebooks/notebookDocument';
 import { NotebookFileStore } from '../../src/notebooks/notebookFiles';
 import { DeletedNotebookNode, NotebookNode, NotebooksNode } from '../../src/notebooks/notebookNodes';
@@ -28,6 +31,8 @@ interface Fixture {
   projectId: number;
   files: NotebookFileStore;
   commands: NotebookCommands;
+  editorCommands: NotebookEditorCommands;
+  picker: NotebookPicker;
 }
 
 async function setUp(): Promise<Fixture> {
@@ -41,10 +46,10 @@ async function setUp(): Promise<Fixture> {
   assert.ok(organization);
   const project = (await session.model.projects(organization.id)).find((entry) => entry.name === PROJECT);
   assert.ok(project);
-  const { files, commands } = harness.notebooks;
+  const { files, commands, editorCommands, picker } = harness.notebooks;
   harness.window.messages.length = 0;
   harness.window.prompts.length = 0;
-  return { harness, session, projectId: project.id, files, commands };
+  return { harness, session, projectId: project.id, files, commands, editorCommands, picker };
 }
 
 async function tearDown(fixture: Fixture): Promise<void> {
@@ -333,7 +338,7 @@ describe('Notebook files', function () {
         (content) => ((content.content[1] = PARAGRAPH('Theirs loses')), content),
       );
       fixture.harness.window.choose('Overwrite');
-      assert.equal(await fixture.commands.overwriteNotebook(document.uri), true);
+      assert.equal(await fixture.editorCommands.overwriteNotebook(document.uri), true);
       const saved = await server(fixture, notebook);
       assert.ok(JSON.stringify(saved.content).includes('Mine wins') && !JSON.stringify(saved.content).includes('Theirs loses'));
       assert.equal(saved.version, remote.version + 1);
@@ -342,7 +347,7 @@ describe('Notebook files', function () {
       await editJson(document, (json) => (json.title = 'Overwrite JSON, unsaved'));
       await localApi.remoteEdit(fixture.projectId, notebook.short_id);
       fixture.harness.window.choose('Discard My Changes');
-      assert.equal(await fixture.commands.discardNotebookChanges(document.uri), true);
+      assert.equal(await fixture.editorCommands.discardNotebookChanges(document.uri), true);
       assert.equal(document.isDirty, false);
       assert.ok(document.getText().includes('Edited remotely'));
       assert.equal((await server(fixture, notebook)).title, 'Overwrite JSON');
@@ -496,13 +501,13 @@ describe('Notebook files', function () {
     assert.equal(found.item.command?.command, 'posthogExplorer.openNotebook');
     assert.deepEqual(found.item.command?.arguments, [found.node]);
     await localApi.clearRequests();
-    const editor = await fixture.commands.openNotebook(found.node);
+    const editor = await fixture.picker.openNotebook(found.node);
     assert.equal(editor?.document.uri.path.endsWith(`From the tree (${notebook.short_id}).md`), true, 'Markdown by default');
     assert.ok(editor?.document.getText().startsWith('# From the tree\n\nFirst line'));
     assert.deepEqual((await notebookRequests(notebook)).map((request) => request.method), ['GET']);
     await vscode.workspace.getConfiguration().update(OPEN_AS_SETTING, 'json', vscode.ConfigurationTarget.Global);
     try {
-      const json = await fixture.commands.openNotebook(found.node);
+      const json = await fixture.picker.openNotebook(found.node);
       assert.ok(json?.document.getText().includes('"title": "From the tree"'));
     } finally {
       await vscode.workspace.getConfiguration().update(OPEN_AS_SETTING, undefined, vscode.ConfigurationTarget.Global);
@@ -717,7 +722,7 @@ describe('Notebook Markdown files', function () {
   it('converts a legacy notebook to a Markdown notebook after a confirmation', async () => {
     const notebook = await newNotebook(fixture, 'To convert');
     fixture.harness.window.choose('Convert');
-    assert.equal(await fixture.commands.convertToMarkdownNotebook(uriOf(fixture, notebook, 'markdown')), true);
+    assert.equal(await fixture.editorCommands.convertToMarkdownNotebook(uriOf(fixture, notebook, 'markdown')), true);
     const saved = await server(fixture, notebook);
     assert.deepEqual(saved.content, {
       type: 'doc',
@@ -730,9 +735,9 @@ describe('Notebook Markdown files', function () {
   it('opens the other file of the notebook beside the active one', async () => {
     const notebook = await newNotebook(fixture, 'Both files');
     const markdown = await open(uriOf(fixture, notebook, 'markdown'));
-    const json = await fixture.commands.openNotebookAs('json', markdown.uri);
+    const json = await fixture.editorCommands.openNotebookAs('json', markdown.uri);
     assert.equal(json?.document.uri.path.endsWith(`Both files (${notebook.short_id}).json`), true);
-    const back = await fixture.commands.openNotebookAs('markdown', json?.document.uri);
+    const back = await fixture.editorCommands.openNotebookAs('markdown', json?.document.uri);
     assert.equal(back?.document.uri.toString(), markdown.uri.toString());
   });
 
@@ -749,7 +754,8 @@ describe('Notebook Markdown files', function () {
     fixture.harness = new ExplorerHarness(runnerSecrets(), { scheme: SCHEME, storageUri: services.storageUri, state });
     const session = await fixture.harness.connections.session(fixture.session.connection.id);
     assert.ok(session, 'the connection survives the reload');
-    fixture = { ...fixture, session, files: fixture.harness.notebooks.files, commands: fixture.harness.notebooks.commands };
+    const { files, commands, editorCommands, picker } = fixture.harness.notebooks;
+    fixture = { ...fixture, session, files, commands, editorCommands, picker };
     assert.ok(document.isDirty, 'the editor still holds the unsaved text');
     await localApi.clearRequests();
     assert.equal(await document.save(), true);

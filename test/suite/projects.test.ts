@@ -37,8 +37,16 @@ class ProjectsHarness {
     return this.explorer.documents;
   }
 
-  get commands() {
-    return this.explorer.projects.commands;
+  get lifecycle() {
+    return this.explorer.projects.lifecycleCommands;
+  }
+
+  get settingsCommands() {
+    return this.explorer.projects.settingsCommands;
+  }
+
+  get ingestion() {
+    return this.explorer.projects.ingestionCommands;
   }
 
   /** The projects the commands selected in the explorer, by label. */
@@ -139,7 +147,7 @@ describe('Projects: create, rename, features, delete (local API in the extension
 
   it('creates a project in an organization with a trimmed name; it appears in the tree and is revealed', async () => {
     harness.window.type('  Landing pages  ');
-    const created = await harness.commands.createProject(await harness.organizationNode());
+    const created = await harness.lifecycle.createProject(await harness.organizationNode());
     assert.equal(created?.name, 'Landing pages');
     assert.deepEqual(harness.writes(), [`POST /api/organizations/${harness.organization().id}/projects/`]);
     assert.ok((await harness.projectNames()).includes('Landing pages'));
@@ -149,7 +157,7 @@ describe('Projects: create, rename, features, delete (local API in the extension
 
   it('from the palette, asks for the organization first', async () => {
     harness.window.pick('Acme Analytics').type('Acme docs');
-    const created = await harness.commands.createProject();
+    const created = await harness.lifecycle.createProject();
     assert.equal(created?.name, 'Acme docs');
     assert.equal(api.store.getProject(created.id)?.organizationId, harness.organization('Acme Analytics').id);
     assert.deepEqual(harness.window.prompts[0].labels.slice(0, 2), ['Hedgebox Inc.', 'Acme Analytics']);
@@ -157,9 +165,9 @@ describe('Projects: create, rename, features, delete (local API in the extension
 
   it('validates the name before sending: empty or over 200 characters', async () => {
     harness.window.type('   ');
-    assert.equal(await harness.commands.createProject(await harness.organizationNode()), undefined);
+    assert.equal(await harness.lifecycle.createProject(await harness.organizationNode()), undefined);
     harness.window.type('x'.repeat(201));
-    assert.equal(await harness.commands.createProject(await harness.organizationNode()), undefined);
+    assert.equal(await harness.lifecycle.createProject(await harness.organizationNode()), undefined);
     const [empty, long] = harness.window.prompts.filter((prompt) => prompt.kind === 'inputBox');
     assert.equal(empty.validation, 'The name must not be empty.');
     assert.match(long.validation ?? '', /at most 200 characters \(it has 201\)/);
@@ -168,7 +176,7 @@ describe('Projects: create, rename, features, delete (local API in the extension
 
   it('a duplicate name (409) is said plainly, and another name can be chosen', async () => {
     harness.window.type('hedgebox').choose('Choose Another Name').type('Hedgebox 2');
-    const created = await harness.commands.createProject(await harness.organizationNode());
+    const created = await harness.lifecycle.createProject(await harness.organizationNode());
     assert.equal(created?.name, 'Hedgebox 2');
     assert.deepEqual(harness.messages('error'), [
       'There is already a project called "hedgebox" in this organization. Choose a different name.',
@@ -178,7 +186,7 @@ describe('Projects: create, rename, features, delete (local API in the extension
   it('the plan limit (403) is said plainly', async () => {
     api.store.settings.maxProjectsPerOrganization = api.store.projectsOf(harness.organization().id).length;
     harness.window.type('One too many');
-    assert.equal(await harness.commands.createProject(await harness.organizationNode()), undefined);
+    assert.equal(await harness.lifecycle.createProject(await harness.organizationNode()), undefined);
     assert.deepEqual(harness.messages('error'), [
       'Could not create the project: PostHog refused the request. You have reached the maximum limit of allowed projects for your current plan.',
     ]);
@@ -187,7 +195,7 @@ describe('Projects: create, rename, features, delete (local API in the extension
   it('renames with the current name prefilled; the tree shows the new name', async () => {
     const node = await harness.scratchProject('Rename me');
     harness.window.type('Renamed');
-    assert.equal((await harness.commands.renameProject(node))?.name, 'Renamed');
+    assert.equal((await harness.lifecycle.renameProject(node))?.name, 'Renamed');
     const names = await harness.projectNames();
     assert.ok(names.includes('Renamed') && !names.includes('Rename me'), names.join(', '));
     assert.equal(harness.writes().length, 1);
@@ -196,7 +204,7 @@ describe('Projects: create, rename, features, delete (local API in the extension
   it('rename to a taken name is refused in plain words and nothing changes', async () => {
     const node = await harness.scratchProject('Unique one');
     harness.window.type('Hedgebox').choose(undefined);
-    assert.equal(await harness.commands.renameProject(node), undefined);
+    assert.equal(await harness.lifecycle.renameProject(node), undefined);
     assert.match(harness.messages('error')[0], /already a project called "Hedgebox"/);
     assert.ok((await harness.projectNames()).includes('Unique one'));
   });
@@ -204,7 +212,7 @@ describe('Projects: create, rename, features, delete (local API in the extension
   it('rename to a taken name in another case, with spaces: sent trimmed, PostHog\'s 409 shown word for word', async () => {
     const node = await harness.scratchProject('Another one');
     harness.window.type('  hedgebox  ').choose(undefined);
-    assert.equal(await harness.commands.renameProject(node), undefined);
+    assert.equal(await harness.lifecycle.renameProject(node), undefined);
     assert.deepEqual(harness.messages('error'), [
       'There is already a project called "hedgebox" in this organization. Choose a different name.',
     ]);
@@ -219,7 +227,7 @@ describe('Projects: create, rename, features, delete (local API in the extension
       offered = items;
       return [...items.filter((item) => item.picked && item.label !== 'Autocapture').map((item) => item.label), 'Heatmaps'];
     });
-    await harness.commands.toggleProjectFeatures(node);
+    await harness.settingsCommands.toggleProjectFeatures(node);
     assert.deepEqual(
       offered.filter((item) => item.picked).map((item) => item.label).sort(),
       ['Autocapture', 'Console logs in recordings', 'Network and performance capture'],
@@ -236,7 +244,7 @@ describe('Projects: create, rename, features, delete (local API in the extension
   it('toggling nothing sends nothing', async () => {
     const node = await harness.scratchProject('Unchanged features');
     harness.manyAnswers.push((items) => items.filter((item) => item.picked).map((item) => item.label));
-    await harness.commands.toggleProjectFeatures(node);
+    await harness.settingsCommands.toggleProjectFeatures(node);
     assert.deepEqual(harness.writes(), []);
     assert.deepEqual(harness.messages('info'), ['Nothing changed.']);
   });
@@ -244,12 +252,12 @@ describe('Projects: create, rename, features, delete (local API in the extension
   it('deletes after a modal warning and the exact name typed; the project leaves the tree', async () => {
     const node = await harness.scratchProject('Doomed');
     harness.window.choose('Delete Project…').type('doomed');
-    assert.equal(await harness.commands.deleteProject(node), false, 'a wrong name keeps the box open (Escape)');
+    assert.equal(await harness.lifecycle.deleteProject(node), false, 'a wrong name keeps the box open (Escape)');
     assert.match(harness.window.prompts.at(-1)?.validation ?? '', /Type the project name exactly: Doomed/);
     assert.deepEqual(harness.writes(), []);
 
     harness.window.choose('Delete Project…').type('Doomed');
-    assert.equal(await harness.commands.deleteProject(node), true);
+    assert.equal(await harness.lifecycle.deleteProject(node), true);
     assert.deepEqual(harness.writes(), [`DELETE /api/organizations/${harness.organization().id}/projects/${node.project.id}/`]);
     assert.ok(!(await harness.projectNames()).includes('Doomed'));
   });
@@ -257,17 +265,17 @@ describe('Projects: create, rename, features, delete (local API in the extension
   it('cancelling the modal deletes nothing', async () => {
     const node = await harness.scratchProject('Kept');
     harness.window.choose(undefined);
-    assert.equal(await harness.commands.deleteProject(node), false);
+    assert.equal(await harness.lifecycle.deleteProject(node), false);
     assert.deepEqual(harness.writes(), []);
   });
 
   it('closes the settings editor of a deleted project', async () => {
     const node = await harness.scratchProject('Doomed with settings');
-    const editor = await harness.commands.editProjectSettings(node);
+    const editor = await harness.settingsCommands.editProjectSettings(node);
     assert.ok(editor);
     const uri = editor.document.uri.toString();
     harness.window.choose('Delete Project…').type('Doomed with settings');
-    assert.equal(await harness.commands.deleteProject(node), true);
+    assert.equal(await harness.lifecycle.deleteProject(node), true);
     const open = vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter(
       (tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.toString() === uri,
     );
@@ -278,12 +286,12 @@ describe('Projects: create, rename, features, delete (local API in the extension
     await harness.explorer.connections.signOut(harness.explorer.store.list()[0]!.id);
     await harness.signIn(api.keys.readOnly);
     harness.window.type('Nope');
-    await harness.commands.createProject(await harness.organizationNode());
+    await harness.lifecycle.createProject(await harness.organizationNode());
     const node = await harness.projectNode('Hedgebox');
     harness.window.type('Nope');
-    await harness.commands.renameProject(node);
+    await harness.lifecycle.renameProject(node);
     harness.window.choose('Delete Project…').type('Hedgebox');
-    await harness.commands.deleteProject(node);
+    await harness.lifecycle.deleteProject(node);
     const errors = harness.messages('error');
     assert.equal(errors.length, 3, errors.join('\n'));
     for (const error of errors) assert.match(error, /lacks the scope 'project:write'/);
@@ -306,7 +314,7 @@ describe('Projects: settings document', () => {
 
   async function openSettings(name: string) {
     const node = await harness.scratchProject(name);
-    const editor = await harness.commands.editProjectSettings(node);
+    const editor = await harness.settingsCommands.editProjectSettings(node);
     assert.ok(editor, harness.messages().join('\n'));
     api.clearRequests();
     return { node, document: editor.document };
@@ -348,7 +356,7 @@ describe('Projects: settings document', () => {
 
   it('a duplicate name is refused by PostHog (409) and its message says so; the editor keeps the text', async () => {
     const { node } = await openSettings('Settings rename');
-    const uri = harness.commands.settingsUri({ session: node.session, project: node.project });
+    const uri = harness.settingsCommands.settingsUri({ session: node.session, project: node.project });
     const text = new TextDecoder().decode(await harness.documents.readFile(uri)).replace('"name": "Settings rename"', '"name": " HEDGEBOX "');
     await assert.rejects(
       Promise.resolve(harness.documents.writeFile(uri, new TextEncoder().encode(text), { create: false, overwrite: true })),
@@ -387,7 +395,7 @@ describe('Projects: settings document', () => {
 
   it('the refusal message says what and where (the provider error VS Code shows)', async () => {
     const { node } = await openSettings('Settings message');
-    const uri = harness.commands.settingsUri({ session: node.session, project: node.project });
+    const uri = harness.settingsCommands.settingsUri({ session: node.session, project: node.project });
     const text = new TextDecoder().decode(await harness.documents.readFile(uri)).replace('"api_token": "', '"api_token": "x');
     const line = text.split('\n').findIndex((row) => row.includes('"api_token"')) + 1;
     await assert.rejects(
@@ -432,9 +440,9 @@ describe('Projects: token, demo data, activity, browser', () => {
     });
 
     const refused: [string, (node: ProjectNode) => Promise<unknown>, string][] = [
-      ['reset token', (node) => (harness.window.choose('Reset Token').choose('Open in PostHog'), harness.commands.resetProjectToken(node)), 'reset the project token'],
-      ['demo data', (node) => (harness.window.choose('Open in PostHog'), harness.commands.checkDemoData(node)), 'check for demo data'],
-      ['activity', (node) => (harness.window.choose('Open in PostHog'), harness.commands.showProjectActivity(node)), 'read the activity of "Hedgebox"'],
+      ['reset token', (node) => (harness.window.choose('Reset Token').choose('Open in PostHog'), harness.ingestion.resetProjectToken(node)), 'reset the project token'],
+      ['demo data', (node) => (harness.window.choose('Open in PostHog'), harness.ingestion.checkDemoData(node)), 'check for demo data'],
+      ['activity', (node) => (harness.window.choose('Open in PostHog'), harness.settingsCommands.showProjectActivity(node)), 'read the activity of "Hedgebox"'],
     ];
     for (const [name, run, action] of refused) {
       it(`${name}: says personal API keys are refused and offers Open in PostHog (the settings page)`, async () => {
@@ -472,7 +480,7 @@ describe('Projects: token, demo data, activity, browser', () => {
       const node = await harness.scratchProject('Token reset');
       const old = api.store.getProject(node.project.id)!.api_token;
       harness.window.choose('Reset Token').choose('Copy');
-      const token = await harness.commands.resetProjectToken(node);
+      const token = await harness.ingestion.resetProjectToken(node);
       const now = api.store.getProject(node.project.id)!.api_token;
       assert.equal(token, now);
       assert.notEqual(now, old);
@@ -486,21 +494,21 @@ describe('Projects: token, demo data, activity, browser', () => {
     it('reset token: cancelling the modal sends nothing', async () => {
       const node = await harness.projectNode('Hedgebox');
       harness.window.choose(undefined);
-      assert.equal(await harness.commands.resetProjectToken(node), undefined);
+      assert.equal(await harness.ingestion.resetProjectToken(node), undefined);
       assert.deepEqual(harness.writes(), []);
     });
 
     it('copy token copies the project\'s api_token', async () => {
       const node = await harness.projectNode('Hedgebox');
-      await harness.commands.copyProjectToken(node);
+      await harness.ingestion.copyProjectToken(node);
       assert.equal(harness.env.clipboard.text, api.store.getProject(node.project.id)!.api_token);
     });
 
     it('demo data: says whether it is being generated', async () => {
       const node = await harness.scratchProject('Demo data');
-      assert.equal(await harness.commands.checkDemoData(node), false);
+      assert.equal(await harness.ingestion.checkDemoData(node), false);
       api.store.getProject(node.project.id)!.generatingDemoData = true;
-      assert.equal(await harness.commands.checkDemoData(node), true);
+      assert.equal(await harness.ingestion.checkDemoData(node), true);
       assert.deepEqual(harness.messages('info'), [
         'PostHog is not generating demo data for "Demo data".',
         'PostHog is generating demo data for "Demo data".',
@@ -512,7 +520,7 @@ describe('Projects: token, demo data, activity, browser', () => {
       for (let index = 1; index <= 24; index++) {
         api.store.updateProject(api.store.getProject(node.project.id)!, { name: `Activity ${index}` });
       }
-      const uri = await harness.commands.showProjectActivity(node);
+      const uri = await harness.settingsCommands.showProjectActivity(node);
       assert.ok(uri);
       const document = await vscode.workspace.openTextDocument(uri);
       assert.equal(document.languageId, 'markdown');
@@ -520,7 +528,7 @@ describe('Projects: token, demo data, activity, browser', () => {
       assert.match(document.getText(), /\*\*name\*\*: `Activity 23` → `Activity 24`/);
       assert.match(document.getText(), /Showing 20 of 25 entries/);
       assert.ok(!document.getText().includes('created'), 'the oldest entry is on the next page');
-      await harness.commands.loadMoreActivity(uri);
+      await harness.settingsCommands.loadMoreActivity(uri);
       await eventually(() => document.getText().includes('Showing 25 of 25 entries'), 'the second page');
       assert.match(document.getText(), / created · /);
     });
@@ -544,7 +552,7 @@ describe('Projects: token, demo data, activity, browser', () => {
 
     it('from the palette, the commands ask for the project', async () => {
       harness.window.pick('Marketing site');
-      await harness.commands.copyProjectToken();
+      await harness.ingestion.copyProjectToken();
       const picked = harness.window.prompts.at(-1);
       assert.equal(picked?.title, 'Copy Project Token');
       assert.ok(picked?.labels.includes('Hedgebox Inc.'), 'grouped by organization');

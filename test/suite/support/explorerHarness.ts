@@ -1,13 +1,10 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { type ConnectionsFeature, registerConnections, type SecretStore } from '../../../src/connections';
-import { registerDocuments } from '../../../src/documents';
-import { type EventsFeature, registerEvents } from '../../../src/events';
-import { type NotebooksFeature, registerNotebooks } from '../../../src/notebooks';
-import { type ProjectsFeature, registerProjects } from '../../../src/projects';
+import type { SecretStore } from '../../../src/connections';
+import { type Features, registerFeatures } from '../../../src/features';
 import { createServices, type Services } from '../../../src/services';
-import { type ExplorerFeature, type ExplorerNode, registerExplorer } from '../../../src/tree';
+import type { ExplorerNode } from '../../../src/tree';
 import type { WorkbenchRegistry } from '../../../src/workbench/commands';
 import type { EnvApi, WindowApi } from '../../../src/workbench/window';
 import { MemoryState } from '../../support/memoryStores';
@@ -58,12 +55,8 @@ export class ExplorerHarness implements vscode.Disposable {
   readonly registry = new RecordingRegistry();
   readonly env = new RecordingEnv();
   readonly services: Services;
-  readonly connectionsFeature: ConnectionsFeature;
-  readonly explorer: ExplorerFeature;
-  readonly notebooks: NotebooksFeature;
-  readonly events: EventsFeature;
-  readonly projects: ProjectsFeature;
-  private readonly registrations: vscode.Disposable[];
+  /** Every feature, registered from the extension's own list (src/features.ts). */
+  readonly features: Features;
 
   constructor(
     readonly secrets: SecretStore,
@@ -81,15 +74,25 @@ export class ExplorerHarness implements vscode.Disposable {
       registry: this.registry,
       scheme: options.scheme ?? `posthog-test-${++harnesses}`,
     });
-    this.connectionsFeature = registerConnections(this.services);
-    this.explorer = registerExplorer(this.services);
-    const documents = registerDocuments(this.services);
-    this.notebooks = registerNotebooks(this.services);
-    this.events = registerEvents(this.services);
-    this.projects = registerProjects(this.services);
-    this.registrations = [this.connectionsFeature, this.explorer, documents, this.notebooks, this.events, this.projects];
+    this.features = registerFeatures(this.services);
     // Tests poll open notebooks by hand (files.pollOpenNotebooks), at the moments they choose.
     this.notebooks.files.setPollInterval(0);
+  }
+
+  get explorer() {
+    return this.features.explorer;
+  }
+
+  get notebooks() {
+    return this.features.notebooks;
+  }
+
+  get events() {
+    return this.features.events;
+  }
+
+  get projects() {
+    return this.features.projects;
   }
 
   get store() {
@@ -113,7 +116,7 @@ export class ExplorerHarness implements vscode.Disposable {
   }
 
   get connectionCommands() {
-    return this.connectionsFeature.commands;
+    return this.features.connections.commands;
   }
 
   get explorerCommands() {
@@ -167,8 +170,8 @@ export class ExplorerHarness implements vscode.Disposable {
 
   /** Stops the extension as a window reload does: its state, secrets and storage stay for the next one. */
   close(): void {
-    for (const registration of this.registrations.reverse()) {
-      registration.dispose();
+    for (const feature of Object.values(this.features).reverse()) {
+      feature.dispose();
     }
     this.services.dispose();
     this.log.dispose();
