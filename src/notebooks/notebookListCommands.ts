@@ -5,7 +5,7 @@ import { commandTarget, type ExplorerNode, type ExplorerTreeProvider, pickProjec
 import { COMMANDS } from '../workbench/commandIds';
 import { type CommandHandlers, CommandGroup } from '../workbench/commands';
 import type { WindowApi } from '../workbench/window';
-import { editNotebookFilter } from './filterNotebooks';
+import { editNotebookFilter } from './notebookFilterMenu';
 import { knownCreators } from './notebookFilter';
 import { DeletedNotebookNode, NotebooksNode, type NotebooksSection } from './notebookNodes';
 

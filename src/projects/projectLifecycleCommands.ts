@@ -5,7 +5,7 @@ import { COMMANDS } from '../workbench/commandIds';
 import type { CommandHandlers } from '../workbench/commands';
 import { confirmByTyping } from '../workbench/confirm';
 import { ProjectCommandGroup } from './projectCommandContext';
-import { nameProblem } from './settingsDocument';
+import { nameProblem } from './settingsText';
 
 /** A project's life: create it in an organization, rename it, delete it. */
 export class ProjectLifecycleCommands extends ProjectCommandGroup {

@@ -1,6 +1,6 @@
 import type { ActivityEntry, PostHogClient, Project, ProjectWritable, ProjectWritableField } from '../api';
 import { hasMorePages } from './activityMarkdown';
-import { readSettingsEdit, type SettingsProblem } from './settingsDocument';
+import { readSettingsEdit, type SettingsProblem } from './settingsText';
 import { switchChanges } from './projectSwitches';
 
 export type SaveResult =

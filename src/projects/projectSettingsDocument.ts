@@ -4,7 +4,7 @@ import { Disposable } from '../workbench/disposable';
 import type { ConnectionSession } from '../connections';
 import { ModificationClock, type ProjectDocumentHandler, type ProjectDocumentTarget, reloadAfterSave } from '../documents';
 import { ProjectOperations } from './projectOperations';
-import { describeProblems, serializeSettings } from './settingsDocument';
+import { describeProblems, serializeSettings } from './settingsText';
 
 /** The file name of the settings document in every project's directory of the posthog file system. */
 export const SETTINGS_DOCUMENT_NAME = 'project.posthog.json';

@@ -1,5 +1,5 @@
 import { FIELD_DESCRIPTIONS, type FieldKind, NAME_MAX_LENGTH, PROJECT_READ_ONLY_FIELDS, WRITABLE_FIELD_KINDS, writableFieldOrder } from './projectFields';
-import { READ_ONLY_KEY } from './settingsDocument';
+import { READ_ONLY_KEY } from './settingsText';
 
 /** Where the generated schema lives (package.json "jsonValidation" points at it). */
 export const SETTINGS_SCHEMA_PATH = 'media/schemas/project-settings.schema.json';

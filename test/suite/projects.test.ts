@@ -3,7 +3,7 @@ import { after, afterEach, before, beforeEach, describe, it } from 'mocha';
 import * as vscode from 'vscode';
 import type { QuickPickItem } from 'vscode';
 import { SETTINGS_DOCUMENT_NAME } from '../../src/projects/projectSettingsDocument';
-import { serializeSettings } from '../../src/projects/settingsDocument';
+import { serializeSettings } from '../../src/projects/settingsText';
 import { NotebookNode } from '../../src/notebooks/notebookNodes';
 import { type ExplorerNode, OrganizationNode, ProjectNode } from '../../src/tree/nodes';
 import { type LocalApi, startLocalApi } from '../api-server';

@@ -4,7 +4,7 @@ import { ConflictError, PermissionDeniedError, PersonalApiKeyNotSupportedError, 
 import { activityMarkdown } from '../../../src/projects/activityMarkdown';
 import { ProjectOperations } from '../../../src/projects/projectOperations';
 import { PROJECT_SWITCHES, switchIsOn } from '../../../src/projects/projectSwitches';
-import { serializeSettings } from '../../../src/projects/settingsDocument';
+import { serializeSettings } from '../../../src/projects/settingsText';
 import { notebookUrl, organizationSettingsUrl, projectSettingsUrl, projectUrl } from '../../../src/catalog/webUrls';
 import { type LocalApi, startLocalApi } from '../../api-server';
 

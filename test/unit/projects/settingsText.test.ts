@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { describe, test } from 'node:test';
 import { PROJECT_WRITABLE_FIELDS, type Project, ProjectSchema } from '../../../src/api';
 import { PROJECT_READ_ONLY_FIELDS, writableFieldOrder } from '../../../src/projects/projectFields';
-import { describeProblems, readSettingsEdit, READ_ONLY_KEY, serializeSettings } from '../../../src/projects/settingsDocument';
+import { describeProblems, readSettingsEdit, READ_ONLY_KEY, serializeSettings } from '../../../src/projects/settingsText';
 import { SETTINGS_SCHEMA_PATH, settingsJsonSchema, settingsJsonSchemaText } from '../../../src/projects/settingsSchema';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..', '..');
