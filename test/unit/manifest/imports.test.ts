@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, test } from 'node:test';
 
 const root = path.resolve(__dirname, '../../../..');
 const src = path.join(root, 'src');
-/** Shared layers every folder may use; the README's list leaves them out. */
+/** Shared layers every folder may use; CONTRIBUTING.md's list leaves them out. */
 const LAYERS = new Set(['api', 'common', 'workbench']);
 
 function sourceFiles(dir: string): string[] {
@@ -35,16 +36,34 @@ function folderImports(): Map<string, Set<string>> {
   return graph;
 }
 
-/** The README's "Imports between folders" list: lines like "- `notebooks` → `tree`, `documents`". */
+/** CONTRIBUTING.md's "Imports between folders" list: lines like "- `notebooks` → `tree`, `documents`". */
 function documentedImports(): Map<string, Set<string>> {
-  const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('### Imports between folders'));
+  const guide = readFileSync(path.join(root, 'CONTRIBUTING.md'), 'utf8');
+  const start = guide.indexOf('### Imports between folders');
+  assert.ok(start >= 0, 'CONTRIBUTING.md has a section "Imports between folders"');
+  const section = guide.slice(start, guide.indexOf('\n#', start + 1));
   const graph = new Map<string, Set<string>>();
   for (const match of section.matchAll(/^- `(\w+)` → (.*)$/gm)) {
     const targets = [...match[2]!.matchAll(/`(\w+)`/g)].map((target) => target[1]!);
     graph.set(match[1]!, new Set(targets));
   }
   return graph;
+}
+
+/** The ALLOWED table of eslint.config.mjs: the folders each folder of src/ may import besides the layers. */
+async function lintTable(): Promise<Map<string, Set<string>>> {
+  // eslint.config.mjs is an ES module; TypeScript would turn a plain import() into require().
+  const load = new Function('url', 'return import(url)') as (url: string) => Promise<{ ALLOWED: Record<string, string[]> }>;
+  const { ALLOWED } = await load(pathToFileURL(path.join(root, 'eslint.config.mjs')).href);
+  return new Map(Object.entries(ALLOWED).map(([folder, targets]) => [folder, new Set(targets)]));
+}
+
+/** Every folder of src/ (files at its top, such as extension.ts, belong to none). */
+function srcFolders(): string[] {
+  return readdirSync(src, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
 }
 
 function withoutLayers(graph: Map<string, Set<string>>): Map<string, string[]> {
@@ -85,7 +104,34 @@ describe('imports between the folders of src/', () => {
     assert.deepEqual([...(graph.get('workbench') ?? [])], []);
   });
 
-  test('are the ones the README lists under "Imports between folders"', () => {
+  test('are the ones CONTRIBUTING.md lists under "Imports between folders"', () => {
     assert.deepEqual(withoutLayers(documentedImports()), withoutLayers(folderImports()));
+  });
+
+  test('the lint table (ALLOWED in eslint.config.mjs) names every folder of src/, has no cycle, and is the documented list', async () => {
+    const table = await lintTable();
+    assert.deepEqual([...table.keys()].sort(), srcFolders());
+    for (const layer of LAYERS) {
+      assert.deepEqual([...(table.get(layer) ?? [])], [], `${layer} imports no other folder`);
+    }
+    const visit = (folder: string, trail: string[]): void => {
+      assert.ok(!trail.includes(folder), `cycle in ALLOWED: ${[...trail, folder].join(' → ')}`);
+      for (const target of table.get(folder) ?? []) {
+        assert.ok(table.has(target), `ALLOWED lets ${folder} import ${target}, which is not a folder of src/`);
+        visit(target, [...trail, folder]);
+      }
+    };
+    for (const folder of table.keys()) {
+      visit(folder, []);
+    }
+    assert.deepEqual(withoutLayers(table), withoutLayers(documentedImports()));
+  });
+
+  test('the code imports only what the lint table allows', async () => {
+    const table = await lintTable();
+    for (const [folder, targets] of withoutLayers(folderImports())) {
+      const allowed = table.get(folder) ?? new Set<string>();
+      assert.deepEqual(targets.filter((target) => !allowed.has(target)), [], `src/${folder} imports beyond ALLOWED`);
+    }
   });
 });
