@@ -13,3 +13,9 @@ export function escapeMarkdown(text: string): string {
 export function markdownLine(text: string, maxLength = SAFE_LINE_LENGTH): string {
   return escapeMarkdown(oneSafeLine(text, maxLength));
 }
+
+/** A server's id or value as inline code, one safe line: as escaped text when it holds a backtick. */
+export function markdownCode(text: string, maxLength = SAFE_LINE_LENGTH): string {
+  const line = oneSafeLine(text, maxLength);
+  return line.includes('`') ? escapeMarkdown(line) : `\`${line}\``;
+}

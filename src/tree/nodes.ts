@@ -2,7 +2,8 @@ import * as vscode from 'vscode';
 import type { ProjectListItem } from '../api';
 import { type OrganizationSummary, organizationSettingsUrl, projectUrl } from '../catalog';
 import { type Connection, connectionLabel, type ConnectionSession } from '../connections';
-import { escapeMarkdown } from '../common/markdown';
+import { markdownCode, markdownLine } from '../common/markdown';
+import { oneSafeLine } from '../common/text';
 import { COMMANDS } from '../workbench/commandIds';
 
 /** What the nodes read from the explorer: sessions, and the sections features show under each project. */
@@ -150,12 +151,12 @@ export class OrganizationNode extends SessionNode {
   }
 
   treeItem(): vscode.TreeItem {
-    const item = new vscode.TreeItem(this.organization.name, vscode.TreeItemCollapsibleState.Collapsed);
+    const item = new vscode.TreeItem(oneSafeLine(this.organization.name), vscode.TreeItemCollapsibleState.Collapsed);
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon('organization');
     item.description = this.organization.source === 'added' ? vscode.l10n.t('added by id') : undefined;
     item.tooltip = new vscode.MarkdownString(
-      `**${escapeMarkdown(this.organization.name)}**\n\n${vscode.l10n.t('Organization')} \`${this.organization.id}\``,
+      `**${markdownLine(this.organization.name)}**\n\n${vscode.l10n.t('Organization')} ${markdownCode(this.organization.id)}`,
     );
     item.contextValue = 'organization';
     return item;
@@ -197,14 +198,14 @@ export class ProjectNode extends SessionNode {
   }
 
   treeItem(): vscode.TreeItem {
-    const item = new vscode.TreeItem(this.project.name, vscode.TreeItemCollapsibleState.Collapsed);
+    const item = new vscode.TreeItem(oneSafeLine(this.project.name), vscode.TreeItemCollapsibleState.Collapsed);
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon(this.project.is_demo ? 'beaker' : 'project');
-    item.description = [`#${this.project.id}`, this.project.timezone].filter(Boolean).join(' · ');
+    item.description = [`#${this.project.id}`, this.project.timezone && oneSafeLine(this.project.timezone)].filter(Boolean).join(' · ');
     const lines = [
-      `**${escapeMarkdown(this.project.name)}**`,
-      `${vscode.l10n.t('Project')} \`${this.project.id}\` · ${vscode.l10n.t('Time zone')} ${this.project.timezone ?? 'UTC'}`,
-      `${vscode.l10n.t('Organization')}: ${escapeMarkdown(this.organization.name)}`,
+      `**${markdownLine(this.project.name)}**`,
+      `${vscode.l10n.t('Project')} \`${this.project.id}\` · ${vscode.l10n.t('Time zone')} ${markdownLine(this.project.timezone ?? 'UTC')}`,
+      `${vscode.l10n.t('Organization')}: ${markdownLine(this.organization.name)}`,
     ];
     if (this.project.is_demo) {
       lines.push(vscode.l10n.t('Demo project'));
