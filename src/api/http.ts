@@ -211,6 +211,25 @@ export class Transport {
     return this.apiKey ? text.split(this.apiKey).join('[redacted]') : text;
   }
 
+  /**
+   * An error body with the key redacted as its reader will see it: a JSON body is decoded first, as its
+   * message is shown decoded (the key could be spelled with escapes, e.g. `phx\u005f…`), and written
+   * again.
+   */
+  private redactBody(text: string): string {
+    let decoded: unknown;
+    try {
+      decoded = JSON.parse(text);
+    } catch {
+      return this.redact(text);
+    }
+    try {
+      return JSON.stringify(redactStrings(decoded, (value) => this.redact(value)));
+    } catch {
+      return ''; // nested too deep to walk: shown as no body rather than unredacted
+    }
+  }
+
   private dispatch(spec: RequestSpec, signal: AbortSignal | undefined): Promise<Dispatcher.ResponseData> {
     const search = toSearchParams(spec.query).toString();
     const headers: Record<string, string> = {
@@ -235,7 +254,7 @@ export class Transport {
   }
 
   private async failure(response: Dispatcher.ResponseData, endpoint: string): Promise<PostHogError> {
-    const bodyText = this.redact(await readLimitedText(response.body, MAX_ERROR_BODY_BYTES));
+    const bodyText = this.redactBody(await readLimitedText(response.body, MAX_ERROR_BODY_BYTES));
     return errorFromResponse({
       endpoint,
       status: response.statusCode,
@@ -290,6 +309,20 @@ function checkApiKey(apiKey: string): string {
 function header(headers: Dispatcher.ResponseData['headers'], name: string): string | undefined {
   const value = headers[name];
   return Array.isArray(value) ? value[0] : value;
+}
+
+/** A decoded JSON value with `redact` applied to every string in it, keys included. */
+function redactStrings(value: unknown, redact: (text: string) => string): unknown {
+  if (typeof value === 'string') {
+    return redact(value);
+  }
+  if (Array.isArray(value)) {
+    return value.map((item) => redactStrings(item, redact));
+  }
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [redact(key), redactStrings(item, redact)]));
+  }
+  return value;
 }
 
 async function readJson(response: SuccessResponse): Promise<unknown> {
