@@ -62,8 +62,19 @@ function markerLine(marker: ConflictMarker, label: string, lineEnd: string): str
   return `${marker}${safe ? ` ${safe}` : ''}${lineEnd}`;
 }
 
-/** A line VS Code could take for a marker (see above). */
+/** A line VS Code could take for a marker inside a conflict (see above). */
 const LOOK_ALIKE = /^(?:<{7}|\|{7}|={7}|>{7})/;
+/** A line VS Code could take for a marker outside a conflict: only a start opens one there. */
+const START_LOOK_ALIKE = /^<{7}/;
+
+/**
+ * The lines of a text holding conflicts, with its text outside them: there only a line VS Code would take for
+ * the start of a conflict is moved out of its way (see withoutLookAlikes), so that VS Code finds exactly the
+ * conflicts the merge wrote (a git conflict shown in the user's code block would be "resolved" by Accept All).
+ */
+export function textAroundConflicts(lines: readonly string[]): readonly string[] {
+  return withoutLookAlikes(lines, START_LOOK_ALIKE);
+}
 
 /**
  * A side's lines with no line VS Code could take for a marker. Such a line gets one space in front, which
@@ -71,8 +82,8 @@ const LOOK_ALIKE = /^(?:<{7}|\|{7}|={7}|>{7})/;
  * up to three spaces. In a fenced code block a space would be code; there the fence's indentation is used
  * (see moveFencedBlock), so the code stays the same too. What changes is only the text's spacing.
  */
-export function withoutLookAlikes(lines: readonly string[]): readonly string[] {
-  if (!lines.some((line) => LOOK_ALIKE.test(line))) {
+export function withoutLookAlikes(lines: readonly string[], lookAlike = LOOK_ALIKE): readonly string[] {
+  if (!lines.some((line) => lookAlike.test(line))) {
     return lines;
   }
   const moved = [...lines];
@@ -80,7 +91,7 @@ export function withoutLookAlikes(lines: readonly string[]): readonly string[] {
   while (index < moved.length) {
     const fence = nextFenceState(undefined, moved[index] as string);
     if (fence === undefined) {
-      if (LOOK_ALIKE.test(moved[index] as string)) {
+      if (lookAlike.test(moved[index] as string)) {
         moved[index] = ` ${moved[index]}`;
       }
       index++;
@@ -92,7 +103,7 @@ export function withoutLookAlikes(lines: readonly string[]): readonly string[] {
       open = nextFenceState(open, moved[end] as string);
       end++;
     }
-    moveFencedBlock(moved, { opening: index, codeEnd: open === undefined ? end - 1 : end });
+    moveFencedBlock(moved, { opening: index, codeEnd: open === undefined ? end - 1 : end }, lookAlike);
     index = end;
   }
   return moved;
@@ -103,15 +114,15 @@ export function withoutLookAlikes(lines: readonly string[]): readonly string[] {
  * the same: up to as many spaces as the opening fence is indented are not code. So a block whose fence is
  * indented gives its look-alike lines one space; a block at the margin moves one space right as a whole.
  */
-function moveFencedBlock(lines: string[], block: { opening: number; codeEnd: number }): void {
+function moveFencedBlock(lines: string[], block: { opening: number; codeEnd: number }, lookAlike: RegExp): void {
   const code = { start: block.opening + 1, end: block.codeEnd };
-  if (!lines.slice(code.start, code.end).some((line) => LOOK_ALIKE.test(line))) {
+  if (!lines.slice(code.start, code.end).some((line) => lookAlike.test(line))) {
     return;
   }
   const indented = (lines[block.opening] as string).startsWith(' ');
   for (let index = code.start; index < code.end; index++) {
     const line = lines[index] as string;
-    if (indented ? LOOK_ALIKE.test(line) : line !== '' && line !== '\r') {
+    if (indented ? lookAlike.test(line) : line !== '' && line !== '\r') {
       lines[index] = ` ${line}`;
     }
   }

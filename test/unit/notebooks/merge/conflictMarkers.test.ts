@@ -101,6 +101,18 @@ describe('conflict markers VS Code cannot confuse with the sides\' own lines', (
     });
   }
 
+  test('a git conflict shown in the user\'s code block outside the conflict is not one VS Code offers to resolve', () => {
+    const shown = 'Before.\n\n```diff\n<<<<<<< HEAD\na\n=======\nb\n>>>>>>> main\n```\n\n<<<<<<< arrows\n\n';
+    const base = `${shown}The block.\n`;
+    const ours = `${shown}Mine.\n`;
+    const theirs = `${shown}Theirs.\n`;
+    const merged = mergeMarkdown(base, ours, theirs, LABELS);
+    assert.equal(scanConflicts(merged.text.split('\n')).length, 1);
+    assert.equal(markdown.render(acceptAll(merged.text, 'ours')), markdown.render(ours));
+    assert.equal(markdown.render(acceptAll(merged.text, 'theirs')), markdown.render(theirs));
+    assert.equal(mergeMarkdown(base, ours, base, LABELS).text, ours, 'a merge without conflicts is written exactly');
+  });
+
   test('lines without look-alikes are written as they are', () => {
     assert.deepEqual(conflictLines(['a', '====== six', '> quote'], ['b'], LABELS, ''), ['<<<<<<< Yours', 'a', '====== six', '> quote', '=======', 'b', '>>>>>>> PostHog (version 7 by Ann Lee)']);
   });
