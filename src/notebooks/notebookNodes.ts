@@ -80,8 +80,8 @@ export class NotebooksNode extends SessionNode {
     return item;
   }
 
-  override async children(): Promise<ExplorerNode[]> {
-    const notebooks = await this.session.model.notebooks(this.project.id, toNotebookQuery(this.filter));
+  override async children(signal?: AbortSignal): Promise<ExplorerNode[]> {
+    const notebooks = await this.session.model.notebooks(this.project.id, toNotebookQuery(this.filter), signal);
     const nodes: ExplorerNode[] = notebooks.map((notebook) => new NotebookNode(this, this.session, this.project, notebook));
     if (this.section.showDeleted) {
       const listed = new Set(notebooks.map((notebook) => notebook.short_id));

@@ -24,7 +24,8 @@ export abstract class ExplorerNode {
 
   abstract treeItem(): vscode.TreeItem;
 
-  children(): Promise<ExplorerNode[]> {
+  /** The node's children; `signal` aborts when the tree no longer needs them (refreshed, disposed). */
+  children(_signal?: AbortSignal): Promise<ExplorerNode[]> {
     return Promise.resolve([]);
   }
 
@@ -84,8 +85,8 @@ export class ConnectionNode extends ExplorerNode {
     return item;
   }
 
-  override async children(): Promise<ExplorerNode[]> {
-    return organizationNodes(this, this.owner, this.state);
+  override async children(signal?: AbortSignal): Promise<ExplorerNode[]> {
+    return organizationNodes(this, this.owner, this.state, signal);
   }
 
   override async invalidate(): Promise<void> {
@@ -98,12 +99,13 @@ export async function organizationNodes(
   parent: ExplorerNode | undefined,
   connection: Connection,
   state: ExplorerState,
+  signal?: AbortSignal,
 ): Promise<ExplorerNode[]> {
   const session = await state.session(connection.id);
   if (!session) {
     return [signInAgainNode(parent, connection, vscode.l10n.t('The API key for this connection is missing.'))];
   }
-  const { organizations, limitedToProjects } = await session.model.discovery();
+  const { organizations, limitedToProjects } = await session.model.discovery(signal);
   const nodes = organizations.map((organization): ExplorerNode => new OrganizationNode(parent, session, organization, state));
   if (limitedToProjects) {
     return [limitedToProjectsNode(parent, connection, organizations.length > 0), ...nodes];
@@ -162,8 +164,8 @@ export class OrganizationNode extends SessionNode {
     return item;
   }
 
-  override async children(): Promise<ExplorerNode[]> {
-    const projects = await this.session.model.projects(this.organization.id);
+  override async children(signal?: AbortSignal): Promise<ExplorerNode[]> {
+    const projects = await this.session.model.projects(this.organization.id, signal);
     if (projects.length === 0) {
       return [
         new MessageNode(this, `${this.id}:empty`, { label: vscode.l10n.t('No projects'), icon: 'info' }),
