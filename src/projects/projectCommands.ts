@@ -5,6 +5,7 @@ import { errorText } from '../common/errors';
 import { type OrganizationSummary, projectSettingsUrl } from '../catalog';
 import type { ConnectionManager, ConnectionSession } from '../connections';
 import { projectDocumentPath } from '../common/documentPaths';
+import { oneSafeLine } from '../common/text';
 import { commandTarget, type ExplorerNode, OrganizationNode, pickProject, ProjectNode } from '../tree';
 import { COMMANDS } from '../workbench/commandIds';
 import { type CommandHandlers, CommandGroup } from '../workbench/commands';
@@ -438,7 +439,7 @@ export class ProjectCommands extends CommandGroup {
     }
     const items = session.model
       .organizations()
-      .then((organizations) => organizations.map((organization): OrganizationItem => ({ label: organization.name, organization })));
+      .then((organizations) => organizations.map((organization): OrganizationItem => ({ label: oneSafeLine(organization.name), organization })));
     const picked = await this.deps.window.showQuickPick(items, {
       title: vscode.l10n.t('New Project'),
       placeHolder: vscode.l10n.t('Choose the organization for the new project'),
