@@ -26,6 +26,8 @@ export interface PostHogClientOptions {
   random?: () => number;
   /** Proxy and certificates (VS Code's http.* settings); default: direct, or the environment's proxy. */
   network?: NetworkOptions;
+  /** The largest successful answer read (default 64 MB, DEFAULT_MAX_BODY_BYTES). */
+  maxBodyBytes?: number;
 }
 
 /** One client per connection (base URL + key), on its own keep-alive connection pool. */

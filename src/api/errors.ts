@@ -294,13 +294,17 @@ function certificateMessage(host: string, code: string, problem: CertificateProb
 
 export class TimeoutError extends PostHogError {
   override name = 'TimeoutError';
-  readonly phase: 'connect' | 'headers' | 'body';
+  /** Connecting, waiting for the headers, a pause in the body, or the whole request (retries included). */
+  readonly phase: 'connect' | 'headers' | 'body' | 'total';
   readonly beforeRequestSent: boolean;
 
-  constructor(init: PostHogErrorInit & { host: string; phase: 'connect' | 'headers' | 'body'; timeoutMs: number }) {
+  constructor(init: PostHogErrorInit & { host: string; phase: 'connect' | 'headers' | 'body' | 'total'; timeoutMs: number }) {
+    const seconds = Math.round(init.timeoutMs / 1000);
     super(
       describe(init, `${init.phase} timeout after ${init.timeoutMs} ms`),
-      `${init.host} did not answer within ${Math.round(init.timeoutMs / 1000)} seconds. Try again later.`,
+      init.phase === 'total'
+        ? `${init.host} took more than ${seconds} seconds to answer in full, so the request was stopped. Try again later.`
+        : `${init.host} did not answer within ${seconds} seconds. Try again later.`,
       init,
     );
     this.phase = init.phase;
@@ -321,6 +325,22 @@ export class ResponseShapeError extends PostHogError {
       init,
     );
     this.path = init.path;
+  }
+}
+
+/** A successful answer larger than the client reads (see TransportOptions.maxBodyBytes): not read to its end. */
+export class ResponseTooLargeError extends PostHogError {
+  override name = 'ResponseTooLargeError';
+  readonly limitBytes: number;
+
+  constructor(init: PostHogErrorInit & { limitBytes: number }) {
+    const megabytes = Math.round(init.limitBytes / (1024 * 1024));
+    super(
+      `${init.endpoint ?? ''}: answer larger than ${init.limitBytes} bytes`,
+      `PostHog's answer is larger than ${megabytes > 0 ? `${megabytes} MB` : `${init.limitBytes} bytes`}, more than the extension reads at once, so it was not loaded.`,
+      init,
+    );
+    this.limitBytes = init.limitBytes;
   }
 }
 
@@ -353,5 +373,48 @@ export class ClientDisposedError extends PostHogError {
   override name = 'ClientDisposedError';
   constructor(init: PostHogErrorInit) {
     super(`${init.endpoint ?? ''}: client disposed`, 'The connection to PostHog was closed.', init);
+  }
+}
+
+/** Why a list was not loaded to its end: too many items or pages, or a next-page link met before (a loop). */
+export type ListLimitReason = 'items' | 'pages' | 'repeatedNext';
+
+/**
+ * A list longer than the client loads at once, or one whose next-page links loop: refused rather than
+ * followed, so that a server's `count` or links cannot keep the client busy or its memory growing forever.
+ */
+export class ListLimitError extends PostHogError {
+  override name = 'ListLimitError';
+  readonly reason: ListLimitReason;
+  /** The limit that was reached (items or pages); for repeatedNext, the pages loaded. */
+  readonly limit: number;
+
+  constructor(init: PostHogErrorInit & { reason: ListLimitReason; limit: number; count?: number }) {
+    super(`${init.endpoint ?? ''}: ${listLimitProblem(init)}`.replace(/^: /, ''), listLimitMessage(init), init);
+    this.reason = init.reason;
+    this.limit = init.limit;
+  }
+}
+
+function listLimitProblem(init: { reason: ListLimitReason; limit: number; count?: number }): string {
+  switch (init.reason) {
+    case 'items':
+      return `list of ${init.count ?? 'more than ' + init.limit} items exceeds the ${init.limit} loaded at once`;
+    case 'pages':
+      return `list needs more than ${init.limit} pages`;
+    case 'repeatedNext':
+      return `next-page link repeats an earlier page after ${init.limit} pages`;
+  }
+}
+
+function listLimitMessage(init: { reason: ListLimitReason; limit: number; count?: number }): string {
+  const limit = init.limit.toLocaleString('en-US');
+  switch (init.reason) {
+    case 'items':
+      return `This list is too long to load at once: ${init.count === undefined ? 'PostHog sent more than' : `PostHog reports ${init.count.toLocaleString('en-US')} items, and the explorer loads at most`} ${limit} items. Narrow it with a filter where there is one.`;
+    case 'pages':
+      return `PostHog split this list into more than ${limit} pages, so it was not loaded to its end.`;
+    case 'repeatedNext':
+      return 'PostHog sent a next-page link to a page it had already sent, so the list would never end. It was not followed again.';
   }
 }

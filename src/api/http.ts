@@ -1,7 +1,7 @@
 import { Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { errorFromResponse, errorFromTransportFailure } from './errorMapping';
-import { ClientDisposedError, InvalidApiKeyError, PostHogError, ResponseShapeError } from './errors';
+import { ClientDisposedError, InvalidApiKeyError, PostHogError, ResponseShapeError, ResponseTooLargeError, TimeoutError } from './errors';
 import { createDispatcher, NetworkOptions, NetworkRoute } from './network';
 import { QueryParams, toSearchParams } from './query';
 import { DEFAULT_RETRY, isRetryable, retryDelayMs, RetryOptions } from './retry';
@@ -17,9 +17,22 @@ export interface Timeouts {
   headersMs: number;
   /** Longest pause between two body chunks (default 60 s). */
   bodyMs: number;
+  /**
+   * Longest a request may take in all, retries and their waits included, until its handler has what it
+   * reads (default 120 s): a server sending a byte now and then, never pausing bodyMs, cannot hold a save.
+   * A body handed on as a stream (an export) is not bound by it once its headers arrived.
+   */
+  totalMs: number;
 }
 
-export const DEFAULT_TIMEOUTS: Timeouts = { connectMs: 10_000, headersMs: 30_000, bodyMs: 60_000 };
+export const DEFAULT_TIMEOUTS: Timeouts = { connectMs: 10_000, headersMs: 30_000, bodyMs: 60_000, totalMs: 120_000 };
+
+/**
+ * The largest successful answer read (default 64 MB). PostHog accepts request bodies up to 20 MB
+ * (DATA_UPLOAD_MAX_MEMORY_SIZE), so a notebook's content and its text_content, each at most that, fit with
+ * room to spare; list pages hold no content and are far smaller.
+ */
+export const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
 
 /** One attempt of one request, for logging. Never holds the key, the Authorization header or the query. */
 export interface RequestLogEntry {
@@ -53,6 +66,8 @@ export interface TransportOptions {
   connections?: number;
   /** Proxy, no-proxy list, certificate checks and extra authorities (default: direct or the environment's proxy). */
   network?: NetworkOptions;
+  /** The largest successful answer read as JSON (default DEFAULT_MAX_BODY_BYTES). */
+  maxBodyBytes?: number;
 }
 
 export interface RequestSpec {
@@ -97,6 +112,7 @@ export class Transport {
   private readonly sleep: Sleep;
   private readonly random: () => number;
   private readonly onRequest?: (entry: RequestLogEntry) => void;
+  private readonly maxBodyBytes: number;
   private disposed = false;
 
   constructor(options: TransportOptions) {
@@ -111,6 +127,7 @@ export class Transport {
     this.sleep = options.sleep ?? realSleep;
     this.random = options.random ?? Math.random;
     this.onRequest = options.onRequest;
+    this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     const { dispatcher, route } = createDispatcher(url, options.network ?? {}, {
       connections: options.connections ?? 8,
       connectMs: this.timeouts.connectMs,
@@ -128,7 +145,7 @@ export class Transport {
 
   /** Reads a successful response as JSON and validates it; for handlers given to send(). */
   async parseJsonBody<T extends z.ZodType>(response: SuccessResponse, schema: T): Promise<z.infer<T>> {
-    return parseShape(schema, await readJson(response), response.endpoint);
+    return parseShape(schema, await readJson(response, this.maxBodyBytes), response.endpoint);
   }
 
   /**
@@ -137,7 +154,7 @@ export class Transport {
    */
   async jsonOneOf<T extends z.ZodType>(spec: RequestSpec, pick: (body: unknown) => T, call?: CallOptions): Promise<z.infer<T>> {
     return this.send(spec, call, async (response) => {
-      const body = await readJson(response);
+      const body = await readJson(response, this.maxBodyBytes);
       return parseShape(pick(body), body, response.endpoint);
     });
   }
@@ -155,9 +172,29 @@ export class Transport {
    */
   async send<R>(spec: RequestSpec, call: CallOptions | undefined, handle: (response: SuccessResponse) => Promise<R>): Promise<R> {
     const endpoint = `${spec.method} ${spec.path}`;
-    const signal = call?.signal;
+    const deadline = new AbortController();
+    const timer = setTimeout(
+      () => deadline.abort(new TimeoutError({ endpoint, host: this.host, phase: 'total', timeoutMs: this.timeouts.totalMs })),
+      this.timeouts.totalMs,
+    );
+    try {
+      return await this.attempts(spec, endpoint, call?.signal, deadline.signal, handle);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** send()'s attempts: `deadline` aborts with the TimeoutError of the whole request. */
+  private async attempts<R>(
+    spec: RequestSpec,
+    endpoint: string,
+    caller: AbortSignal | undefined,
+    deadline: AbortSignal,
+    handle: (response: SuccessResponse) => Promise<R>,
+  ): Promise<R> {
+    const signal = caller ? AbortSignal.any([caller, deadline]) : deadline;
     for (let attempt = 1; ; attempt++) {
-      if (signal?.aborted) {
+      if (signal.aborted) {
         throw abortReason(signal);
       }
       if (this.disposed) {
@@ -175,10 +212,10 @@ export class Transport {
         this.log({ method: spec.method, path: spec.path, status, durationMs: performance.now() - started, attempt, ...noteOf(spec) });
         return result;
       } catch (caught) {
-        if (signal?.aborted) {
-          throw abortReason(signal);
+        if (caller?.aborted) {
+          throw abortReason(caller);
         }
-        const error = this.toPostHogError(caught, endpoint);
+        const error = deadline.aborted ? (deadline.reason as PostHogError) : this.toPostHogError(caught, endpoint);
         this.log({
           method: spec.method,
           path: spec.path,
@@ -188,7 +225,7 @@ export class Transport {
           error: `${error.name}: ${error.message}`,
           ...noteOf(spec),
         });
-        const delay = isRetryable(spec.method, error) ? retryDelayMs(attempt - 1, error, this.retry, this.random) : undefined;
+        const delay = !deadline.aborted && isRetryable(spec.method, error) ? retryDelayMs(attempt - 1, error, this.retry, this.random) : undefined;
         if (delay === undefined) {
           throw error;
         }
@@ -209,6 +246,25 @@ export class Transport {
   /** Replaces every occurrence of the key in text that may reach a log or a user. */
   redact(text: string): string {
     return this.apiKey ? text.split(this.apiKey).join('[redacted]') : text;
+  }
+
+  /**
+   * An error body with the key redacted as its reader will see it: a JSON body is decoded first, as its
+   * message is shown decoded (the key could be spelled with escapes, e.g. `phx\u005f…`), and written
+   * again.
+   */
+  private redactBody(text: string): string {
+    let decoded: unknown;
+    try {
+      decoded = JSON.parse(text);
+    } catch {
+      return this.redact(text);
+    }
+    try {
+      return JSON.stringify(redactStrings(decoded, (value) => this.redact(value)));
+    } catch {
+      return ''; // nested too deep to walk: shown as no body rather than unredacted
+    }
   }
 
   private dispatch(spec: RequestSpec, signal: AbortSignal | undefined): Promise<Dispatcher.ResponseData> {
@@ -235,7 +291,7 @@ export class Transport {
   }
 
   private async failure(response: Dispatcher.ResponseData, endpoint: string): Promise<PostHogError> {
-    const bodyText = this.redact(await readLimitedText(response.body, MAX_ERROR_BODY_BYTES));
+    const bodyText = this.redactBody(await readLimitedText(response.body, MAX_ERROR_BODY_BYTES));
     return errorFromResponse({
       endpoint,
       status: response.statusCode,
@@ -292,8 +348,22 @@ function header(headers: Dispatcher.ResponseData['headers'], name: string): stri
   return Array.isArray(value) ? value[0] : value;
 }
 
-async function readJson(response: SuccessResponse): Promise<unknown> {
-  const text = await response.body.text();
+/** A decoded JSON value with `redact` applied to every string in it, keys included. */
+function redactStrings(value: unknown, redact: (text: string) => string): unknown {
+  if (typeof value === 'string') {
+    return redact(value);
+  }
+  if (Array.isArray(value)) {
+    return value.map((item) => redactStrings(item, redact));
+  }
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [redact(key), redactStrings(item, redact)]));
+  }
+  return value;
+}
+
+async function readJson(response: SuccessResponse, maxBytes: number): Promise<unknown> {
+  const text = await readBodyText(response, maxBytes);
   try {
     return JSON.parse(text);
   } catch {
@@ -305,6 +375,29 @@ async function readJson(response: SuccessResponse): Promise<unknown> {
       problem: `expected JSON, received ${text.trim() ? type : 'an empty body'}`,
     });
   }
+}
+
+/** Reads a successful body as text, or throws ResponseTooLargeError past `maxBytes` (declared or as it arrives). */
+async function readBodyText(response: SuccessResponse, maxBytes: number): Promise<string> {
+  const tooLarge = () => {
+    response.body.destroy();
+    return new ResponseTooLargeError({ endpoint: response.endpoint, status: response.status, limitBytes: maxBytes });
+  };
+  const declared = Number(header(response.headers, 'content-length'));
+  if (declared > maxBytes) {
+    throw tooLarge();
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of response.body) {
+    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
+    size += buffer.length;
+    if (size > maxBytes) {
+      throw tooLarge();
+    }
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks, size).toString('utf8');
 }
 
 /** Reads at most `limit` bytes of a body as text and discards the rest. */

@@ -8,7 +8,7 @@ export type { CallOptions, RequestLogEntry, Timeouts } from './http';
 export type { NetworkOptions, NetworkRoute } from './network';
 export { extraCertificates } from './certificates';
 export type { ExtraCertificates, TrustOptions } from './certificates';
-export { DEFAULT_TIMEOUTS } from './http';
+export { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUTS } from './http';
 export type { ListAllCall, PagingOptions } from './paging';
 export { DEFAULT_PAGE_CONCURRENCY, DEFAULT_PAGE_SIZE, LIST_ALL_PAGE_SIZE } from './paging';
 export type { RetryOptions } from './retry';

@@ -1,4 +1,4 @@
-import { UnsafeNextUrlError } from './errors';
+import { ListLimitError, UnsafeNextUrlError } from './errors';
 import type { RequestSpec } from './http';
 import type { Paginated } from './schemas';
 import { abortReason } from './sleep';
@@ -22,6 +22,18 @@ export const DEFAULT_PAGE_SIZE = 100;
  */
 export const LIST_ALL_PAGE_SIZE = 500;
 export const DEFAULT_PAGE_CONCURRENCY = 4;
+
+/**
+ * The most a whole list loads: a server's `count` or next-page links decide how many requests are made and
+ * how much is kept, so both are bounded. 100,000 notebooks or projects is far beyond any real project (the
+ * tree could not show them usefully either); 1,000 pages leaves room for a server that caps pages at 100.
+ */
+export interface ListLimits {
+  readonly maxItems: number;
+  readonly maxPages: number;
+}
+
+export const DEFAULT_LIST_LIMITS: ListLimits = { maxItems: 100_000, maxPages: 1_000 };
 
 /** Where a `next` link may be followed: same scheme, host and port as the base URL, no userinfo. */
 export interface NextLocation {
@@ -69,6 +81,23 @@ export function nextPageRequest(next: string, baseUrl: string, endpoint: string)
 export interface PageSource<T> {
   byOffset(offset: number, limit: number, signal?: AbortSignal): Promise<Paginated<T>>;
   byNextUrl(next: string, signal?: AbortSignal): Promise<Paginated<T>>;
+  /** "GET /path/" of the list, for errors. */
+  readonly endpoint?: string;
+}
+
+/** Refuses a next link the list already followed: the server would send the same pages forever. */
+class NextLinks {
+  private readonly seen = new Set<string>();
+
+  constructor(private readonly endpoint: string | undefined) {}
+
+  follow(next: string): string {
+    if (this.seen.has(next)) {
+      throw new ListLimitError({ endpoint: this.endpoint, reason: 'repeatedNext', limit: this.seen.size + 1 });
+    }
+    this.seen.add(next);
+    return next;
+  }
 }
 
 /** Pages one after another by following `next`; stops when the caller breaks out or the signal aborts. */
@@ -77,65 +106,107 @@ export async function* iteratePages<T>(
   start: PagingOptions,
   signal?: AbortSignal,
 ): AsyncGenerator<Paginated<T>, void, undefined> {
+  const links = new NextLinks(source.endpoint);
   let page = await source.byOffset(start.offset ?? 0, start.limit ?? DEFAULT_PAGE_SIZE, signal);
   yield page;
   while (page.next) {
     if (signal?.aborted) {
       throw abortReason(signal);
     }
-    page = await source.byNextUrl(page.next, signal);
+    page = await source.byNextUrl(links.follow(page.next), signal);
     yield page;
   }
 }
 
 /**
  * Loads every item. After the first page, when `count` is known the remaining pages are fetched by
- * offset, up to `concurrency` at a time, and kept in order; otherwise `next` is followed.
+ * offset, up to `concurrency` at a time, and kept in order; otherwise `next` is followed. A list longer
+ * than `limits` allows, by its count or as it comes, or whose next links loop, throws ListLimitError
+ * (checked before a request is planned, so a count of billions costs nothing).
  */
 export async function collectAll<T>(
   source: PageSource<T>,
-  options: PagingOptions & { concurrency?: number },
+  options: PagingOptions & { concurrency?: number; limits?: ListLimits },
   call: ListAllCall = {},
 ): Promise<T[]> {
+  const limits = options.limits ?? DEFAULT_LIST_LIMITS;
   const start = options.offset ?? 0;
   const first = await source.byOffset(start, options.limit ?? LIST_ALL_PAGE_SIZE, call.signal);
   const total = first.count;
   // A server that caps the page size answers fewer rows than asked; step by what it really sends.
   const pageSize = first.results.length;
-  let loaded = pageSize;
-  call.onProgress?.(loaded, total);
+  const budget = new ListBudget(source.endpoint, limits);
+  budget.add(pageSize);
+  call.onProgress?.(budget.items, total);
   if (!first.next || pageSize === 0) {
     return first.results;
   }
   if (total === undefined) {
-    return followNext(source, first, call, loaded);
+    return followNext(source, first, call, budget);
   }
+  budget.plan(total - start, Math.ceil((total - start) / pageSize));
   const offsets: number[] = [];
   for (let offset = start + pageSize; offset < total; offset += pageSize) {
     offsets.push(offset);
   }
   const pages = await mapConcurrently(offsets, options.concurrency ?? DEFAULT_PAGE_CONCURRENCY, call.signal, async (offset, signal) => {
     const page = await source.byOffset(offset, pageSize, signal);
-    loaded += page.results.length;
-    call.onProgress?.(loaded, total);
+    budget.add(page.results.length);
+    call.onProgress?.(budget.items, total);
     return page.results;
   });
   return first.results.concat(...pages);
 }
 
-async function followNext<T>(source: PageSource<T>, first: Paginated<T>, call: ListAllCall, loaded: number): Promise<T[]> {
+async function followNext<T>(source: PageSource<T>, first: Paginated<T>, call: ListAllCall, budget: ListBudget): Promise<T[]> {
   const items = [...first.results];
+  const links = new NextLinks(source.endpoint);
   for (let next = first.next; next; ) {
     if (call.signal?.aborted) {
       throw abortReason(call.signal);
     }
-    const page = await source.byNextUrl(next, call.signal);
+    budget.nextPage();
+    const page = await source.byNextUrl(links.follow(next), call.signal);
+    budget.add(page.results.length);
     items.push(...page.results);
-    loaded += page.results.length;
-    call.onProgress?.(loaded, undefined);
+    call.onProgress?.(budget.items, undefined);
     next = page.next;
   }
   return items;
+}
+
+/** Counts what a whole-list load took so far against its limits. */
+class ListBudget {
+  items = 0;
+  private pages = 1;
+
+  constructor(
+    private readonly endpoint: string | undefined,
+    private readonly limits: ListLimits,
+  ) {}
+
+  /** Before planning pages by a count: refuses a list whose count or pages exceed the limits. */
+  plan(count: number, pages: number): void {
+    if (count > this.limits.maxItems) {
+      throw new ListLimitError({ endpoint: this.endpoint, reason: 'items', limit: this.limits.maxItems, count });
+    }
+    if (pages > this.limits.maxPages) {
+      throw new ListLimitError({ endpoint: this.endpoint, reason: 'pages', limit: this.limits.maxPages });
+    }
+  }
+
+  nextPage(): void {
+    if (++this.pages > this.limits.maxPages) {
+      throw new ListLimitError({ endpoint: this.endpoint, reason: 'pages', limit: this.limits.maxPages });
+    }
+  }
+
+  add(items: number): void {
+    this.items += items;
+    if (this.items > this.limits.maxItems) {
+      throw new ListLimitError({ endpoint: this.endpoint, reason: 'items', limit: this.limits.maxItems });
+    }
+  }
 }
 
 /**

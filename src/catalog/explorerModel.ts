@@ -29,7 +29,8 @@ interface CachedDiscovery extends Discovery {
 
 /**
  * What the explorer shows for one connection: organizations, their projects and each project's
- * notebooks, fetched on demand and cached until refreshed. Knows nothing of VS Code.
+ * notebooks, fetched on demand and cached until refreshed. Knows nothing of VS Code. A caller may pass a
+ * signal (the tree does, for each load): once every caller of a load has aborted, its requests stop.
  */
 export class ExplorerModel {
   private readonly discoveryCache = new AsyncCache<CachedDiscovery>();
@@ -44,35 +45,41 @@ export class ExplorerModel {
     private readonly addedProjectIds: () => readonly number[] = () => [],
   ) {}
 
-  discovery(): Promise<Discovery> {
-    return this.discovered();
+  discovery(signal?: AbortSignal): Promise<Discovery> {
+    return this.discovered(signal);
   }
 
-  async organizations(): Promise<OrganizationSummary[]> {
-    return (await this.discovery()).organizations;
+  async organizations(signal?: AbortSignal): Promise<OrganizationSummary[]> {
+    return (await this.discovery(signal)).organizations;
   }
 
-  projects(organizationId: string): Promise<ProjectListItem[]> {
-    return this.projectsCache.get(organizationId, async () => {
-      // A key limited to projects is refused the list and finds its projects through discovery; any
-      // other key costs the list alone (no discovery request first).
-      if (!this.limitedToProjects) {
-        try {
-          return await this.client.projects.listAll(organizationId);
-        } catch (error) {
-          if (!(error instanceof ProjectScopedKeyError)) {
-            throw error;
+  projects(organizationId: string, signal?: AbortSignal): Promise<ProjectListItem[]> {
+    return this.projectsCache.get(
+      organizationId,
+      async (loading) => {
+        // A key limited to projects is refused the list and finds its projects through discovery; any
+        // other key costs the list alone (no discovery request first).
+        if (!this.limitedToProjects) {
+          try {
+            return await this.client.projects.listAll(organizationId, { signal: loading });
+          } catch (error) {
+            if (!(error instanceof ProjectScopedKeyError)) {
+              throw error;
+            }
           }
         }
-      }
-      return (await this.discovered()).reachable?.get(organizationId) ?? [];
-    });
+        return (await this.discovered(loading)).reachable?.get(organizationId) ?? [];
+      },
+      signal,
+    );
   }
 
   /** A project's notebooks, all pages, for the list's query (spec 4.2); none means every notebook. */
-  notebooks(projectId: number, query: NotebookListFilters = {}): Promise<NotebookListItem[]> {
-    return this.notebooksCache.get(`${projectId}?${JSON.stringify(query)}`, () =>
-      this.client.notebooks.listAll(projectId, query),
+  notebooks(projectId: number, query: NotebookListFilters = {}, signal?: AbortSignal): Promise<NotebookListItem[]> {
+    return this.notebooksCache.get(
+      `${projectId}?${JSON.stringify(query)}`,
+      (loading) => this.client.notebooks.listAll(projectId, query, { signal: loading }),
+      signal,
     );
   }
 
@@ -94,25 +101,29 @@ export class ExplorerModel {
     this.notebooksCache.invalidate(`${projectId}?`);
   }
 
-  private discovered(): Promise<CachedDiscovery> {
-    return this.discoveryCache.get('', async () => {
-      const found = await this.discover();
-      this.limitedToProjects = found.limitedToProjects;
-      return found;
-    });
+  private discovered(signal?: AbortSignal): Promise<CachedDiscovery> {
+    return this.discoveryCache.get(
+      '',
+      async (loading) => {
+        const found = await this.discover(loading);
+        this.limitedToProjects = found.limitedToProjects;
+        return found;
+      },
+      signal,
+    );
   }
 
   /**
    * GET /api/organizations/ needs organization:read; keys without it may still read the user's
    * profile (user:read), which names the user's organizations. Organizations added by id come last.
    */
-  private async discover(): Promise<CachedDiscovery> {
+  private async discover(signal: AbortSignal): Promise<CachedDiscovery> {
     let found: OrganizationSummary[];
     try {
-      found = await this.listedOrganizations();
+      found = await this.listedOrganizations(signal);
     } catch (error) {
       if (error instanceof ProjectScopedKeyError) {
-        return this.discoverThroughProjects();
+        return this.discoverThroughProjects(signal);
       }
       throw error;
     }
@@ -128,15 +139,15 @@ export class ExplorerModel {
    * projects: the user's current project (from /api/users/@me/), any /api/projects/ still lists, and
    * the ids the user added. Projects the key may not read are left out.
    */
-  private async discoverThroughProjects(): Promise<CachedDiscovery> {
-    const user = await orUndefined(this.client.users.me(), MissingScopeError);
-    const listed = (await orUndefined(this.client.projects.listAllAccessible(), ProjectScopedKeyError, MissingScopeError)) ?? [];
+  private async discoverThroughProjects(signal: AbortSignal): Promise<CachedDiscovery> {
+    const user = await orUndefined(this.client.users.me({ signal }), MissingScopeError);
+    const listed = (await orUndefined(this.client.projects.listAllAccessible({ signal }), ProjectScopedKeyError, MissingScopeError)) ?? [];
     const listedIds = new Set(listed.map((project) => project.id));
     const ids = [...new Set([user?.team?.id, ...this.addedProjectIds()])].filter(
       (id): id is number => id !== undefined && !listedIds.has(id),
     );
     const read = await Promise.all(
-      ids.map((id) => orUndefined(this.client.projects.getById(id), PermissionDeniedError, NotFoundError, MissingScopeError)),
+      ids.map((id) => orUndefined(this.client.projects.getById(id, { signal }), PermissionDeniedError, NotFoundError, MissingScopeError)),
     );
     const reachable = new Map<string, ProjectListItem[]>();
     for (const project of [...listed, ...read]) {
@@ -150,9 +161,9 @@ export class ExplorerModel {
     return { organizations, limitedToProjects: true, reachable };
   }
 
-  private async listedOrganizations(): Promise<OrganizationSummary[]> {
+  private async listedOrganizations(signal: AbortSignal): Promise<OrganizationSummary[]> {
     try {
-      const organizations = await this.client.organizations.listAll();
+      const organizations = await this.client.organizations.listAll({ signal });
       return organizations.map(({ id, name }) => ({ id, name, source: 'organizations' }));
     } catch (error) {
       if (!(error instanceof MissingScopeError)) {
@@ -160,7 +171,7 @@ export class ExplorerModel {
       }
     }
     try {
-      const user = await this.client.users.me();
+      const user = await this.client.users.me({ signal });
       return (user.organizations ?? []).map(({ id, name }) => ({ id, name, source: 'user' }));
     } catch (error) {
       if (error instanceof MissingScopeError && this.addedOrganizationIds().length > 0) {

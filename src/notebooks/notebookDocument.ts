@@ -1,5 +1,6 @@
 import type { Notebook, NotebookWritable, User } from '../api';
 import { describePath, JsonSyntaxError, type Location, parseJsonWithLocations, type ParsedJson } from '../common/jsonWithLocations';
+import { oneSafeLine } from '../common/text';
 
 /**
  * The text of a notebook opened as a file:
@@ -119,13 +120,17 @@ function mapMarkdownNodes(content: unknown, map: (markdown: unknown) => unknown)
   return { ...content, content: nodes };
 }
 
+/** "Name <email>" as one safe line (it reaches marker lines, messages and labels), or null for nobody. */
 export function describeUser(user: User | null | undefined): string | null {
   if (!user) {
     return null;
   }
-  const name = [user.first_name, user.last_name].filter(Boolean).join(' ');
-  return name && user.email ? `${name} <${user.email}>` : name || user.email || null;
+  const name = oneSafeLine([user.first_name, user.last_name].filter(Boolean).join(' '), MAX_NAME_LENGTH);
+  const email = oneSafeLine(user.email ?? '', MAX_NAME_LENGTH);
+  return name && email ? `${name} <${email}>` : name || email || null;
 }
+
+const MAX_NAME_LENGTH = 100;
 
 const NODE_KEY_ORDER = ['type', 'attrs', 'text', 'marks', 'content'];
 

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { ConflictError, type Notebook, NOT_MODIFIED } from '../api';
 import { projectItemKey } from '../common/keys';
+import { oneSafeLine } from '../common/text';
 import { Disposable } from '../workbench/disposable';
 import type { WindowApi } from '../workbench/window';
 import type { ConnectionSession } from '../connections';
@@ -440,7 +441,7 @@ export class NotebookFileStore extends Disposable implements ProjectCollection {
     const choice = await this.window.showWarningMessage(
       vscode.l10n.t(
         '"{0}" changed on PostHog (version {1}, by {2}) while you have unsaved changes. Saving will merge their changes with yours; anything you both changed will be marked for you to choose.',
-        latest.title ?? '',
+        oneSafeLine(latest.title ?? ''),
         latest.version,
         describeUser(latest.last_modified_by) ?? vscode.l10n.t('someone'),
       ),
@@ -456,7 +457,7 @@ export class NotebookFileStore extends Disposable implements ProjectCollection {
     const left = uri.with({ scheme: this.remoteScheme, query: `version=${server.version}` });
     this.remoteCopies.set(left.toString(), renderForm(server, formOf(uri)).text);
     this.remoteCopiesChanged.fire(left);
-    await this.window.editors.diff(left, uri, vscode.l10n.t('{0} (PostHog, version {1}) ↔ Yours', server.title ?? '', server.version));
+    await this.window.editors.diff(left, uri, vscode.l10n.t('{0} (PostHog, version {1}) ↔ Yours', oneSafeLine(server.title ?? ''), server.version));
   }
 
   /** Reads the editor's text: what a save sends and what it is based on; undefined when nothing changed. */
@@ -522,7 +523,7 @@ export class NotebookFileStore extends Disposable implements ProjectCollection {
         throw new Error(
           vscode.l10n.t(
             'Not saved: "{0}" was changed on PostHog (version {1}, by {2}). Your changes and theirs are merged in the editor, but {3} place(s) changed on both sides and are marked: keep what you want there, then save again.',
-            server.title ?? target.itemId,
+            oneSafeLine(server.title ?? target.itemId),
             server.version,
             describeUser(server.last_modified_by) ?? vscode.l10n.t('someone'),
             outcome.conflicts,

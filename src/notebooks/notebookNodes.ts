@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { NotebookListItem, ProjectListItem, User } from '../api';
-import { escapeMarkdown } from '../common/markdown';
+import { markdownCode, markdownLine } from '../common/markdown';
+import { oneSafeLine } from '../common/text';
 import { formatRelativeTime } from '../common/time';
 import { projectKey } from '../common/keys';
 import { notebookUrl } from '../catalog';
@@ -74,14 +75,14 @@ export class NotebooksNode extends SessionNode {
     const filtered = !isEmptyFilter(this.filter);
     item.description = filtered ? describeFilter(this.filter) : undefined;
     item.tooltip = filtered
-      ? vscode.l10n.t('Notebooks of {0}, filtered: {1}', this.project.name, describeFilter(this.filter))
-      : vscode.l10n.t('Notebooks of {0}', this.project.name);
+      ? vscode.l10n.t('Notebooks of {0}, filtered: {1}', oneSafeLine(this.project.name), describeFilter(this.filter))
+      : vscode.l10n.t('Notebooks of {0}', oneSafeLine(this.project.name));
     item.contextValue = filtered ? 'notebooks filtered' : 'notebooks';
     return item;
   }
 
-  override async children(): Promise<ExplorerNode[]> {
-    const notebooks = await this.session.model.notebooks(this.project.id, toNotebookQuery(this.filter));
+  override async children(signal?: AbortSignal): Promise<ExplorerNode[]> {
+    const notebooks = await this.session.model.notebooks(this.project.id, toNotebookQuery(this.filter), signal);
     const nodes: ExplorerNode[] = notebooks.map((notebook) => new NotebookNode(this, this.session, this.project, notebook));
     if (this.section.showDeleted) {
       const listed = new Set(notebooks.map((notebook) => notebook.short_id));
@@ -129,13 +130,13 @@ export class NotebookNode extends SessionNode {
     item.description = [userName(this.notebook.last_modified_by), when].filter(Boolean).join(' · ');
     item.tooltip = new vscode.MarkdownString(
       [
-        `**${escapeMarkdown(title)}**`,
-        `\`${this.notebook.short_id}\``,
-        vscode.l10n.t('Created by {0} on {1}', userName(this.notebook.created_by) ?? '—', this.notebook.created_at ?? '—'),
+        `**${markdownLine(title)}**`,
+        markdownCode(this.notebook.short_id),
+        vscode.l10n.t('Created by {0} on {1}', markdownLine(userName(this.notebook.created_by) ?? '—'), markdownLine(this.notebook.created_at ?? '—')),
         vscode.l10n.t(
           'Last modified by {0} on {1}',
-          userName(this.notebook.last_modified_by) ?? '—',
-          this.notebook.last_modified_at ?? '—',
+          markdownLine(userName(this.notebook.last_modified_by) ?? '—'),
+          markdownLine(this.notebook.last_modified_at ?? '—'),
         ),
       ].join('\n\n'),
     );
@@ -173,8 +174,10 @@ export class DeletedNotebookNode extends SessionNode {
   }
 }
 
+/** A notebook's title as one safe line (labels, tabs), or "Untitled notebook". */
 export function notebookTitle(title: string | null | undefined): string {
-  return title?.trim() ? title : vscode.l10n.t('Untitled notebook');
+  const line = oneSafeLine(title ?? '');
+  return line || vscode.l10n.t('Untitled notebook');
 }
 
 function userName(user: User | null | undefined): string | undefined {
@@ -182,5 +185,5 @@ function userName(user: User | null | undefined): string | undefined {
     return undefined;
   }
   const name = [user.first_name, user.last_name].filter(Boolean).join(' ');
-  return name || user.email;
+  return oneSafeLine(name || user.email) || undefined;
 }

@@ -1,4 +1,5 @@
 import { collectionItemPath, type DocumentPath, parseDocumentPath } from '../common/documentPaths';
+import { capLength, oneSafeLine } from '../common/text';
 
 /**
  * Notebooks in the `posthog` file system:
@@ -71,14 +72,12 @@ export function bareNotebookFileName(shortId: string, form: NotebookForm): strin
 
 const MAX_TITLE_LENGTH = 80;
 
+/** The title as a file name shows it: one safe line (no line breaks, controls or bidi controls), path characters as "-". */
 export function fileNameTitle(title: string | null | undefined): string {
-  const cleaned = (title ?? '')
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u001f\u007f/\\:*?"<>|]+/g, '-')
-    .replace(/\s+/g, ' ')
+  const cleaned = oneSafeLine(title ?? '', Number.MAX_SAFE_INTEGER)
+    .replace(/[\uFFFD/\\:*?"<>|]+/g, '-')
     .trim();
-  const short = cleaned.length > MAX_TITLE_LENGTH ? `${cleaned.slice(0, MAX_TITLE_LENGTH - 1).trimEnd()}…` : cleaned;
-  return short || 'Untitled';
+  return capLength(cleaned, MAX_TITLE_LENGTH) || 'Untitled';
 }
 
 /** The title a file name gives: without ` (shortId).md` / `.md` (or `.json`); undefined for a bare `shortId.md`. */

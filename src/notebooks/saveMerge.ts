@@ -1,5 +1,6 @@
 import type { Notebook } from '../api';
-import { mergeMarkdown, type MergeLabels, mergeNotebookJson } from './merge';
+import { oneSafeLine } from '../common/text';
+import { mergeMarkdown, type MergeLabels, mergeNotebookJson, OURS_LABEL, THEIRS_LABEL } from './merge';
 import { docToMarkdownSpelledAs } from './markdown';
 import { type BaseSnapshot, editableFromMarkdown } from './markdownSave';
 import { editableOf, type EditableNotebook, EMPTY_DOC, markdownOf, readonlyOf, sameJson, textContentOf } from './notebookDocument';
@@ -24,9 +25,13 @@ export type SaveMergeOutcome =
    */
   | { readonly kind: 'conflicted'; readonly text: string; readonly base?: string; readonly conflicts: number; readonly changes: readonly string[] };
 
+/** The sides' names in conflict markers; `modifiedBy` comes from PostHog and is made one safe line. */
 export function mergeLabels(server: Notebook, modifiedBy: string | null): MergeLabels {
-  return { ours: 'Yours', theirs: `PostHog (version ${server.version}${modifiedBy ? ` by ${modifiedBy}` : ''})` };
+  const by = modifiedBy ? oneSafeLine(modifiedBy, MAX_NAME_LENGTH) : '';
+  return { ours: OURS_LABEL, theirs: `${THEIRS_LABEL} (version ${server.version}${by ? ` by ${by}` : ''})` };
 }
+
+const MAX_NAME_LENGTH = 100;
 
 /** A save of the Markdown file: `ours` is the editor's Markdown, `base` what it was read as. */
 export function mergeMarkdownSave(base: BaseSnapshot, ours: string, server: Notebook, labels: MergeLabels): SaveMergeOutcome {

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { ActivityEntry } from '../api';
+import { oneSafeLine } from '../common/text';
 import { Disposable } from '../workbench/disposable';
 import { activityMarkdown } from './activityMarkdown';
 import type { ActivityChunk, ProjectOperations } from './projectOperations';
@@ -78,5 +79,5 @@ export class ActivityDocuments extends Disposable implements vscode.TextDocument
 }
 
 function fileSafe(name: string): string {
-  return name.replace(/[/\\:*?"<>|#]+/g, '-').slice(0, 80) || 'Project';
+  return oneSafeLine(name, 80).replace(/[/\\:*?"<>|#]+/g, '-') || 'Project';
 }

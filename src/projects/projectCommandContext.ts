@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { errorText, PersonalApiKeyNotSupportedError, type ProjectListItem } from '../api';
 import { type OrganizationSummary, projectSettingsUrl } from '../catalog';
 import type { ConnectionManager, ConnectionSession } from '../connections';
+import { oneSafeLine } from '../common/text';
 import { commandTarget, type ExplorerNode, OrganizationNode, pickProject, ProjectNode } from '../tree';
 import { CommandGroup } from '../workbench/commands';
 import type { EnvApi, WindowApi } from '../workbench/window';
@@ -103,7 +104,7 @@ export class ProjectCommandContext {
     }
     const items = session.model
       .organizations()
-      .then((organizations) => organizations.map((organization): OrganizationItem => ({ label: organization.name, organization })));
+      .then((organizations) => organizations.map((organization): OrganizationItem => ({ label: oneSafeLine(organization.name), organization })));
     const picked = await this.window.showQuickPick(items, {
       title: vscode.l10n.t('New Project'),
       placeHolder: vscode.l10n.t('Choose the organization for the new project'),

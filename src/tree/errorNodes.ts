@@ -8,6 +8,7 @@ import {
   ServerError,
   TimeoutError,
 } from '../api';
+import { oneSafeLine } from '../common/text';
 import { apiKeysPageUrl, type Connection } from '../connections';
 import { COMMANDS } from '../workbench/commandIds';
 import { type ExplorerNode, MessageNode, signInAgainNode } from './nodes';
@@ -39,7 +40,7 @@ export function errorNode(parent: ExplorerNode | undefined, connection: Connecti
   return new MessageNode(parent, id, {
     label: unreachable
       ? vscode.l10n.t('Could not reach {0}. Retry', new URL(connection.baseUrl).host)
-      : vscode.l10n.t('Could not load: {0}', message),
+      : vscode.l10n.t('Could not load: {0}', oneSafeLine(message)),
     icon: unreachable ? 'debug-disconnect' : 'error',
     tooltip: vscode.l10n.t('{0} Click to retry.', message),
     command: { command: COMMANDS.refresh, title: vscode.l10n.t('Retry'), arguments: [parent] },

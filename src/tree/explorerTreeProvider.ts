@@ -18,6 +18,8 @@ export class ExplorerTreeProvider extends Disposable implements vscode.TreeDataP
   readonly onDidChangeTreeData = this.changed.event;
   private readonly sections: ProjectSection[] = [];
   private view: Pick<vscode.TreeView<ExplorerNode>, 'reveal'> | undefined;
+  /** Children loads under way: a refresh stops those it makes stale, disposing stops all. */
+  private readonly loads = new Set<{ readonly node: ExplorerNode | undefined; readonly controller: AbortController }>();
 
   constructor(
     private readonly connections: ConnectionManager,
@@ -26,6 +28,7 @@ export class ExplorerTreeProvider extends Disposable implements vscode.TreeDataP
   ) {
     super();
     this._register(connections.onDidChange(() => this.changed.fire(undefined)));
+    this._register({ dispose: () => this.cancelLoads(undefined) });
   }
 
   /** The view that shows this tree, for revealProject. */
@@ -73,11 +76,12 @@ export class ExplorerTreeProvider extends Disposable implements vscode.TreeDataP
       return this.rootChildren();
     }
     const connection = node.connection();
-    return this.load(node.children(), (error) => (connection ? [errorNode(node, connection, error)] : []));
+    return this.load(node, (signal) => node.children(signal), (error) => (connection ? [errorNode(node, connection, error)] : []));
   }
 
   /** Reloads a node's children from the server, or the whole tree; the change fires once the caches are clear. */
   async refresh(node?: ExplorerNode): Promise<void> {
+    this.cancelLoads(node);
     if (node) {
       await node.invalidate();
     } else {
@@ -110,21 +114,47 @@ export class ExplorerTreeProvider extends Disposable implements vscode.TreeDataP
     const connections = this.connections.connections();
     if (connections.length === 1) {
       const [connection] = connections;
-      return this.load(organizationNodes(undefined, connection, this), (error) => [errorNode(undefined, connection, error)]);
+      return this.load(undefined, (signal) => organizationNodes(undefined, connection, this, signal), (error) => [errorNode(undefined, connection, error)]);
     }
     return Promise.resolve(connections.map((connection) => new ConnectionNode(connection, this)));
   }
 
+  /** Loads a node's children (`node` undefined: the root's) with progress on the view; a stopped load shows nothing. */
   private async load(
-    children: Promise<ExplorerNode[]>,
+    node: ExplorerNode | undefined,
+    children: (signal: AbortSignal) => Promise<ExplorerNode[]>,
     onError: (error: unknown) => ExplorerNode[],
   ): Promise<ExplorerNode[]> {
+    const load = { node, controller: new AbortController() };
+    this.loads.add(load);
     try {
       return await this.busy.track(
-        Promise.resolve(this.window.withProgress({ location: { viewId: EXPLORER_VIEW_ID } }, () => children)),
+        Promise.resolve(this.window.withProgress({ location: { viewId: EXPLORER_VIEW_ID } }, () => children(load.controller.signal))),
       );
     } catch (error) {
-      return onError(error);
+      // Stopped by a refresh, which asks for the children again, or by disposal.
+      return load.controller.signal.aborted ? [] : onError(error);
+    } finally {
+      this.loads.delete(load);
     }
   }
+
+  /** Stops the loads of `node` and of the nodes below it (all loads when undefined). */
+  private cancelLoads(node: ExplorerNode | undefined): void {
+    for (const load of this.loads) {
+      if (node === undefined || isWithin(load.node, node)) {
+        load.controller.abort();
+      }
+    }
+  }
+}
+
+/** Whether `node` is `ancestor` or below it. */
+function isWithin(node: ExplorerNode | undefined, ancestor: ExplorerNode): boolean {
+  for (let current = node; current; current = current.parent) {
+    if (current === ancestor || current.id === ancestor.id) {
+      return true;
+    }
+  }
+  return false;
 }

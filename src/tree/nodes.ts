@@ -2,7 +2,8 @@ import * as vscode from 'vscode';
 import type { ProjectListItem } from '../api';
 import { type OrganizationSummary, organizationSettingsUrl, projectUrl } from '../catalog';
 import { type Connection, connectionLabel, type ConnectionSession } from '../connections';
-import { escapeMarkdown } from '../common/markdown';
+import { markdownCode, markdownLine } from '../common/markdown';
+import { oneSafeLine } from '../common/text';
 import { COMMANDS } from '../workbench/commandIds';
 
 /** What the nodes read from the explorer: sessions, and the sections features show under each project. */
@@ -23,7 +24,8 @@ export abstract class ExplorerNode {
 
   abstract treeItem(): vscode.TreeItem;
 
-  children(): Promise<ExplorerNode[]> {
+  /** The node's children; `signal` aborts when the tree no longer needs them (refreshed, disposed). */
+  children(_signal?: AbortSignal): Promise<ExplorerNode[]> {
     return Promise.resolve([]);
   }
 
@@ -83,8 +85,8 @@ export class ConnectionNode extends ExplorerNode {
     return item;
   }
 
-  override async children(): Promise<ExplorerNode[]> {
-    return organizationNodes(this, this.owner, this.state);
+  override async children(signal?: AbortSignal): Promise<ExplorerNode[]> {
+    return organizationNodes(this, this.owner, this.state, signal);
   }
 
   override async invalidate(): Promise<void> {
@@ -97,12 +99,13 @@ export async function organizationNodes(
   parent: ExplorerNode | undefined,
   connection: Connection,
   state: ExplorerState,
+  signal?: AbortSignal,
 ): Promise<ExplorerNode[]> {
   const session = await state.session(connection.id);
   if (!session) {
     return [signInAgainNode(parent, connection, vscode.l10n.t('The API key for this connection is missing.'))];
   }
-  const { organizations, limitedToProjects } = await session.model.discovery();
+  const { organizations, limitedToProjects } = await session.model.discovery(signal);
   const nodes = organizations.map((organization): ExplorerNode => new OrganizationNode(parent, session, organization, state));
   if (limitedToProjects) {
     return [limitedToProjectsNode(parent, connection, organizations.length > 0), ...nodes];
@@ -150,19 +153,19 @@ export class OrganizationNode extends SessionNode {
   }
 
   treeItem(): vscode.TreeItem {
-    const item = new vscode.TreeItem(this.organization.name, vscode.TreeItemCollapsibleState.Collapsed);
+    const item = new vscode.TreeItem(oneSafeLine(this.organization.name), vscode.TreeItemCollapsibleState.Collapsed);
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon('organization');
     item.description = this.organization.source === 'added' ? vscode.l10n.t('added by id') : undefined;
     item.tooltip = new vscode.MarkdownString(
-      `**${escapeMarkdown(this.organization.name)}**\n\n${vscode.l10n.t('Organization')} \`${this.organization.id}\``,
+      `**${markdownLine(this.organization.name)}**\n\n${vscode.l10n.t('Organization')} ${markdownCode(this.organization.id)}`,
     );
     item.contextValue = 'organization';
     return item;
   }
 
-  override async children(): Promise<ExplorerNode[]> {
-    const projects = await this.session.model.projects(this.organization.id);
+  override async children(signal?: AbortSignal): Promise<ExplorerNode[]> {
+    const projects = await this.session.model.projects(this.organization.id, signal);
     if (projects.length === 0) {
       return [
         new MessageNode(this, `${this.id}:empty`, { label: vscode.l10n.t('No projects'), icon: 'info' }),
@@ -197,14 +200,14 @@ export class ProjectNode extends SessionNode {
   }
 
   treeItem(): vscode.TreeItem {
-    const item = new vscode.TreeItem(this.project.name, vscode.TreeItemCollapsibleState.Collapsed);
+    const item = new vscode.TreeItem(oneSafeLine(this.project.name), vscode.TreeItemCollapsibleState.Collapsed);
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon(this.project.is_demo ? 'beaker' : 'project');
-    item.description = [`#${this.project.id}`, this.project.timezone].filter(Boolean).join(' · ');
+    item.description = [`#${this.project.id}`, this.project.timezone && oneSafeLine(this.project.timezone)].filter(Boolean).join(' · ');
     const lines = [
-      `**${escapeMarkdown(this.project.name)}**`,
-      `${vscode.l10n.t('Project')} \`${this.project.id}\` · ${vscode.l10n.t('Time zone')} ${this.project.timezone ?? 'UTC'}`,
-      `${vscode.l10n.t('Organization')}: ${escapeMarkdown(this.organization.name)}`,
+      `**${markdownLine(this.project.name)}**`,
+      `${vscode.l10n.t('Project')} \`${this.project.id}\` · ${vscode.l10n.t('Time zone')} ${markdownLine(this.project.timezone ?? 'UTC')}`,
+      `${vscode.l10n.t('Organization')}: ${markdownLine(this.organization.name)}`,
     ];
     if (this.project.is_demo) {
       lines.push(vscode.l10n.t('Demo project'));

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { ProjectListItem } from '../api';
+import { oneSafeLine } from '../common/text';
 import type { WindowApi } from '../workbench/window';
 import type { ConnectionManager, ConnectionSession } from '../connections';
 import type { OrganizationSummary } from '../catalog';
@@ -39,9 +40,9 @@ async function loadProjectItems(session: ConnectionSession): Promise<ProjectItem
     organizations.map(async (organization) => {
       const projects = await session.model.projects(organization.id);
       return [
-        { label: organization.name, kind: vscode.QuickPickItemKind.Separator },
+        { label: oneSafeLine(organization.name), kind: vscode.QuickPickItemKind.Separator },
         ...projects.map((project) => ({
-          label: project.name,
+          label: oneSafeLine(project.name),
           description: `#${project.id}`,
           choice: { session, organization, project },
         })),

@@ -17,7 +17,9 @@
  *                                              events (default 1) all with the same timestamp (ISO; default now)
  *   POST /_control/events/live                 body {projectId, perSecond}: events keep arriving (0 stops)
  *   POST /_control/notebooks/:projectId/:shortId/remote-edit
- *        body {title?, content?, deleted?} (all optional: without content a paragraph is appended) -> the notebook
+ *        body {title?, content?, deleted?, by?} (all optional: without content a paragraph is appended; `by`
+ *        {first_name, last_name?, email?} makes the edit a new user's, names as given, line breaks included,
+ *        as PostHog stores them) -> the notebook
  *   GET  /_control/state                       keys, organizations, projects, notebooks per project
  */
 import type { Json, JsonObject } from './model';
@@ -118,7 +120,10 @@ function remoteEdit(control: ControlContext, projectId: number, shortId: string,
   if (typeof input['deleted'] === 'boolean') edit.deleted = input['deleted'];
   if (input['content'] !== undefined) edit.content = input['content'];
   else if (edit.title === undefined && edit.deleted === undefined) edit.content = appendParagraph(notebook.content, `Edited remotely (version ${notebook.version + 1}).`);
-  store.editNotebookRemotely(projectId, shortId, edit);
+  const by = input['by'] && typeof input['by'] === 'object' && !Array.isArray(input['by']) ? input['by'] : undefined;
+  const text = (value: Json | undefined) => (typeof value === 'string' ? value : '');
+  const user = by ? store.addUser(text(by['first_name']), text(by['last_name']), text(by['email']) || `user${store.users.length + 1}@example.com`) : undefined;
+  store.editNotebookRemotely(projectId, shortId, edit, user?.id);
   return okJson(notebookFull(store, notebook));
 }
 

@@ -103,6 +103,31 @@ describe('Notebooks (e2e)', () => {
     await workbench.runCommand('View: Close All Editors');
   });
 
+  it('shows a collaborator\'s name in a notebook\'s hover as plain text: no link, no image fetched from elsewhere', async () => {
+    const { workbench, page, api } = e2e();
+    const organization = api.store.organizations[0]!;
+    const project = api.store.projectsOf(organization.id).find((entry) => entry.name === 'Marketing site')!;
+    const notebook = api.store.createNotebook(project.id, { title: 'Hover check', content: { type: 'doc', content: [] }, text_content: '' });
+    const mallory = api.store.addUser('Ann ![pixel](https://tracker.example/p.png)', '[Click](https://evil.example/phish)', 'mallory@example.com');
+    api.store.editNotebookRemotely(project.id, notebook.short_id, { title: 'Hover check' }, mallory.id);
+
+    await workbench.openViewContainer('PostHog');
+    await workbench.waitForSidebarIdle();
+    await workbench.expandTreeItem(organization.name);
+    await workbench.expandTreeItem(project.name);
+    await workbench.expandTreeItem('Notebooks');
+    await workbench.pressTreeItemAction('Notebooks', 'Refresh');
+    await workbench.waitForSidebarIdle();
+    const row = await workbench.waitForTreeItem('Hover check');
+    await row.hover();
+    const hover = page.locator('.monaco-hover').filter({ hasText: 'Last modified by' }).first();
+    await hover.waitFor({ timeout: 10_000 });
+    const html = await hover.innerHTML();
+    assert.doesNotMatch(html, /<a\b[^>]*href=[^>]*(evil|tracker)|<img/, html);
+    assert.match(await hover.innerText(), /Ann !\[pixel\]\(https:\/\/tracker\.example\/p\.png\) \[Click\]\(https:\/\/evil\.example\/phish\)/);
+    await page.mouse.move(0, 0);
+  });
+
   it('opens a notebook from the Command Palette by searching its text on PostHog as the user types', async () => {
     const { workbench, api } = e2e();
     const organization = api.store.organizations[0]!;

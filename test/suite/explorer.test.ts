@@ -186,6 +186,30 @@ describe('Explorer tree', () => {
     assert.deepEqual(new Set(pages.map((page) => page.query.offset ?? '0')).size, pages.length, 'each page fetched once');
   });
 
+  it('stops loading a long notebook list when its node is refreshed, and loads it afresh', async () => {
+    const notebooksNode = await harness.child('Hedgebox Inc.', 'Hedgebox Staging', 'Notebooks');
+    assert.ok(notebooksNode instanceof NotebooksNode);
+    if ((await harness.items(notebooksNode)).length < 5_000) {
+      await localApi.addNotebooks(notebooksNode.project.id, 5_000);
+    }
+    await localApi.setLatency(150);
+    try {
+      await harness.tree.refresh(notebooksNode);
+      await localApi.clearRequests();
+      const stale = harness.items(notebooksNode);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      await harness.tree.refresh(notebooksNode);
+      assert.deepEqual(await stale, [], 'the stopped load shows nothing (VS Code asks again)');
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      const pages = (await localApi.requests()).filter((request) => request.path.endsWith('/notebooks/'));
+      assert.ok(pages.length <= 5, `${pages.length} pages requested before and after the refresh, of ${Math.ceil(5_000 / LIST_ALL_PAGE_SIZE)}`);
+    } finally {
+      await localApi.setLatency(0);
+    }
+    const notebooks = await harness.items(notebooksNode);
+    assert.ok(notebooks.length >= 5_000, 'loaded afresh');
+  });
+
   it('sends each notebook filter to the server as the spec names it, and shows it on the Notebooks item', async () => {
     const project = await harness.child('Hedgebox Inc.', 'Hedgebox');
     assert.ok(project instanceof ProjectNode);

@@ -492,6 +492,27 @@ describe('Notebook files', function () {
     );
   });
 
+  it('shows a collaborator\'s name and the dates in a notebook\'s tooltip as text: one line, no link, no image', async () => {
+    const notebook = await newNotebook(fixture, 'Tooltip [x](https://evil.example)');
+    await localApi.remoteEdit(fixture.projectId, notebook.short_id, {
+      title: 'Tooltip [x](https://evil.example)',
+      by: { first_name: 'Ann\n\n![pixel](https://tracker.example/p.png)', last_name: '[Click](https://evil.example/phish) \u202eeeL' },
+    });
+    await fixture.harness.tree.refresh(await fixture.harness.child(ORGANIZATION, PROJECT, 'Notebooks'));
+    const items = await fixture.harness.items(await fixture.harness.child(ORGANIZATION, PROJECT, 'Notebooks'));
+    const found = items.find(({ node }) => node instanceof NotebookNode && node.notebook.short_id === notebook.short_id);
+    assert.ok(found);
+    const tooltip = found.item.tooltip;
+    assert.ok(tooltip instanceof vscode.MarkdownString);
+    assert.ok(!tooltip.isTrusted && !tooltip.supportHtml);
+    // Every character that could make a link, an image, an autolink or markup is escaped, whatever renders it.
+    assert.doesNotMatch(tooltip.value, /(^|[^\\])[[\]()!:<>&~]/, tooltip.value);
+    assert.match(tooltip.value, /Ann \\!\\\[pixel\\\]\\\(https\\:\/\/tracker\\\.example\/p\\\.png\\\) \\\[Click\\\]/);
+    assert.match(tooltip.value, /eeL on /);
+    assert.doesNotMatch(tooltip.value, /[\n]{3}|\u202e/, 'the name is one line');
+    assert.doesNotMatch(String(found.item.description), /[\n\u202e]/, 'the description is one line without bidi controls');
+  });
+
   it('opens from the tree: a notebook item runs Open Notebook on itself', async () => {
     const notebook = await newNotebook(fixture, 'From the tree');
     await fixture.harness.tree.refresh(await fixture.harness.child(ORGANIZATION, PROJECT, 'Notebooks'));
@@ -654,6 +675,53 @@ describe('Notebook Markdown files', function () {
     const saved = await server(fixture, notebook);
     assert.ok(JSON.stringify(saved.content).includes('First line, mine'));
     assert.ok(!JSON.stringify(saved.content).includes('theirs'));
+  });
+
+  it('names a collaborator with line breaks on the marker line alone: nothing of the name is kept by "Accept Current" or saved', async () => {
+    const notebook = await newNotebook(fixture, 'Hostile name');
+    const document = await open(uriOf(fixture, notebook, 'markdown'));
+    await replaceText(document, '# Hostile name\n\nFirst line, mine');
+    await localApi.remoteEdit(fixture.projectId, notebook.short_id, {
+      content: { type: 'doc', content: [{ type: 'heading', attrs: { level: 1 }, content: [{ type: 'text', text: 'Hostile name' }] }, PARAGRAPH('First line, theirs')] },
+      by: { first_name: 'Mallory\n\nInjected after the marker\n<<<<<<< fake', last_name: 'Doe\u202e' },
+    });
+    assert.equal(await document.save(), false);
+    await waitFor('the conflict markers', () => document.getText().includes('<<<<<<< Yours'));
+    const closing = document.getText().split('\n').find((line) => line.startsWith('>>>>>>>'));
+    assert.match(closing ?? '', /^>>>>>>> PostHog \(version \d+ by Mallory Injected after the marker <<<<<<< fake Doe\uFFFD/);
+    assert.equal(document.getText().split('\n').filter((line) => line.startsWith('<<<<<<<')).length, 1, 'no line of the name starts a marker');
+    const editor = await vscode.window.showTextDocument(document);
+    editor.selection = new vscode.Selection(3, 0, 3, 0);
+    await vscode.commands.executeCommand('merge-conflict.accept.all-current');
+    await waitFor('the markers to go', () => !document.getText().includes('<<<<<<<'));
+    assert.doesNotMatch(document.getText(), /Injected|Mallory/);
+    assert.equal(await document.save(), true);
+    const saved = JSON.stringify((await server(fixture, notebook)).content);
+    assert.ok(saved.includes('First line, mine'));
+    assert.doesNotMatch(saved, /Injected|Mallory|theirs/);
+  });
+
+  it('keeps the user\'s own setext heading and 7-deep quote through "Accept Current", and saves a notebook whose code shows a git conflict', async () => {
+    const notebook = await newNotebook(fixture, 'Look-alikes');
+    const document = await open(uriOf(fixture, notebook, 'markdown'));
+    const mine = '# Look-alikes\n\nMine\n=======\n\n>>>>>>> deep quote\n\n```diff\n<<<<<<< HEAD\na\n=======\nb\n>>>>>>> main\n```\n\nFirst line, mine';
+    await replaceText(document, mine);
+    await localApi.remoteEdit(fixture.projectId, notebook.short_id, {
+      content: { type: 'doc', content: [{ type: 'heading', attrs: { level: 1 }, content: [{ type: 'text', text: 'Look-alikes' }] }, PARAGRAPH('First line, theirs')] },
+    });
+    assert.equal(await document.save(), false);
+    await waitFor('the conflict markers', () => document.getText().includes('<<<<<<< Yours'));
+    const editor = await vscode.window.showTextDocument(document);
+    editor.selection = new vscode.Selection(3, 0, 3, 0);
+    await vscode.commands.executeCommand('merge-conflict.accept.all-current');
+    await waitFor('the markers to go', () => !document.getText().includes('<<<<<<< Yours'));
+    assert.equal(await document.save(), true);
+    const saved = (await server(fixture, notebook)).content as { content: { type: string; content?: { text?: string }[] }[] };
+    const texts = saved.content.map((node) => `${node.type}:${(node.content ?? []).map((piece) => piece.text ?? '').join('')}`);
+    assert.ok(texts.includes('heading:Mine'), JSON.stringify(texts));
+    assert.ok(texts.includes('paragraph:First line, mine'), JSON.stringify(texts));
+    assert.ok(JSON.stringify(saved).includes('<<<<<<< HEAD\\na\\n=======\\nb\\n>>>>>>> main'), 'the code block is kept');
+    assert.ok(!JSON.stringify(saved).includes('theirs'));
   });
 
   it('names what Markdown cannot hold, keeps it through other edits, and refuses a save that would drop it', async () => {

@@ -25,6 +25,7 @@ export function listSource<T>(
 ): PageSource<T> {
   const { transport } = context;
   return {
+    endpoint: `GET ${path}`,
     byOffset: (offset, limit, signal) =>
       transport.json({ method: 'GET', path, query: { ...filters, limit, offset } }, schema, { signal }),
     byNextUrl: (next, signal) => transport.json(nextPageRequest(next, context.baseUrl, `GET ${path}`), schema, { signal }),

@@ -80,7 +80,7 @@ export function splitBlocks(text: string): MarkdownBlocks {
 }
 
 /** The fence still open after a line: a new opening fence, undefined after its closing fence. */
-function nextFenceState(openFence: string | undefined, line: string): string | undefined {
+export function nextFenceState(openFence: string | undefined, line: string): string | undefined {
   const fence = FENCE.exec(line)?.[1];
   if (openFence === undefined) {
     // An opening ``` fence's info string may not contain a backtick.

@@ -1,4 +1,4 @@
-import { conflictLines, type MergeLabels } from './conflictMarkers';
+import { conflictLines, type MergeLabels, textAroundConflicts } from './conflictMarkers';
 import { joinLines, type MarkdownBlocks, splitBlocks, splitLines } from './markdownBlocks';
 import { mergeRegions, narrowConflict, type Region, type Span } from './sequenceMerge';
 
@@ -41,13 +41,31 @@ export function mergeMarkdown(base: string, ours: string, theirs: string, labels
 }
 
 export function markdownText(merge: MarkdownMerge, labels: MergeLabels): string {
-  const lines = merge.lines.flatMap((line) => (typeof line === 'string' ? [line] : conflictLines(line.ours, line.theirs, labels, merge.lineEnd)));
+  const lines = merge.conflicts === 0 ? merge.lines.filter((line) => typeof line === 'string') : conflictedLines(merge, labels);
   const last = merge.lines[merge.lines.length - 1];
   if (!merge.endsWithNewline && last !== undefined && typeof last !== 'string' && merge.lineEnd !== '') {
     // A closing marker ending a text without a final newline gets no line end either.
     lines[lines.length - 1] = (lines[lines.length - 1] ?? '').slice(0, -merge.lineEnd.length);
   }
   return joinLines(lines, merge.endsWithNewline);
+}
+
+/** A conflicted merge's lines: conflicts with their markers, the text between them as textAroundConflicts leaves it. */
+function conflictedLines(merge: MarkdownMerge, labels: MergeLabels): string[] {
+  const lines: string[] = [];
+  let text: string[] = [];
+  for (const line of [...merge.lines, undefined]) {
+    if (typeof line === 'string') {
+      text.push(line);
+      continue;
+    }
+    lines.push(...textAroundConflicts(text));
+    text = [];
+    if (line) {
+      lines.push(...conflictLines(line.ours, line.theirs, labels, merge.lineEnd));
+    }
+  }
+  return lines;
 }
 
 export function mergeMarkdownLines(base: string, ours: string, theirs: string): MarkdownMerge {

@@ -61,9 +61,18 @@ export const localApi = {
   createKey: async (scopes: string[]) => (await control<{ key: string }>('POST', 'keys', { scopes })).key,
   addNotebooks: (projectId: number, count: number) => control<void>('POST', 'notebooks/bulk', { projectId, count }),
   addProjects: (organizationId: string, count: number) => control<void>('POST', 'projects/bulk', { organizationId, count }),
-  /** Another user's save: by default a paragraph appended (to the Markdown of a Markdown notebook); or the given fields. */
-  remoteEdit: (projectId: number, shortId: string, edit: { title?: string; content?: unknown; deleted?: boolean } = {}) =>
+  /**
+   * Another user's save: by default a paragraph appended (to the Markdown of a Markdown notebook); or the given
+   * fields; `by` names a new user who makes it (any names, as PostHog stores them).
+   */
+  remoteEdit: (
+    projectId: number,
+    shortId: string,
+    edit: { title?: string; content?: unknown; deleted?: boolean; by?: { first_name: string; last_name?: string; email?: string } } = {},
+  ) =>
     control<void>('POST', `notebooks/${projectId}/${shortId}/remote-edit`, edit),
+  /** Milliseconds every answer waits (0: none). */
+  setLatency: (ms: number) => control<void>('POST', 'latency', { ms }),
   addEvents: (projectId: number, count: number, withinHours = 20) => control<void>('POST', 'events/bulk', { projectId, count, withinHours }),
   /** `count` events sharing one timestamp (now, or `timestamp`). */
   addEventsNow: (projectId: number, count: number, event: string, timestamp?: string) =>

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { UnsafeNextUrlError } from '../../../src/api';
+import { ListLimitError, UnsafeNextUrlError } from '../../../src/api';
 import { collectAll, HTTP_NEXT_LINK_NOTE, iteratePages, mapConcurrently, nextPageRequest, PageSource, resolveNextUrl } from '../../../src/api/paging';
 import type { Paginated } from '../../../src/api';
 
@@ -130,6 +130,71 @@ describe('iteratePages', () => {
     controller.abort();
     await assert.rejects(pages.next(), { name: 'AbortError' });
     assert.equal(list.calls.length, 1);
+  });
+});
+
+/** A list whose pages say what the test wants: a count, a next link, so many results. */
+function scriptedList(pageOf: (call: number, at: string) => Paginated<number>) {
+  const calls: string[] = [];
+  const answer = (at: string) => {
+    calls.push(at);
+    return Promise.resolve(pageOf(calls.length, at));
+  };
+  const source: PageSource<number> = {
+    endpoint: 'GET /api/projects/1/notebooks/',
+    byOffset: (offset, limit) => answer(`offset ${offset} limit ${limit}`),
+    byNextUrl: (next) => answer(next),
+  };
+  return { source, calls };
+}
+
+const isLimit = (reason: string) => (error: unknown) => error instanceof ListLimitError && error.reason === reason && /notebooks/.test(error.message);
+
+describe('lists a server cannot make endless', () => {
+  test('a count of two billion is refused after the first page, before any offset is planned', { timeout: 5_000 }, async () => {
+    const list = scriptedList(() => ({ count: 2e9, next: 'next:100', previous: null, results: Array.from({ length: 100 }, (_, i) => i) }));
+    await assert.rejects(collectAll(list.source, { limit: 100 }), isLimit('items'));
+    assert.equal(list.calls.length, 1);
+  });
+
+  test('a count that needs more pages than allowed (tiny pages) is refused before they are requested', async () => {
+    const list = scriptedList(() => ({ count: 5_000, next: 'next', previous: null, results: [1] }));
+    await assert.rejects(collectAll(list.source, { limit: 100, limits: { maxItems: 10_000, maxPages: 1_000 } }), isLimit('pages'));
+    assert.equal(list.calls.length, 1);
+  });
+
+  test('a next link pointing to its own page is followed once, then refused (without and with a count)', { timeout: 5_000 }, async () => {
+    const self = scriptedList(() => ({ next: 'https://x/api/projects/1/notebooks/?offset=100', previous: null, results: [1] }));
+    await assert.rejects(collectAll(self.source, {}), isLimit('repeatedNext'));
+    assert.equal(self.calls.length, 2);
+    const pages = scriptedList(() => ({ count: 3, next: 'same', previous: null, results: [1] }));
+    const iterator = iteratePages(pages.source, {});
+    await iterator.next();
+    await iterator.next();
+    await assert.rejects(iterator.next(), isLimit('repeatedNext'));
+    assert.equal(pages.calls.length, 2);
+  });
+
+  test('next links going round in a circle are refused when one comes back', { timeout: 5_000 }, async () => {
+    const circle = scriptedList((call) => ({ next: ['a', 'b', 'c'][call % 3] ?? null, previous: null, results: [call] }));
+    await assert.rejects(collectAll(circle.source, {}), isLimit('repeatedNext'));
+    assert.deepEqual(circle.calls, ['offset 0 limit 500', 'b', 'c', 'a']);
+  });
+
+  test('ever-new next links stop at the page limit, and endless items at the item limit', { timeout: 5_000 }, async () => {
+    const endless = scriptedList((call) => ({ next: `page ${call}`, previous: null, results: [call] }));
+    await assert.rejects(collectAll(endless.source, { limits: { maxItems: 1_000, maxPages: 50 } }), isLimit('pages'));
+    assert.equal(endless.calls.length, 50);
+    const big = scriptedList((call) => ({ next: `page ${call}`, previous: null, results: Array.from({ length: 100 }, () => call) }));
+    await assert.rejects(collectAll(big.source, { limits: { maxItems: 250, maxPages: 50 } }), isLimit('items'));
+    assert.equal(big.calls.length, 3);
+  });
+
+  test('a server sending more than its count said is stopped at the item limit too', async () => {
+    const liar = scriptedList(() => ({ count: 200, next: 'n', previous: null, results: Array.from({ length: 100 }, (_, i) => i) }));
+    const pages = scriptedList((call) => ({ count: 200, next: 'n', previous: null, results: Array.from({ length: call === 1 ? 100 : 5_000 }, (_, i) => i) }));
+    assert.equal((await collectAll(liar.source, { limits: { maxItems: 250, maxPages: 10 } })).length, 200);
+    await assert.rejects(collectAll(pages.source, { limits: { maxItems: 250, maxPages: 10 } }), isLimit('items'));
   });
 });
 

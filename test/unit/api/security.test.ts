@@ -1,7 +1,7 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { inspect } from 'node:util';
-import { PostHogClient, PostHogError, RequestLogEntry, UnexpectedStatusError, UnsafeNextUrlError } from '../../../src/api';
+import { PostHogClient, PostHogError, RequestLogEntry, UnexpectedStatusError, UnsafeNextUrlError, ValidationError } from '../../../src/api';
 import * as fixtures from './fixtures';
 import { recordingSleep, sendJson, startStub, Stub } from './stubServer';
 
@@ -171,6 +171,36 @@ describe('the key never appears in errors or logs', () => {
       assert.ok(!text.includes(KEY.slice(4)), 'key body leaked');
     }
     assert.match(JSON.stringify(errors), /\[redacted\]/, 'the echoed key was redacted, not dropped silently');
+  });
+
+  test('a key spelled with JSON escapes in an error body is redacted as the message shows it decoded', async () => {
+    const escaped = KEY.replace(/[a-z_]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    const bodies = [
+      `{"detail": "Invalid key ${escaped}.", "attr": "${escaped}"}`,
+      `{"${escaped}": ["This field is wrong."]}`,
+      `{"detail": ["see ${KEY.replace('_', '\\u005f')}"]}`,
+    ];
+    let body = '';
+    const good = await stub((_, response) => {
+      response.writeHead(400, { 'content-type': 'application/json' });
+      response.end(body);
+    });
+    for (body of bodies) {
+      const error = await client(good.url).users.me().then(() => assert.fail('expected a failure'), (caught: unknown) => caught as PostHogError);
+      const shown = [error.message, error.userMessage, String(error.detail), String(error.attr), JSON.stringify(error)].join('\n');
+      assert.ok(!shown.includes(KEY.slice(4)), `key shown decoded for ${body}: ${shown}`);
+    }
+  });
+
+  test('an error body nested too deep to walk is dropped, never shown unredacted', async () => {
+    const escaped = KEY.replace('_', '\\u005f');
+    const good = await stub((_, response) => {
+      response.writeHead(400, { 'content-type': 'application/json' });
+      response.end(`{"detail": ${'['.repeat(30_000)}"${escaped}"${']'.repeat(30_000)}}`);
+    });
+    const error = await client(good.url).users.me().then(() => assert.fail('expected a failure'), (caught: unknown) => caught);
+    assert.ok(error instanceof ValidationError, String(error));
+    assert.ok(!JSON.stringify(error).includes(KEY.slice(4)));
   });
 
   test('an API key with control characters is refused before anything is sent', () => {

@@ -13,6 +13,9 @@ import {
   ResponseShapeError,
   ServerError,
   TimeoutError,
+  DEFAULT_MAX_BODY_BYTES,
+  ListLimitError,
+  ResponseTooLargeError,
 } from '../../../src/api';
 import * as fixtures from './fixtures';
 import { closedPort, recordingSleep, sendJson, startStub, Stub, StubHandler } from './stubServer';
@@ -235,6 +238,53 @@ describe('timeouts, cancellation and disposal', () => {
     assert.equal(stub.requests.length, 0);
   });
 
+  /** Answers 200 with headers at once, then one byte every `everyMs`, never ending. */
+  const drip = (everyMs: number): StubHandler => (_, response) => {
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.write('{');
+    const timer = setInterval(() => response.write(' '), everyMs);
+    response.on('close', () => clearInterval(timer));
+  };
+
+  test('a server dripping a byte at a time cannot hold a save: the whole request has a deadline', { timeout: 10_000 }, async () => {
+    const { stub, client } = await setup(drip(20), { timeouts: { bodyMs: 5_000, totalMs: 400 } });
+    const started = performance.now();
+    await assert.rejects(
+      client.notebooks.update(1, 'abc', { title: 'x' }),
+      (error: unknown) => error instanceof TimeoutError && error.phase === 'total' && /more than 0 seconds|took more than/.test(error.userMessage),
+    );
+    assert.ok(performance.now() - started < 3_000);
+    assert.equal(stub.requests.length, 1, 'not retried');
+  });
+
+  test('the deadline covers a GET\'s retries and their waits too', { timeout: 10_000 }, async () => {
+    const { stub, client } = await setup((request, response, index) => (index === 0 ? sendJson(response, 503, '') : drip(20)(request, response, index)), {
+      timeouts: { bodyMs: 5_000, totalMs: 400 },
+    });
+    await assert.rejects(client.users.me(), (error: unknown) => error instanceof TimeoutError && error.phase === 'total');
+    assert.equal(stub.requests.length, 2);
+  });
+
+  test('a streamed export is not cut by the deadline once its headers arrived', { timeout: 10_000 }, async () => {
+    const { client } = await setup((_, response) => {
+      response.writeHead(200, { 'content-type': 'text/csv' });
+      let rows = 0;
+      const timer = setInterval(() => {
+        response.write(`row ${++rows}\n`);
+        if (rows === 8) {
+          clearInterval(timer);
+          response.end();
+        }
+      }, 50);
+    }, { timeouts: { totalMs: 150 } });
+    const download = await client.events.export(1, {}, 'csv');
+    let text = '';
+    for await (const chunk of download) {
+      text += Buffer.from(chunk).toString('utf8');
+    }
+    assert.equal(text.split('\n').filter(Boolean).length, 8);
+  });
+
   test('after dispose() calls fail with ClientDisposedError', async () => {
     const { stub, client } = await setup((_, response) => sendJson(response, 200, fixtures.me));
     await client.users.me();
@@ -361,6 +411,49 @@ describe('paging over https when the server builds http:// next links (self-host
       await client.dispose();
       await api.close();
     }
+  });
+});
+
+describe('answer sizes', () => {
+  const notebookOfSize = (bytes: number) => ({ ...fixtures.notebook, text_content: 'x'.repeat(bytes) });
+
+  test('an answer larger than maxBodyBytes is refused, whether its length is declared or not', async () => {
+    for (const declared of [true, false]) {
+      const { client } = await setup((_, response) => {
+        const text = JSON.stringify(notebookOfSize(2 * 1024 * 1024));
+        response.writeHead(200, { 'content-type': 'application/json', ...(declared ? { 'content-length': String(Buffer.byteLength(text)) } : {}) });
+        response.end(text);
+      }, { maxBodyBytes: 1024 * 1024, retry: { retries: 0 } });
+      await assert.rejects(
+        client.notebooks.get(1, 'abc'),
+        (error: unknown) => error instanceof ResponseTooLargeError && /larger than 1 MB/.test(error.userMessage),
+        declared ? 'declared' : 'chunked',
+      );
+    }
+  });
+
+  test('a notebook of several megabytes loads under the default limit', async () => {
+    const { client } = await setup((_, response) => sendJson(response, 200, notebookOfSize(6 * 1024 * 1024)));
+    assert.equal((await client.notebooks.get(1, 'abc')).text_content?.length, 6 * 1024 * 1024);
+    assert.ok(DEFAULT_MAX_BODY_BYTES >= 2 * 20 * 1024 * 1024, 'room for content and text_content at PostHog\'s 20 MB request limit each');
+  });
+});
+
+describe('lists over HTTP that would never end', () => {
+  test('a list claiming two billion items is refused after its first page', { timeout: 10_000 }, async () => {
+    const { stub, client } = await setup((request, response) =>
+      sendJson(response, 200, { count: 2e9, next: `http://${request.headers.host}/api/projects/1/notebooks/?offset=500`, previous: null, results: [fixtures.notebookListItem(1)] }),
+    );
+    await assert.rejects(client.notebooks.listAll(1), (error: unknown) => error instanceof ListLimitError && error.reason === 'items' && /2,000,000,000/.test(error.userMessage));
+    assert.equal(stub.requests.length, 1);
+  });
+
+  test('a next link pointing to its own page is followed once, then refused', { timeout: 10_000 }, async () => {
+    const { stub, client } = await setup((request, response) =>
+      sendJson(response, 200, { next: `http://${request.headers.host}/api/projects/1/notebooks/?limit=500&offset=500`, previous: null, results: [fixtures.notebookListItem(1)] }),
+    );
+    await assert.rejects(client.notebooks.listAll(1), (error: unknown) => error instanceof ListLimitError && error.reason === 'repeatedNext');
+    assert.equal(stub.requests.length, 2);
   });
 });
 

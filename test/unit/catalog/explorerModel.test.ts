@@ -47,6 +47,29 @@ describe('ExplorerModel against the local API', () => {
     assert.equal(projectRequests(), 2);
   });
 
+  test('a tree load that is stopped stops its list\'s remaining pages; the next load starts afresh', async () => {
+    const project = api.store.visibleProjects()[0]!;
+    api.store.addNotebooks(project.id, 3_000);
+    const client = new PostHogClient({ baseUrl: api.url, apiKey: api.keys.all, pageConcurrency: 1 });
+    clients.push(client);
+    const model = new ExplorerModel(client, () => []);
+    api.setLatency(60);
+    try {
+      const controller = new AbortController();
+      const load = model.notebooks(project.id, {}, controller.signal);
+      setTimeout(() => controller.abort(), 90);
+      await assert.rejects(load, { name: 'AbortError' });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const notebookPages = () => api.requests.filter((request) => request.path === `/api/projects/${project.id}/notebooks/`).length;
+      assert.ok(notebookPages() <= 2, `${notebookPages()} pages requested of 7`);
+      api.setLatency(0);
+      const all = await model.notebooks(project.id, {});
+      assert.ok(all.length >= 3_000);
+    } finally {
+      api.setLatency(0);
+    }
+  });
+
   test("an organization's projects cost one request, without discovering the organizations first", async () => {
     const organization = api.store.organizations[0]!;
     const model = new ExplorerModel(clientFor(api.keys.all), () => []);

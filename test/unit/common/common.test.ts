@@ -21,6 +21,55 @@ describe('AsyncCache', () => {
     assert.equal(await cache.get('a', async () => 5), 5);
   });
 
+  test('a caller that aborts stops waiting at once; the load stops when no caller waits any more', async () => {
+    const cache = new AsyncCache<number>();
+    let loadSignal: AbortSignal | undefined;
+    const load = (signal: AbortSignal) => {
+      loadSignal = signal;
+      return new Promise<number>((resolve, reject) => {
+        const timer = setTimeout(() => resolve(1), 200);
+        signal.addEventListener('abort', () => {
+          clearTimeout(timer);
+          reject(signal.reason);
+        });
+      });
+    };
+    const first = new AbortController();
+    const second = new AbortController();
+    const a = cache.get('k', load, first.signal);
+    const b = cache.get('k', load, second.signal);
+    first.abort();
+    await assert.rejects(a, { name: 'AbortError' });
+    assert.equal(loadSignal?.aborted, false, 'another caller still waits');
+    second.abort();
+    await assert.rejects(b, { name: 'AbortError' });
+    assert.equal(loadSignal?.aborted, true, 'nobody waits: the load is stopped');
+    assert.equal(await cache.get('k', async () => 7), 7, 'and not kept');
+  });
+
+  test('a caller without a signal keeps the load going whoever else gives up', async () => {
+    const cache = new AsyncCache<number>();
+    let loadSignal: AbortSignal | undefined;
+    const load = (signal: AbortSignal) => {
+      loadSignal = signal;
+      return new Promise<number>((resolve) => setTimeout(() => resolve(3), 20));
+    };
+    const giving = new AbortController();
+    const quitter = cache.get('k', load, giving.signal);
+    const keeper = cache.get('k', load);
+    giving.abort();
+    await assert.rejects(quitter, { name: 'AbortError' });
+    assert.equal(await keeper, 3);
+    assert.equal(loadSignal?.aborted, false);
+  });
+
+  test('an already aborted caller gets its reason and starts nothing', async () => {
+    const cache = new AsyncCache<number>();
+    let loads = 0;
+    await assert.rejects(cache.get('k', async () => ++loads, AbortSignal.abort()), { name: 'AbortError' });
+    assert.equal(loads, 0);
+  });
+
   test('invalidates by prefix only', async () => {
     const cache = new AsyncCache<string>();
     await cache.get('1?x', async () => 'one');

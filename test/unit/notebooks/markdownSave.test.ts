@@ -57,4 +57,22 @@ describe('the Markdown file of a notebook', () => {
       (error: unknown) => error instanceof MarkdownSaveError && /^Not saved: line 3: the conflict marker "<<<<<<<"/.test(error.message) && error.issues.length === 3,
     );
   });
+
+  test('a notebook whose fenced code shows a git conflict, or with a 7-deep quote or a setext heading, saves from its Markdown file', () => {
+    const served = markdownNotebook('One\n');
+    const text =
+      'Resolving\n=========\n\n```diff\n<<<<<<< HEAD\nmine\n=======\ntheirs\n>>>>>>> feature\n```\n\n>>>>>>> very deep quote\n\n<<<<<<< arrows\n';
+    const plan = planMarkdownSave(text, snapshotOf(served, 'One\n', 1));
+    assert.equal(plan.kind, 'patch');
+  });
+
+  test('a legacy notebook whose code block shows a git conflict saves too', () => {
+    const served = notebook();
+    const { markdown } = renderMarkdown(served.content);
+    const text = `${markdown}\n\`\`\`\n<<<<<<< HEAD\na\n=======\nb\n>>>>>>> main\n\`\`\`\n`;
+    const plan = planMarkdownSave(text, snapshotOf(served, markdown, 1));
+    assert.equal(plan.kind, 'patch');
+    if (plan.kind !== 'patch') return;
+    assert.match(JSON.stringify(plan.body.content), /<<<<<<< HEAD\\na\\n=======\\nb\\n>>>>>>> main/);
+  });
 });

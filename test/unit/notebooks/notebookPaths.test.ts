@@ -46,6 +46,14 @@ describe('posthog file system paths', () => {
     assert.ok(!name.slice(0, -5).includes('/'));
   });
 
+  test('bidi controls, line breaks and other controls never reach a file or tab name', () => {
+    const name = notebookFileName('Invoice \u202egpj.exe\u202c\nQ3\u0000\u2066x\u2069 \ud800', 'xY12zZ90', 'markdown');
+    assert.equal(name, 'Invoice -gpj.exe- Q3-x- - (xY12zZ90).md');
+    // eslint-disable-next-line no-control-regex
+    assert.doesNotMatch(name, /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]/);
+    assert.equal(notebookShortIdOf(name), 'xY12zZ90');
+  });
+
   test('untitled and very long titles get a readable name', () => {
     assert.equal(fileNameTitle(null), 'Untitled');
     assert.equal(fileNameTitle('   '), 'Untitled');

@@ -5,6 +5,7 @@ import { snapshotOf } from '../../../src/notebooks/markdownSave';
 import { editableOf, markdownOf } from '../../../src/notebooks/notebookDocument';
 import { mergeJsonSave, mergeLabels, mergeMarkdownSave } from '../../../src/notebooks/saveMerge';
 import { notebook } from './fixtures';
+import { acceptAll } from './merge/resolve';
 
 const BASE = '# Notes\n\nFirst paragraph.\n\nSecond paragraph.\n';
 
@@ -60,6 +61,19 @@ describe('a save that meets a newer version', () => {
     const ours = { ...editableOf(served), content: { type: 'doc', content: [paragraph('One, mine'), paragraph('Two')] } };
     const server = notebook({ version: 4, content: { type: 'doc', content: [paragraph('One, mine'), paragraph('Two, theirs')] } });
     assert.equal(mergeJsonSave(editableOf(served), ours, server, mergeLabels(server, null)).kind, 'mergedOnPostHog');
+  });
+
+  test('a collaborator\'s name with line breaks stays on the marker line: nothing of it survives Accept Current, Incoming or Both', () => {
+    const server = markdownNotebook(BASE.replace('First paragraph.', 'First, theirs.'), 4);
+    const name = 'Ann\n\nInjected after the marker\r\n<<<<<<< x\u202e';
+    const outcome = mergeMarkdownSave(base, BASE.replace('First paragraph.', 'First, mine.'), server, mergeLabels(server, name));
+    assert.equal(outcome.kind, 'conflicted');
+    if (outcome.kind !== 'conflicted') return;
+    assert.match(outcome.text, /\n>>>>>>> PostHog \(version 4 by Ann Injected after the marker <<<<<<< x\uFFFD\)\nSecond paragraph\.\n$/);
+    for (const choice of ['ours', 'theirs', 'both'] as const) {
+      assert.doesNotMatch(acceptAll(outcome.text, choice), /Injected|<<<<<<<|>>>>>>>/, choice);
+    }
+    assert.deepEqual(mergeLabels(server, 'x'.repeat(500)).theirs, `PostHog (version 4 by ${'x'.repeat(99)}…)`, 'a long name is cut');
   });
 
   test('JSON: different nodes merge, text_content follows the merged content, and an identical server is already saved', () => {

@@ -1,0 +1,67 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import MarkdownIt from 'markdown-it';
+import { escapeMarkdown, markdownLine } from '../../../src/common/markdown';
+import { capLength, oneSafeLine } from '../../../src/common/text';
+
+describe('oneSafeLine', () => {
+  test('line breaks of every kind become one space, so nothing starts a line of its own', () => {
+    assert.equal(oneSafeLine('Ann\nLee'), 'Ann Lee');
+    assert.equal(oneSafeLine('Ann\r\n\r\nLee\u2028x\u2029y\u0085z\vq\fw\tv'), 'Ann Lee x y z q w v');
+    assert.equal(oneSafeLine('\n>>>>>>> ours\nInjected text\n'), '>>>>>>> ours Injected text');
+  });
+
+  test('other controls, bidi controls and lone surrogates show as U+FFFD', () => {
+    assert.equal(oneSafeLine('a\u0000b\u001bc\u007fd\u009be'), 'a\uFFFDb\uFFFDc\uFFFDd\uFFFDe');
+    for (const bidi of ['\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069', '\u200e', '\u200f', '\u061c']) {
+      assert.equal(oneSafeLine(`Q3 ${bidi}txt.exe`), 'Q3 \uFFFDtxt.exe', `U+${bidi.charCodeAt(0).toString(16)}`);
+    }
+    assert.equal(oneSafeLine('a\ud800b\udc00c'), 'a\uFFFDb\uFFFDc');
+    assert.equal(oneSafeLine('emoji \ud83d\ude00 and \u200d joiner'), 'emoji \ud83d\ude00 and \u200d joiner', 'pairs and joiners stay');
+  });
+
+  test('trims, collapses spaces and caps the length with an ellipsis', () => {
+    assert.equal(oneSafeLine('   Ann    Lee   '), 'Ann Lee');
+    assert.equal(oneSafeLine('x'.repeat(500)), `${'x'.repeat(199)}…`);
+    assert.equal(oneSafeLine('abcdef', 4), 'abc…');
+  });
+
+  test('a cut never splits a surrogate pair', () => {
+    assert.equal(capLength('ab\ud83d\ude00cd', 4), 'ab…');
+    assert.equal(capLength('abc', 3), 'abc');
+  });
+
+  test('runs in linear time on a huge hostile string', () => {
+    const hostile = '\u202e\n \u0000'.repeat(1_000_000);
+    const started = performance.now();
+    const line = oneSafeLine(hostile);
+    assert.ok(performance.now() - started < 2_000);
+    assert.ok(line.length <= 200);
+  });
+});
+
+describe('escapeMarkdown', () => {
+  const markdown = new MarkdownIt({ linkify: true });
+  const hostile = [
+    '[click](https://evil.example/phish)',
+    '![](https://tracker.example/pixel.png)',
+    'https://evil.example/x and www.evil.example',
+    'ann@evil.example',
+    '<img src=x onerror=alert(1)>',
+    '&#x202e;txt.exe &amp;',
+    '~~gone~~ **bold** `code` # heading',
+  ];
+
+  test('a server string renders as its own text: no link, no image, no markup, no entity', () => {
+    for (const text of hostile) {
+      const html = markdown.renderInline(escapeMarkdown(text));
+      assert.doesNotMatch(html, /<a |<img|<s>|<del>|<strong>|<code>/, text);
+      const shown = html.replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"');
+      assert.equal(shown, text);
+    }
+  });
+
+  test('markdownLine makes a multi-line name one escaped line', () => {
+    assert.equal(markdownLine('Ann\n\n![x](https://t.example/p.png)'), 'Ann \\!\\[x\\]\\(https\\://t\\.example/p\\.png\\)');
+  });
+});
