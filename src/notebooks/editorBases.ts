@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import { Disposable } from '../workbench/disposable';
 import type { BaseArchive } from './baseArchive';
@@ -14,12 +15,18 @@ import type { BaseSnapshot } from './markdownSave';
  * changes, and the reopened editor (unsaved text included) must keep its base.
  */
 const FORGET_AFTER_CLOSE_MS = 30_000;
+/** How many texts an editor held before (saved, or replaced by a reload or a merge) are remembered. */
+const SUPERSEDED_KEPT = 8;
 
 export class EditorBases extends Disposable {
   private readonly lastServed = new Map<string, BaseSnapshot>();
   private readonly bases = new Map<string, BaseSnapshot>();
   private readonly archived = new Set<string>();
   private readonly closing = new Map<string, ReturnType<typeof setTimeout>>();
+  /** Digests of texts each editor held before its base moved on: a save of one of them carries no change. */
+  private readonly superseded = new Map<string, string[]>();
+  /** The modification time of the first text served for each URI. */
+  private readonly firstServed = new Map<string, number>();
 
   constructor(
     private readonly isNotebookUri: (uri: vscode.Uri) => boolean,
@@ -34,14 +41,27 @@ export class EditorBases extends Disposable {
     this._register({ dispose: () => this.closing.forEach((timer) => clearTimeout(timer)) });
   }
 
-  /** The file system gave this text (and version) for `uri`. */
+  /** The file system gave this text (and version) for `uri`: an editor that takes it (clean, and then showing it) is based on it. */
   served(uri: vscode.Uri, snapshot: BaseSnapshot): void {
     const key = uri.toString();
     this.lastServed.set(key, snapshot);
+    this.firstServed.set(key, Math.min(snapshot.mtime, this.firstServed.get(key) ?? snapshot.mtime));
     const document = this.documentOf(key);
     if (document && !document.isDirty) {
       this.follow(document);
     }
+  }
+
+  /** A save wrote `snapshot.text` to `uri`: the text the editor now holds, based on the version that took it. */
+  written(uri: vscode.Uri, snapshot: BaseSnapshot): void {
+    const key = uri.toString();
+    this.lastServed.set(key, snapshot);
+    this.setBase(key, snapshot);
+  }
+
+  /** Whether `text` is one the editor of `uri` held before its base moved on (saved, reloaded, merged): it carries no change of its own. */
+  isSuperseded(uri: vscode.Uri, text: string): boolean {
+    return this.superseded.get(uri.toString())?.includes(digest(text)) === true;
   }
 
   /** What the editor of `uri` is based on: in memory, else archived by an earlier window, else the last text served. */
@@ -67,19 +87,50 @@ export class EditorBases extends Disposable {
     return this.bases.get(key) ?? this.lastServed.get(key);
   }
 
-  /** The modification time the editor of `uri` knows while it has unsaved changes (undefined when clean). */
+  /**
+   * A modification time no later than any the editor of `uri` was told, while it has unsaved changes
+   * (undefined when clean): its base's, or the first served here if lower (a save from elsewhere, e.g.
+   * the other file of the notebook or a write through workspace.fs, may have moved the base on since).
+   */
   async dirtyMtime(uri: vscode.Uri): Promise<number | undefined> {
-    const document = this.documentOf(uri.toString());
-    return document?.isDirty ? (await this.baseOf(uri))?.mtime : undefined;
+    const key = uri.toString();
+    if (!this.documentOf(key)?.isDirty) {
+      return undefined;
+    }
+    const known = [(await this.baseOf(uri))?.mtime, this.firstServed.get(key)].filter((mtime): mtime is number => mtime !== undefined);
+    return known.length > 0 ? Math.min(...known) : undefined;
   }
 
-  /** The editor now holds text based on `snapshot` (a merge put PostHog's newer version under the user's text). */
-  async rebase(uri: vscode.Uri, snapshot: BaseSnapshot): Promise<void> {
+  /**
+   * The editor now holds text based on `snapshot` (a merge put PostHog's newer version under the user's
+   * text); `replaced`, the text it held before, can no longer carry a change of its own.
+   */
+  async rebase(uri: vscode.Uri, snapshot: BaseSnapshot, replaced?: string): Promise<void> {
     const key = uri.toString();
-    this.bases.set(key, snapshot);
+    if (replaced !== undefined) {
+      this.supersede(key, replaced);
+    }
+    this.setBase(key, snapshot);
     await this.keep(key, snapshot);
   }
 
+  private setBase(key: string, next: BaseSnapshot): void {
+    const previous = this.bases.get(key);
+    if (previous && previous.text !== next.text) {
+      this.supersede(key, previous.text);
+    }
+    this.bases.set(key, next);
+    if (this.documentOf(key)?.isDirty) {
+      void this.keep(key, next);
+    }
+  }
+
+  private supersede(key: string, text: string): void {
+    const texts = this.superseded.get(key) ?? [];
+    this.superseded.set(key, [digest(text), ...texts].slice(0, SUPERSEDED_KEPT));
+  }
+
+  /** A clean editor is based on the last text served once it shows exactly that text (VS Code may not have taken a read yet). */
   private follow(document: vscode.TextDocument): void {
     if (!this.isNotebookUri(document.uri)) {
       return;
@@ -89,8 +140,8 @@ export class EditorBases extends Disposable {
     this.closing.delete(key);
     if (!document.isDirty) {
       const served = this.lastServed.get(key);
-      if (served) {
-        this.bases.set(key, served);
+      if (served && this.bases.get(key) !== served && document.getText() === served.text) {
+        this.setBase(key, served);
       }
       if (this.archived.delete(key)) {
         void this.archive.remove(key).catch(() => undefined);
@@ -132,6 +183,8 @@ export class EditorBases extends Disposable {
     }
     this.lastServed.delete(key);
     this.bases.delete(key);
+    this.superseded.delete(key);
+    this.firstServed.delete(key);
     if (this.archived.delete(key)) {
       void this.archive.remove(key).catch(() => undefined);
     }
@@ -140,4 +193,8 @@ export class EditorBases extends Disposable {
   private documentOf(key: string): vscode.TextDocument | undefined {
     return vscode.workspace.textDocuments.find((document) => document.uri.toString() === key);
   }
+}
+
+function digest(text: string): string {
+  return `${text.length}:${createHash('sha256').update(text).digest('base64')}`;
 }

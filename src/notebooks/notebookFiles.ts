@@ -27,6 +27,7 @@ import {
   markdownOf,
   NotebookDocumentError,
   type SaveBody,
+  sameJson,
   serializeNotebook,
 } from './notebookDocument';
 import { NotebookHistory } from './notebookHistory';
@@ -71,8 +72,6 @@ interface Entry {
   /** Above every mtime VS Code was told: a new snapshot goes higher. */
   readonly clock: ModificationClock;
   fetchedAt: number;
-  /** The stat VS Code takes right after a save of that file (see acceptWritten). */
-  readonly postWrite: Map<NotebookForm, vscode.FileStat>;
   /** A newer version seen by polling while an editor had unsaved changes. */
   remote?: Notebook;
   warnedVersion?: number;
@@ -107,6 +106,7 @@ export interface NotebooksChange {
 export class NotebookFileStore extends Disposable implements ProjectCollection {
   private readonly entries = new Map<string, Entry>();
   private readonly fetching = new Map<string, Promise<Notebook>>();
+  private readonly saving = new Map<string, Promise<void>>();
   private readonly allowedNames = new Map<string, Set<string>>();
   private readonly overwriteRequests = new Set<string>();
   private readonly changed = this._register(new vscode.EventEmitter<vscode.FileChangeEvent[]>());
@@ -175,20 +175,15 @@ export class NotebookFileStore extends Disposable implements ProjectCollection {
   async stat(target: CollectionItemTarget): Promise<vscode.FileStat> {
     const form = formOf(target.uri);
     const known = this.entries.get(keyOf(target));
-    const postWrite = known?.postWrite.get(form);
-    if (known && postWrite) {
-      known.postWrite.delete(form);
-      reloadAfterSave(() => this.changed.fire([{ type: vscode.FileChangeType.Changed, uri: target.uri }]));
-      return postWrite;
-    }
     const entry = known && this.trusted(known) ? known : this.accept(target, await this.fetch(target));
     if (!this.isNameInUse(target.uri, entry)) {
       // Another title for the notebook: what a rename asks about before it moves the file. Saying it
       // exists would make VS Code delete the "existing" target first, i.e. the notebook itself.
       throw vscode.FileSystemError.FileNotFound(target.uri);
     }
-    // An editor with unsaved changes is told nothing newer than its text: its save merges instead of
-    // VS Code's "newer on disk" refusal, also after a reload restored the text.
+    // An editor with unsaved changes is told nothing newer than it was ever told: its save merges instead
+    // of VS Code's "newer on disk" refusal, also after a reload restored the text, and also when another
+    // save (the notebook's other file, a write through workspace.fs) moved the snapshot on meanwhile.
     const mtime = (await this.bases.dirtyMtime(target.uri)) ?? entry.mtime;
     return { type: vscode.FileType.File, ctime: ctimeOf(entry.notebook), mtime: Math.min(mtime, entry.mtime), size: this.textOf(entry, form).bytes.byteLength };
   }
@@ -205,7 +200,24 @@ export class NotebookFileStore extends Disposable implements ProjectCollection {
     return text.bytes;
   }
 
-  async write(target: CollectionItemTarget, content: Uint8Array, options: { create: boolean; overwrite: boolean }): Promise<void> {
+  /** Saves one at a time per notebook (either file): each is planned once the one before has moved the bases on. */
+  write(target: CollectionItemTarget, content: Uint8Array, options: { create: boolean; overwrite: boolean }): Promise<void> {
+    const key = keyOf(target);
+    const run = (this.saving.get(key) ?? Promise.resolve()).then(() => this.writeNow(target, content, options));
+    const settled = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.saving.set(key, settled);
+    void settled.then(() => {
+      if (this.saving.get(key) === settled) {
+        this.saving.delete(key);
+      }
+    });
+    return run;
+  }
+
+  private async writeNow(target: CollectionItemTarget, content: Uint8Array, options: { create: boolean; overwrite: boolean }): Promise<void> {
     const existing = this.entries.get(keyOf(target));
     if (!existing && options.create && !options.overwrite) {
       throw vscode.FileSystemError.NoPermissions(vscode.l10n.t('Create notebooks with "PostHog: Create Notebook…".'));
@@ -218,10 +230,10 @@ export class NotebookFileStore extends Disposable implements ProjectCollection {
     }
     const overwrite = this.overwriteRequests.delete(target.uri.toString());
     const saved = await this.send(target, save, history, overwrite);
-    if (save.displayed !== undefined) {
+    if (save.displayed !== undefined && saved.own) {
       history.recordWritten(save.displayed, saved.notebook);
     }
-    this.acceptWritten(target, saved.notebook, history, content, saved.own ? text : undefined);
+    this.acceptWritten(target, saved.notebook, history, save, saved.own);
     this.notebooksChanged.fire({ session: target.session, projectId: target.projectId });
   }
 
@@ -462,6 +474,10 @@ export class NotebookFileStore extends Disposable implements ProjectCollection {
   /** Reads the editor's text: what a save sends and what it is based on; undefined when nothing changed. */
   private async planSave(target: CollectionItemTarget, text: string, history: NotebookHistory): Promise<PendingSave | undefined> {
     const form = formOf(target.uri);
+    if (this.bases.isSuperseded(target.uri, text)) {
+      this.log.info(`${target.uri.path}: this text was already saved or replaced by a merge; nothing to send.`);
+      return undefined;
+    }
     if (form === 'json') {
       const markers = conflictMarkerIssues(text);
       if (markers.length > 0) {
@@ -471,8 +487,12 @@ export class NotebookFileStore extends Disposable implements ProjectCollection {
       if (plan.kind === 'unchanged') {
         return undefined;
       }
+      const own = await this.bases.baseOf(target.uri);
+      if (own?.merged && own.displayed === plan.displayed) {
+        return sameJson(plan.full, own.editable) ? undefined : { form, text, body: { ...plan.body, version: own.version }, full: plan.full, base: own, displayed: plan.displayed };
+      }
       const known = history.editableAt(plan.body.version);
-      const archived = known ? undefined : await this.bases.baseOf(target.uri);
+      const archived = known ? undefined : own;
       const base = known
         ? { version: plan.body.version, editable: known, text: '', mtime: 0 }
         : archived?.version === plan.body.version
@@ -499,11 +519,14 @@ export class NotebookFileStore extends Disposable implements ProjectCollection {
    */
   private async send(target: CollectionItemTarget, save: PendingSave, history: NotebookHistory, overwrite: boolean): Promise<{ notebook: Notebook; own: boolean }> {
     const notebooks = target.session.client.notebooks;
-    try {
-      return { notebook: await notebooks.update(target.projectId, target.itemId, save.body), own: true };
-    } catch (error) {
-      if (!(error instanceof ConflictError)) {
-        throw error;
+    // A text based on a save that PostHog merged with others' changes lacks those changes: it merges, never replaces.
+    if (!save.base?.merged || overwrite) {
+      try {
+        return { notebook: await notebooks.update(target.projectId, target.itemId, save.body), own: true };
+      } catch (error) {
+        if (!(error instanceof ConflictError)) {
+          throw error;
+        }
       }
     }
     for (let attempt = 1; attempt <= MAX_SAVE_ATTEMPTS; attempt++) {
@@ -564,7 +587,7 @@ export class NotebookFileStore extends Disposable implements ProjectCollection {
     const entry = this.accept(target, server, history);
     history.recordServed(server);
     const theirs = outcome.base ?? this.textOf(entry, save.form).text;
-    await this.bases.rebase(target.uri, snapshotOf(server, theirs, known ?? entry.mtime));
+    await this.bases.rebase(target.uri, snapshotOf(server, theirs, known ?? entry.mtime), save.text);
     setTimeout(() => void replaceText(target.uri, outcome.text), 0);
   }
 
@@ -604,7 +627,6 @@ export class NotebookFileStore extends Disposable implements ProjectCollection {
         mtime: clock.next(Date.parse(notebook.last_modified_at) || Date.now()),
         clock,
         fetchedAt: Date.now(),
-        postWrite: new Map(),
         watchers: 0,
       };
       this.entries.set(key, entry);
@@ -616,22 +638,25 @@ export class NotebookFileStore extends Disposable implements ProjectCollection {
   }
 
   /**
-   * After a save VS Code takes one stat and remembers it. That stat reports a newer mtime than the
-   * snapshot's, so that the change fired next makes the clean editor reload (and show the new version),
-   * while a later save never looks "modified since" to VS Code: its check only fires when the remembered
-   * mtime is older than the file's. `ownText`: PostHog holds exactly this text, so it is what is served.
+   * After a save the snapshot is the version PostHog now holds, with a newer mtime, and a change fires a
+   * moment later: the editor, clean by then, reloads and shows that version. (The stat VS Code takes right
+   * after the save still sees the editor dirty and so is told no newer mtime: a later save never looks
+   * "modified since".) `own`: PostHog holds exactly the saved text, so it is what is served.
    */
-  private acceptWritten(target: CollectionItemTarget, notebook: Notebook, history: NotebookHistory, written: Uint8Array, ownText: string | undefined): void {
+  private acceptWritten(target: CollectionItemTarget, notebook: Notebook, history: NotebookHistory, save: PendingSave, own: boolean): void {
     const form = formOf(target.uri);
     const entry = this.accept(target, notebook, history);
     entry.remote = undefined;
-    if (form === 'markdown' && ownText !== undefined) {
-      entry.written = { version: notebook.version, text: ownText };
+    if (form === 'markdown' && own) {
+      entry.written = { version: notebook.version, text: save.text };
       entry.texts.delete('markdown');
     }
     const mtime = entry.clock.next(entry.mtime + 1);
-    entry.postWrite.set(form, { type: vscode.FileType.File, ctime: ctimeOf(notebook), mtime, size: written.byteLength });
-    this.bases.served(target.uri, snapshotOf(notebook, this.textOf(entry, form).text, mtime));
+    entry.mtime = mtime;
+    reloadAfterSave(() => this.changed.fire([{ type: vscode.FileChangeType.Changed, uri: target.uri }]));
+    // The editor holds the text it saved until it reloads: based on the version that took it, merged with others' changes unless its own.
+    const editable = own ? snapshotOf(notebook, save.text, mtime).editable : save.full;
+    this.bases.written(target.uri, { version: notebook.version, editable, text: save.text, mtime, merged: !own, displayed: save.displayed });
   }
 
   private setSnapshot(entry: Entry, notebook: Notebook): void {

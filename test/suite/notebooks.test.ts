@@ -766,6 +766,105 @@ describe('Notebook Markdown files', function () {
   });
 });
 
+describe('Notebook saves of a text that was already merged', function () {
+  this.timeout(60_000);
+  let fixture: Fixture;
+  beforeEach(async () => {
+    fixture = await setUp();
+  });
+  afterEach(() => tearDown(fixture));
+
+  const HEADING = (title: string) => ({ type: 'heading', attrs: { level: 1 }, content: [{ type: 'text', text: title }] });
+  const THEIRS = 'Their paragraph, added at the top.';
+
+  /**
+   * A legacy notebook open in `form`, the user's edit of its first line in the editor (unsaved), and another
+   * user's save that adds a paragraph at the top: the user's next save merges (409, GET, PATCH).
+   */
+  async function meetTheirParagraph(title: string, form: NotebookForm) {
+    const notebook = await newNotebook(fixture, title);
+    const document = await open(uriOf(fixture, notebook, form));
+    if (form === 'markdown') {
+      await replaceText(document, document.getText().replace('First line', 'First line, edited by me'));
+    } else {
+      await editJson(document, (json) => (json.content.content[1] = PARAGRAPH('First line, edited by me')));
+    }
+    await localApi.remoteEdit(fixture.projectId, notebook.short_id, {
+      content: { type: 'doc', content: [PARAGRAPH(THEIRS), HEADING(title), PARAGRAPH('First line')] },
+    });
+    await localApi.clearRequests();
+    return { notebook, document, mine: document.getText() };
+  }
+
+  function nextSaveOf(document: vscode.TextDocument): Promise<void> {
+    return new Promise((resolve) => {
+      const listener = vscode.workspace.onDidSaveTextDocument((saved) => {
+        if (saved.uri.toString() === document.uri.toString()) {
+          listener.dispose();
+          resolve();
+        }
+      });
+    });
+  }
+
+  async function assertBothKept(notebook: Notebook, document: vscode.TextDocument): Promise<void> {
+    const saved = JSON.stringify((await server(fixture, notebook)).content);
+    assert.ok(saved.includes(THEIRS), `their paragraph is kept: ${saved}`);
+    assert.ok(saved.includes('First line, edited by me'), `my edit is kept: ${saved}`);
+    const patches = (await notebookRequests(notebook)).filter((request) => request.method === 'PATCH' && request.status === 200);
+    for (const patch of patches) {
+      assert.ok(JSON.stringify(patch.body).includes(THEIRS), `no saved PATCH lacks their paragraph: ${JSON.stringify(patch.body)}`);
+    }
+    await waitFor('the editor to show both', () => document.getText().includes(THEIRS) && document.getText().includes('edited by me') && !document.isDirty);
+  }
+
+  for (const form of ['markdown', 'json'] as const) {
+    it(`a second save of the pre-merge ${form} text, after the merge was saved and before the editor reloads, deletes nothing`, async () => {
+      const { notebook, document, mine } = await meetTheirParagraph(`Saved twice ${form}`, form);
+      const saveEvent = nextSaveOf(document);
+      assert.equal(await document.save(), true);
+      await saveEvent;
+      assert.equal(document.getText(), mine, 'the editor has not reloaded yet');
+      // What autosave or a retried save does while the editor still shows its pre-merge text.
+      await vscode.workspace.fs.writeFile(document.uri, new TextEncoder().encode(mine));
+      const calls = (await notebookRequests(notebook)).map((request) => `${request.method} ${request.status}`);
+      assert.deepEqual(calls, ['PATCH 409', 'GET 200', 'PATCH 200'], 'the second save sends nothing');
+      await assertBothKept(notebook, document);
+    });
+  }
+
+  it('two saves of the pre-merge text in flight at once: one merge, the other sends nothing', async () => {
+    const { notebook, document, mine } = await meetTheirParagraph('Saved twice at once', 'markdown');
+    const [saved] = await Promise.all([document.save(), vscode.workspace.fs.writeFile(document.uri, new TextEncoder().encode(mine))]);
+    assert.equal(saved, true);
+    const calls = (await notebookRequests(notebook)).map((request) => `${request.method} ${request.status}`);
+    assert.deepEqual(calls, ['PATCH 409', 'GET 200', 'PATCH 200'], 'never two saves of one notebook in flight');
+    await assertBothKept(notebook, document);
+  });
+
+  it('with autosave on, typing on right after a merged save keeps the other user\'s paragraph', async () => {
+    const files = vscode.workspace.getConfiguration('files');
+    // The test host's user settings turn autosave off (VS Code in the browser defaults it on): restore them.
+    const before = { autoSave: files.inspect('autoSave')?.globalValue, autoSaveDelay: files.inspect('autoSaveDelay')?.globalValue };
+    await files.update('autoSaveDelay', 100, vscode.ConfigurationTarget.Global);
+    await files.update('autoSave', 'afterDelay', vscode.ConfigurationTarget.Global);
+    try {
+      const { notebook, document } = await meetTheirParagraph('Autosaved', 'markdown');
+      await nextSaveOf(document); // the autosave of my edit: 409, GET, merged PATCH
+      // Typed before the editor reloads the merge: the text still lacks their paragraph.
+      const edit = new vscode.WorkspaceEdit();
+      edit.insert(document.uri, new vscode.Position(document.lineCount, 0), '\nTyped on after the save.\n');
+      assert.ok(await vscode.workspace.applyEdit(edit));
+      await waitFor('the typed line to be saved', async () => JSON.stringify((await server(fixture, notebook)).content).includes('Typed on after the save.'));
+      await assertBothKept(notebook, document);
+      assert.ok(document.getText().includes('Typed on after the save.'));
+    } finally {
+      await files.update('autoSave', before.autoSave, vscode.ConfigurationTarget.Global);
+      await files.update('autoSaveDelay', before.autoSaveDelay, vscode.ConfigurationTarget.Global);
+    }
+  });
+});
+
 describe('Notebook files in the installed extension', function () {
   this.timeout(60_000);
   let harness: ExplorerHarness;
