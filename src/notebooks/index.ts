@@ -15,6 +15,7 @@ import { NotebookCommands } from './notebookCommands';
 import { NotebookEditorCommands } from './notebookEditorCommands';
 import { NotebookFileStore } from './notebookFiles';
 import { NotebookListCommands } from './notebookListCommands';
+import { NotebookLists } from './notebookLists';
 import { NotebooksSection } from './notebookNodes';
 import { NOTEBOOKS_FOLDER, parseNotebookPath } from './notebookPaths';
 import { NotebookPicker } from './notebookPicker';
@@ -42,6 +43,8 @@ export interface NotebooksServices {
  */
 export class NotebooksFeature extends Disposable {
   readonly deleted: DeletedNotebooks;
+  /** Each project's notebook lists, cached per connection. */
+  readonly lists: NotebookLists;
   readonly section: NotebooksSection;
   readonly files: NotebookFileStore;
   readonly bases: EditorBases;
@@ -55,14 +58,15 @@ export class NotebooksFeature extends Disposable {
     super();
     const { connections, tree, window, registry } = services;
     this.deleted = new DeletedNotebooks(services.state);
-    this.section = new NotebooksSection(tree, registry, this.deleted);
+    this.lists = new NotebookLists();
+    this.section = new NotebooksSection(tree, registry, this.deleted, this.lists);
     this._register(tree.registerProjectSection(this.section));
     const scheme = services.documents.scheme;
     const isNotebookFile = (uri: vscode.Uri) => uri.scheme === scheme && parseNotebookPath(uri.authority, uri.path)?.kind === 'notebook';
     const archive = new BaseArchive(vscode.Uri.joinPath(services.storageUri, 'notebook-bases').fsPath);
     this.bases = this._register(new EditorBases(isNotebookFile, archive, services.log));
     this.files = this._register(
-      new NotebookFileStore(scheme, (connectionId) => connections.session(connectionId), this.deleted, this.bases, window, services.log),
+      new NotebookFileStore(scheme, (connectionId) => connections.session(connectionId), this.deleted, this.lists, this.bases, window, services.log),
     );
     this.language = this._register(
       new NotebookMarkdownLanguage(
@@ -72,7 +76,7 @@ export class NotebooksFeature extends Disposable {
     );
     this._register(services.documents.registerCollection(NOTEBOOKS_FOLDER, this.files));
     this._register(this.files.onDidChangeNotebooks((change) => tree.refreshProject(change.session, change.projectId)));
-    const targets = new NotebookTargets(this.files, connections, window);
+    const targets = new NotebookTargets(this.files, connections, window, this.lists);
     this.commands = this._register(new NotebookCommands(targets, window).register(registry));
     this.editorCommands = this._register(new NotebookEditorCommands(targets, window).register(registry));
     this.picker = this._register(new NotebookPicker(targets, window).register(registry));

@@ -7,6 +7,7 @@ import type { ConnectionSession } from '../connections';
 import { type CollectionItemTarget, type CollectionTarget, ModificationClock, type ProjectCollection, reloadAfterSave } from '../documents';
 import type { DeletedNotebooks } from './deletedNotebooks';
 import type { EditorBases } from './editorBases';
+import type { NotebookLists } from './notebookLists';
 import type { MarkdownIssue } from './markdown';
 import {
   type BaseSnapshot,
@@ -123,6 +124,7 @@ export class NotebookFileStore extends Disposable implements ProjectCollection {
     readonly scheme: string,
     private readonly sessions: (connectionId: string) => Promise<ConnectionSession | undefined>,
     private readonly deleted: DeletedNotebooks,
+    private readonly lists: NotebookLists,
     private readonly bases: EditorBases,
     private readonly window: Pick<WindowApi, 'showWarningMessage' | 'editors'>,
     private readonly log: vscode.LogOutputChannel,
@@ -161,7 +163,7 @@ export class NotebookFileStore extends Disposable implements ProjectCollection {
   }
 
   async list({ session, projectId }: CollectionTarget): Promise<[string, vscode.FileType][]> {
-    const notebooks = await session.model.notebooks(projectId);
+    const notebooks = await this.lists.list(session.client, projectId);
     const files: [string, vscode.FileType][] = [];
     for (const notebook of notebooks) {
       for (const form of NOTEBOOK_FORMS) {

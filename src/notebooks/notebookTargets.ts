@@ -4,6 +4,7 @@ import { commandTarget, type ExplorerNode, type TargetSources } from '../tree';
 import { CommandGroup } from '../workbench/commands';
 import type { WindowApi } from '../workbench/window';
 import type { NotebookFileStore } from './notebookFiles';
+import type { NotebookLists } from './notebookLists';
 import { NotebookNode } from './notebookNodes';
 import { type NotebookForm, parseNotebookPath, titleFromFileName } from './notebookPaths';
 
@@ -26,6 +27,7 @@ export class NotebookTargets {
     readonly files: NotebookFileStore,
     readonly connections: ConnectionManager,
     private readonly window: WindowApi,
+    readonly lists: NotebookLists,
   ) {}
 
   /** The file the explorer and "Open Notebook" open: the setting's, Markdown by default. */
