@@ -8,7 +8,7 @@ import type { MarkdownIssue } from './markdown';
 import { describeUser } from './notebookDocument';
 import type { NotebookEditors } from './notebookEditors';
 import type { NotebookLists } from './notebookLists';
-import { isCurrentName } from './notebookNames';
+import { isCurrentName, planRename, type RenameRefusal } from './notebookNames';
 import {
   bareNotebookFileName,
   NOTEBOOK_FORMS,
@@ -18,7 +18,6 @@ import {
   notebookPath,
   notebookShortIdOf,
   parseNotebookPath,
-  titleFromFileName,
 } from './notebookPaths';
 import { type NotebookRef, type NotebookSession, type NotebookSessions, sessionKey, type WriteOutcome } from './session';
 
@@ -32,12 +31,16 @@ export interface NotebooksChange {
  * document. The file system's side of each open notebook's session (./session): stat and read serve the
  * session's version, so opening costs one GET and saving one PATCH; a save that meets a newer version merges
  * three ways (what the editor was based on, its text, and PostHog's), and blocks changed on both sides come
- * back to the editor between conflict markers.
+ * back to the editor between conflict markers. File names are for display: a name finds its notebook by the
+ * short id in it, a write or rename through a name the notebook does not have is refused, and the only
+ * deletes are the ones the Delete Notebook command asks for.
  */
 export class NotebookFileStore extends Disposable implements ProjectCollection {
   /** Names handed out (from the explorer's list or a search, whose title may be a little old), per notebook. */
   private readonly handedOut = new Map<string, Set<string>>();
   private readonly overwriteRequests = new Set<string>();
+  private readonly deleteRequests = new Set<string>();
+  private readonly titleRequests = new Map<string, string>();
   private readonly changed = this._register(new vscode.EventEmitter<vscode.FileChangeEvent[]>());
   readonly onDidChange = this.changed.event;
   private readonly notebooksChanged = this._register(new vscode.EventEmitter<NotebooksChange>());
@@ -119,14 +122,55 @@ export class NotebookFileStore extends Disposable implements ProjectCollection {
   async write(target: CollectionItemTarget, content: Uint8Array): Promise<void> {
     const session = this.sessions.get(refOf(target)) ?? (await this.sessions.fetch(refOf(target)));
     const uri = target.uri.toString();
+    if (!this.isNameInUse(target.uri, session)) {
+      throw vscode.FileSystemError.NoPermissions(
+        vscode.l10n.t(
+          'Not saved: "{0}" is not a name of the notebook "{1}" (its file is "{2}" now), so its text cannot be told apart from an old copy. Open the notebook and save your changes there.',
+          fileNameOf(target.uri),
+          session.notebook.title ?? target.itemId,
+          notebookFileName(session.notebook.title, target.itemId, formOf(target.uri)),
+        ),
+      );
+    }
     const overwrite = this.overwriteRequests.delete(uri);
     const outcome = await session.write(uri, formOf(target.uri), new TextDecoder().decode(content), { overwrite });
-    this.afterWrite(target, outcome);
+    this.afterWrite(target, session, outcome);
   }
 
   /** The next save of `uri` replaces PostHog's version even if it is newer (no merge). */
   requestOverwrite(uri: vscode.Uri): void {
     this.overwriteRequests.add(uri.toString());
+  }
+
+  /** The next delete of `uri` moves the notebook to PostHog's trash (the Delete Notebook command asked first). */
+  requestDelete(uri: vscode.Uri): void {
+    this.deleteRequests.add(uri.toString());
+  }
+
+  /** A rename onto `uri` gives the notebook this title, as typed (Rename Notebook…); until disposed. */
+  requestTitle(uri: vscode.Uri, title: string): vscode.Disposable {
+    const key = uri.toString();
+    this.titleRequests.set(key, title);
+    return new vscode.Disposable(() => {
+      if (this.titleRequests.get(key) === title) {
+        this.titleRequests.delete(key);
+      }
+    });
+  }
+
+  /** Gives the notebook of `uri` this title, as typed, where its file name does not change (one PATCH). */
+  async retitle(uri: vscode.Uri, title: string): Promise<void> {
+    const target = await this.targetOf(uri);
+    const session = this.sessions.get(refOf(target)) ?? (await this.sessions.fetch(refOf(target)));
+    await session.retitle(title);
+    this.handedOut.delete(sessionKey(refOf(target)));
+    this.changed.fire(this.editors.documentsOf(refOf(target)).map((document) => ({ type: vscode.FileChangeType.Changed, uri: document.uri })));
+    this.notebooksChanged.fire({ session: target.session, projectId: target.projectId });
+  }
+
+  /** The notebook's title as PostHog last told it, when an open notebook's session knows it. */
+  knownTitle(ref: NotebookRef): string | null | undefined {
+    return this.sessions.get(ref)?.notebook.title;
   }
 
   /** Problems of a notebook's Markdown editor text: conflict markers, and what a save of it would refuse or keep as is. */
@@ -137,9 +181,16 @@ export class NotebookFileStore extends Disposable implements ProjectCollection {
   }
 
   async delete(target: CollectionItemTarget): Promise<void> {
+    const requested = this.deleteRequests.delete(target.uri.toString());
     const known = this.sessions.get(refOf(target));
     if (known && !isCurrentName(fileNameOf(target.uri), known.notebook)) {
       throw vscode.FileSystemError.NoPermissions(vscode.l10n.t('Refusing to delete a notebook through a name it does not have.'));
+    }
+    if (!requested) {
+      // Also what VS Code does first when a rename is told to replace an existing file: never another notebook.
+      throw vscode.FileSystemError.NoPermissions(
+        vscode.l10n.t('Notebooks are not deleted or replaced through their files: use "PostHog: Delete Notebook…" (it asks first; PostHog keeps deleted notebooks).'),
+      );
     }
     const notebook = await target.session.client.notebooks.softDelete(target.projectId, target.itemId);
     await this.deleted.add(target.connectionId, target.projectId, {
@@ -154,20 +205,16 @@ export class NotebookFileStore extends Disposable implements ProjectCollection {
   }
 
   async rename(target: CollectionItemTarget, newUri: vscode.Uri): Promise<void> {
-    const newName = fileNameOf(newUri);
-    const renamedId = parseNotebookPath(newUri.authority, newUri.path);
-    if (renamedId?.kind === 'notebook' && renamedId.shortId !== target.itemId && newName.includes('(')) {
-      throw vscode.FileSystemError.NoPermissions(vscode.l10n.t('The short id in a notebook file name cannot change.'));
+    const known = this.sessions.get(refOf(target));
+    const session = known?.isTrusted() ? known : await this.sessions.fetch(refOf(target));
+    const plan = planRename(session.notebook, formOf(target.uri), fileNameOf(newUri), this.titleRequests.get(newUri.toString()));
+    if (plan.kind === 'refuse') {
+      throw vscode.FileSystemError.NoPermissions(renameRefusal(plan.reason, session.notebook, formOf(target.uri)));
     }
-    if (notebookFormOf(newName) !== formOf(target.uri)) {
-      throw vscode.FileSystemError.NoPermissions(vscode.l10n.t('A notebook file keeps its extension (.md or .json).'));
+    if (plan.kind === 'retitle') {
+      await session.retitle(plan.title);
+      this.handedOut.delete(sessionKey(refOf(target)));
     }
-    const title = titleFromFileName(newName, target.itemId);
-    if (title === undefined) {
-      throw vscode.FileSystemError.NoPermissions(vscode.l10n.t('Give the notebook a title: "Title ({0}).md".', target.itemId));
-    }
-    const session = this.sessions.get(refOf(target)) ?? (await this.sessions.fetch(refOf(target)));
-    await session.retitle(title);
     session.bases.move(target.uri.toString(), newUri.toString());
     this.changed.fire([
       { type: vscode.FileChangeType.Deleted, uri: target.uri },
@@ -240,7 +287,8 @@ export class NotebookFileStore extends Disposable implements ProjectCollection {
   }
 
   /** What a write did, as VS Code sees it: a refusal says why; after a save the editor reloads PostHog's version. */
-  private afterWrite(target: CollectionItemTarget, outcome: WriteOutcome): void {
+  private afterWrite(target: CollectionItemTarget, session: NotebookSession, outcome: WriteOutcome): void {
+    const title = session.notebook.title ?? target.itemId;
     switch (outcome.kind) {
       case 'unchanged':
         return;
@@ -248,6 +296,14 @@ export class NotebookFileStore extends Disposable implements ProjectCollection {
         reloadAfterSave(() => this.changed.fire([{ type: vscode.FileChangeType.Changed, uri: target.uri }]));
         this.notebooksChanged.fire({ session: target.session, projectId: target.projectId });
         return;
+      case 'noBase':
+        throw new Error(
+          vscode.l10n.t(
+            'Not saved: this window does not know which version of "{0}" the text of "{1}" is based on, so saving it could undo changes made on PostHog since. Open the notebook and copy your changes in, or save over PostHog\'s version ("PostHog: Save over PostHog\'s Version…").',
+            title,
+            fileNameOf(target.uri),
+          ),
+        );
       case 'conflicted':
         throw new Error(
           outcome.marked
@@ -293,6 +349,18 @@ export class NotebookFileStore extends Disposable implements ProjectCollection {
       throw vscode.FileSystemError.FileNotFound(uri);
     }
     return { uri, connectionId: path.connectionId, projectId: path.projectId, itemId: path.shortId, session };
+  }
+}
+
+function renameRefusal(reason: RenameRefusal, notebook: Pick<Notebook, 'short_id' | 'title'>, form: NotebookForm): string {
+  const example = notebookFileName(notebook.title, notebook.short_id, form);
+  switch (reason) {
+    case 'otherNotebook':
+      return vscode.l10n.t('A notebook\'s file name keeps its short id in brackets, e.g. "{0}": a name without it, or with another notebook\'s, would name another notebook.', example);
+    case 'otherForm':
+      return vscode.l10n.t('A notebook file keeps its extension (.md or .json).');
+    case 'noTitle':
+      return vscode.l10n.t('Give the notebook a title: "Title ({0}){1}".', notebook.short_id, example.slice(example.lastIndexOf('.')));
   }
 }
 

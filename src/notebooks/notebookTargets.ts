@@ -77,7 +77,9 @@ export class NotebookTargets {
     if (path?.kind !== 'notebook' || !session) {
       return undefined;
     }
-    return { session, projectId: path.projectId, shortId: path.shortId, title: notebookTitleOf(uri) ?? null, uri };
+    // The title PostHog gave, when known: a file name only shows it (some characters replaced, long ones cut).
+    const title = this.files.knownTitle(path) ?? notebookTitleOf(uri) ?? null;
+    return { session, projectId: path.projectId, shortId: path.shortId, title, uri };
   }
 }
 

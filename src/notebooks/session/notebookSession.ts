@@ -40,6 +40,8 @@ export type SessionChange =
 export type WriteOutcome =
   /** The text changes nothing (or was saved before): nothing sent. */
   | { readonly kind: 'unchanged' }
+  /** A Markdown text whose base this window does not know: not planned against PostHog's current version, refused. */
+  | { readonly kind: 'noBase' }
   /** PostHog holds `notebook`: exactly the text when `own`, else merged with others' changes (the editor reloads it). */
   | { readonly kind: 'saved'; readonly notebook: Notebook; readonly own: boolean }
   /**
@@ -239,7 +241,8 @@ export class NotebookSession implements LiveUpdateTarget {
   /**
    * Saves the text written to `uri` (in `form`), after the saves before it. It is planned against the base
    * the editor's text derives from: a text saved before sends nothing (PostHog may have merged others' changes
-   * into it, which it lacks). `overwrite` saves it over whatever PostHog has.
+   * into it, which it lacks), and a Markdown text with no known base is refused rather than planned against
+   * PostHog's current version (unless `overwrite`, which saves it over whatever PostHog has).
    */
   write(uri: string, form: NotebookForm, text: string, options: { overwrite: boolean }): Promise<WriteOutcome> {
     return this.enqueue(() => this.writeNow(uri, form, text, options.overwrite));
@@ -327,10 +330,12 @@ export class NotebookSession implements LiveUpdateTarget {
     if (form === 'json') {
       save = planJsonWrite(text, this.shown, base);
     } else {
-      if (!base) {
-        this.deps.log.warn(`No base is known for ${uri}: merging against PostHog's current version.`);
+      const against = base ?? (overwrite ? snapshotOf(this.current, this.textOf('markdown').text, this.mtime) : undefined);
+      if (!against) {
+        this.deps.log.warn(`${uri}: no base is known for this text; refusing to plan it against PostHog's current version.`);
+        return { kind: 'noBase' };
       }
-      save = planMarkdownWrite(text, base ?? snapshotOf(this.current, this.textOf('markdown').text, this.mtime));
+      save = planMarkdownWrite(text, against);
     }
     if (!save) {
       return { kind: 'unchanged' };

@@ -213,6 +213,35 @@ describe('NotebookSession against the local API', () => {
     assert.equal(await json.session.statMtime(json.uri), json.session.mtime, 'a clean editor sees the new version');
   });
 
+  test('a Markdown write whose base this window does not know is refused, not planned against PostHog\'s current version', async () => {
+    const { ref } = await legacyNotebook('No base');
+    const session = await sessions.fetch(ref);
+    api.store.editNotebookRemotely(projectId, ref.shortId, { content: { type: 'doc', content: [heading('No base'), paragraph('Theirs.')] } });
+    api.clearRequests();
+    const uri = uriOf(ref, 'markdown');
+    assert.equal((await session.write(uri, 'markdown', '# No base\n\nAn old copy.\n', { overwrite: false })).kind, 'noBase');
+    assert.deepEqual(calls(), []);
+    assert.ok(serverText(ref).includes('Theirs.'));
+    assert.equal((await session.write(uri, 'markdown', '# No base\n\nMine over theirs.\n', { overwrite: true })).kind, 'saved', 'unless asked to overwrite');
+    assert.ok(serverText(ref).includes('Mine over theirs.'));
+  });
+
+  test('a notebook\'s names in use: its current ones and those open editors use; an old title stops being one after a retitle', async () => {
+    const { ref, notebook } = await legacyNotebook('Named');
+    const session = await sessions.fetch(ref);
+    const titled = `Named (${notebook.short_id}).md`;
+    assert.ok(session.isNameInUse(`posthog://c/${projectId}/notebooks/${titled}`, titled));
+    assert.ok(session.isNameInUse('x', `${notebook.short_id}.json`));
+    assert.ok(!session.isNameInUse('x', `Older (${notebook.short_id}).md`));
+    await session.retitle('Q3: Revenue / Growth?');
+    assert.equal(api.store.getNotebook(projectId, ref.shortId)!.title, 'Q3: Revenue / Growth?');
+    assert.ok(!session.isNameInUse('x', titled));
+    assert.ok(session.isNameInUse('x', `Q3- Revenue - Growth- (${notebook.short_id}).md`));
+    const open = `posthog://c/${projectId}/notebooks/${titled}`;
+    editors.documents.set(open, { text: '', dirty: false });
+    assert.ok(session.isNameInUse(open, titled), 'an open editor keeps its name');
+  });
+
   test('a base kept on disk survives a window reload: the next save merges against it', async () => {
     const notebook = await client.notebooks.create(projectId, { title: 'Reloaded', content: markdownDoc('# Reloaded\n\nOne.\n\nTwo.\n') });
     const ref = { connectionId: 'c', projectId, shortId: notebook.short_id };
