@@ -56,6 +56,7 @@ export class NotebookEditors extends Disposable {
   factsFor(ref: NotebookRef): EditorFacts {
     return {
       openUris: () => this.documentsOf(ref).map((document) => document.uri.toString()),
+      isOpen: (uri) => this.documentOf(uri) !== undefined,
       isDirty: (uri) => this.documentOf(uri)?.isDirty === true,
       textOf: (uri) => this.documentOf(uri)?.getText(),
       replaceText: (uri, expected, text) => this.window.editors.replaceText(vscode.Uri.parse(uri), text, expected),

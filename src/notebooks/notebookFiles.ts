@@ -56,13 +56,13 @@ export class NotebookFileStore extends Disposable implements ProjectCollection {
     private readonly lists: NotebookLists,
   ) {
     super();
-    this._register({
-      dispose: sessions.onDidChange(({ session, change }) => {
+    this._register(
+      sessions.onDidChange(({ session, change }) => {
         if (change.kind === 'changed') {
           void this.reloadEditors(session);
         }
-      }).dispose,
-    });
+      }),
+    );
   }
 
   /** The scheme of PostHog's read-only copies shown in diffs. */

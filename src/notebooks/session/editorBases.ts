@@ -108,7 +108,7 @@ export class EditorBases {
   /** The editor of `uri` opened, changed or was saved. */
   follow(uri: string): void {
     const record = this.records.get(uri);
-    if (!record || this.editors.textOf(uri) === undefined) {
+    if (!record || !this.editors.isOpen(uri)) {
       return;
     }
     clearTimeout(record.closing);
@@ -157,7 +157,7 @@ export class EditorBases {
 
   /** Whether no editor holds the notebook, or closed it moments ago (records of reads without an editor do not count). */
   get isIdle(): boolean {
-    return [...this.records].every(([uri, record]) => record.closing === undefined && this.editors.textOf(uri) === undefined);
+    return [...this.records].every(([uri, record]) => record.closing === undefined && !this.editors.isOpen(uri));
   }
 
   dispose(): void {
@@ -199,7 +199,7 @@ export class EditorBases {
 
   private forget(uri: string): void {
     const record = this.records.get(uri);
-    if (!record || this.editors.textOf(uri) !== undefined) {
+    if (!record || this.editors.isOpen(uri)) {
       if (record) {
         record.closing = undefined;
       }

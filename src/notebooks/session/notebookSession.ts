@@ -170,7 +170,7 @@ export class NotebookSession implements LiveUpdateTarget {
 
   /** The notebook's current file names, or one an open editor uses. */
   isNameInUse(uri: string, fileName: string): boolean {
-    return isCurrentName(fileName, this.current) || this.deps.editors.textOf(uri) !== undefined;
+    return isCurrentName(fileName, this.current) || this.deps.editors.isOpen(uri);
   }
 
   /** The editor of `uri` opened. */
@@ -322,8 +322,11 @@ export class NotebookSession implements LiveUpdateTarget {
 
   private async writeNow(uri: string, form: NotebookForm, text: string, overwrite: boolean): Promise<WriteOutcome> {
     const base = await this.bases.baseOf(uri);
-    if (this.bases.isSuperseded(uri, text) || (base?.text === text && !overwrite)) {
-      this.deps.log.info(`${uri}: this text was saved before (and PostHog merged it with others' changes); nothing to send.`);
+    if (this.bases.isSuperseded(uri, text)) {
+      this.deps.log.info(`${uri}: this text was saved before and PostHog merged it with others' changes, which it lacks; nothing to send.`);
+      return { kind: 'unchanged' };
+    }
+    if (base?.text === text && !overwrite) {
       return { kind: 'unchanged' };
     }
     let save: PendingSave | undefined;

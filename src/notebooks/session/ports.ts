@@ -23,6 +23,7 @@ export type NotebookCalls = Pick<NotebooksApi, 'get' | 'update'>;
  */
 export interface EditorFacts {
   openUris(): readonly string[];
+  isOpen(uri: string): boolean;
   isDirty(uri: string): boolean;
   /** The editor's whole text; undefined when no editor has the URI open. */
   textOf(uri: string): string | undefined;

@@ -11,6 +11,10 @@ export class FakeEditors implements EditorFacts {
     return [...this.documents.keys()];
   }
 
+  isOpen(uri: string): boolean {
+    return this.documents.has(uri);
+  }
+
   isDirty(uri: string): boolean {
     return this.documents.get(uri)?.dirty === true;
   }
