@@ -26,6 +26,8 @@ const LAYERS = ['api', 'common', 'workbench'];
 const FEATURES = Object.keys(ALLOWED).filter((folder) => !LAYERS.includes(folder));
 /** Folders that run without VS Code: in unit tests, or in the webview. */
 const WITHOUT_VSCODE = ['api', 'common', 'webview'];
+/** Parts of feature folders that run without VS Code too (logic unit-tested against the local API). */
+const WITHOUT_VSCODE_PARTS = { notebooks: ['session'] };
 /** The one file that calls vscode.window and vscode.env: everything else reaches them through it. */
 const WINDOW_SEAM = 'src/workbench/window.ts';
 
@@ -49,7 +51,7 @@ const seamRules = {
   ],
 };
 
-/** The import rules of one folder of src/. */
+/** The import rules of one folder of src/ (and of its parts that run without VS Code). */
 function folderRules(folder) {
   const forbidden = LAYERS.includes(folder)
     ? [...FEATURES, ...LAYERS.filter((layer) => layer !== folder)]
@@ -62,10 +64,16 @@ function folderRules(folder) {
       message: `src/${folder} may import ${allowed}: see "Imports between folders" in CONTRIBUTING.md (no cycles).`,
     },
   ];
-  return {
-    files: [`src/${folder}/**/*.ts`],
-    rules: { 'no-restricted-imports': ['error', { paths: WITHOUT_VSCODE.includes(folder) ? [noVscode] : [], patterns }] },
-  };
+  return [
+    {
+      files: [`src/${folder}/**/*.ts`],
+      rules: { 'no-restricted-imports': ['error', { paths: WITHOUT_VSCODE.includes(folder) ? [noVscode] : [], patterns }] },
+    },
+    ...(WITHOUT_VSCODE_PARTS[folder] ?? []).map((part) => ({
+      files: [`src/${folder}/${part}/**/*.ts`],
+      rules: { 'no-restricted-imports': ['error', { paths: [noVscode], patterns }] },
+    })),
+  ];
 }
 
 /** Folders of src/ that the table leaves out: every file in them fails the lint until the table names them. */
@@ -89,7 +97,7 @@ export default tseslint.config(
     files: ['src/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [throughEntryPoints] }] },
   },
-  ...Object.keys(ALLOWED).map(folderRules),
+  ...Object.keys(ALLOWED).flatMap(folderRules),
   { files: ['src/**/*.ts'], ignores: [WINDOW_SEAM], rules: seamRules },
   ...unlisted.map((folder) => ({
     files: [`src/${folder}/**/*.ts`],

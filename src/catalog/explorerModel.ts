@@ -1,4 +1,4 @@
-import type { Me, NotebookListFilters, NotebookListItem, PostHogClient, ProjectListItem } from '../api';
+import type { Me, PostHogClient, ProjectListItem } from '../api';
 import { MissingScopeError, NotFoundError, PermissionDeniedError, ProjectScopedKeyError } from '../api';
 import { AsyncCache } from '../common/cache';
 
@@ -28,16 +28,16 @@ interface CachedDiscovery extends Discovery {
 }
 
 /**
- * What the explorer shows for one connection: organizations, their projects and each project's
- * notebooks, fetched on demand and cached until refreshed. Knows nothing of VS Code. A caller may pass a
- * signal (the tree does, for each load): once every caller of a load has aborted, its requests stop.
+ * What the explorer shows for one connection: organizations and their projects, fetched on demand and
+ * cached until refreshed (each feature caches what it lists under a project, e.g. src/notebooks's
+ * NotebookLists). Knows nothing of VS Code. A caller may pass a signal (the tree does, for each load):
+ * once every caller of a load has aborted, its requests stop.
  */
 export class ExplorerModel {
   private readonly discoveryCache = new AsyncCache<CachedDiscovery>();
   /** What the last discovery found; see Discovery.limitedToProjects. */
   private limitedToProjects = false;
   private readonly projectsCache = new AsyncCache<ProjectListItem[]>();
-  private readonly notebooksCache = new AsyncCache<NotebookListItem[]>();
 
   constructor(
     private readonly client: PostHogClient,
@@ -74,19 +74,9 @@ export class ExplorerModel {
     );
   }
 
-  /** A project's notebooks, all pages, for the list's query (spec 4.2); none means every notebook. */
-  notebooks(projectId: number, query: NotebookListFilters = {}, signal?: AbortSignal): Promise<NotebookListItem[]> {
-    return this.notebooksCache.get(
-      `${projectId}?${JSON.stringify(query)}`,
-      (loading) => this.client.notebooks.listAll(projectId, query, { signal: loading }),
-      signal,
-    );
-  }
-
   refreshAll(): void {
     this.discoveryCache.invalidate();
     this.projectsCache.invalidate();
-    this.notebooksCache.invalidate();
   }
 
   refreshOrganization(organizationId: string): void {
@@ -95,10 +85,6 @@ export class ExplorerModel {
       this.discoveryCache.invalidate();
     }
     this.projectsCache.invalidate(organizationId);
-  }
-
-  refreshProject(projectId: number): void {
-    this.notebooksCache.invalidate(`${projectId}?`);
   }
 
   private discovered(signal?: AbortSignal): Promise<CachedDiscovery> {

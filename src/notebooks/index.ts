@@ -8,20 +8,21 @@ import { Disposable } from '../workbench/disposable';
 import type { WindowApi } from '../workbench/window';
 import { BaseArchive } from './baseArchive';
 import { DeletedNotebooks } from './deletedNotebooks';
-import { EditorBases } from './editorBases';
 import { posthogTagsPlugin } from './markdown';
 import { NotebookMarkdownLanguage } from './markdownLanguage';
 import { NotebookCommands } from './notebookCommands';
 import { NotebookEditorCommands } from './notebookEditorCommands';
+import { NotebookEditors } from './notebookEditors';
 import { NotebookFileStore } from './notebookFiles';
 import { NotebookListCommands } from './notebookListCommands';
+import { NotebookLists } from './notebookLists';
 import { NotebooksSection } from './notebookNodes';
 import { NOTEBOOKS_FOLDER, parseNotebookPath } from './notebookPaths';
 import { NotebookPicker } from './notebookPicker';
 import { NotebookTargets } from './notebookTargets';
+import { DEFAULT_POLL_SECONDS, NotebookSessions } from './session';
 
 export const POLL_INTERVAL_SETTING = 'posthogExplorer.notebooks.pollIntervalSeconds';
-const DEFAULT_POLL_SECONDS = 30;
 
 export interface NotebooksServices {
   readonly state: StateStore;
@@ -42,9 +43,13 @@ export interface NotebooksServices {
  */
 export class NotebooksFeature extends Disposable {
   readonly deleted: DeletedNotebooks;
+  /** Each project's notebook lists, cached per connection. */
+  readonly lists: NotebookLists;
   readonly section: NotebooksSection;
+  /** Each open notebook's session: PostHog's version, each editor's base, its live updates and its saves. */
+  readonly sessions: NotebookSessions;
+  readonly editors: NotebookEditors;
   readonly files: NotebookFileStore;
-  readonly bases: EditorBases;
   readonly language: NotebookMarkdownLanguage;
   readonly commands: NotebookCommands;
   readonly editorCommands: NotebookEditorCommands;
@@ -55,14 +60,28 @@ export class NotebooksFeature extends Disposable {
     super();
     const { connections, tree, window, registry } = services;
     this.deleted = new DeletedNotebooks(services.state);
-    this.section = new NotebooksSection(tree, registry, this.deleted);
+    this.lists = new NotebookLists();
+    this.section = new NotebooksSection(tree, registry, this.deleted, this.lists);
     this._register(tree.registerProjectSection(this.section));
     const scheme = services.documents.scheme;
-    const isNotebookFile = (uri: vscode.Uri) => uri.scheme === scheme && parseNotebookPath(uri.authority, uri.path)?.kind === 'notebook';
     const archive = new BaseArchive(vscode.Uri.joinPath(services.storageUri, 'notebook-bases').fsPath);
-    this.bases = this._register(new EditorBases(isNotebookFile, archive, services.log));
+    this.editors = this._register(new NotebookEditors(scheme, window));
+    this.sessions = new NotebookSessions({
+      calls: async (connectionId) => {
+        const session = await connections.session(connectionId);
+        if (!session) {
+          throw new Error(vscode.l10n.t('Not signed in to this PostHog connection ({0}). Sign in, then open the file again.', connectionId));
+        }
+        return session.client.notebooks;
+      },
+      editors: (ref) => this.editors.factsFor(ref),
+      archive,
+      log: services.log,
+    });
+    this._register({ dispose: () => this.sessions.dispose() });
+    this.editors.attach(this.sessions);
     this.files = this._register(
-      new NotebookFileStore(scheme, (connectionId) => connections.session(connectionId), this.deleted, this.bases, window, services.log),
+      new NotebookFileStore(scheme, (connectionId) => connections.session(connectionId), this.sessions, this.editors, this.deleted, this.lists),
     );
     this.language = this._register(
       new NotebookMarkdownLanguage(
@@ -72,7 +91,7 @@ export class NotebooksFeature extends Disposable {
     );
     this._register(services.documents.registerCollection(NOTEBOOKS_FOLDER, this.files));
     this._register(this.files.onDidChangeNotebooks((change) => tree.refreshProject(change.session, change.projectId)));
-    const targets = new NotebookTargets(this.files, connections, window);
+    const targets = new NotebookTargets(this.files, connections, window, this.lists);
     this.commands = this._register(new NotebookCommands(targets, window).register(registry));
     this.editorCommands = this._register(new NotebookEditorCommands(targets, window).register(registry));
     this.picker = this._register(new NotebookPicker(targets, window).register(registry));

@@ -36,6 +36,13 @@ export interface BaseSnapshot {
   readonly text: string;
   /** The modification time the editor was told with that text. */
   readonly mtime: number;
+  /**
+   * PostHog's `version` holds this text merged with others' changes (a save that merged): the text lacks
+   * those, so a save of an edit of it merges with `version` rather than replacing it.
+   */
+  readonly merged?: boolean;
+  /** A JSON document's text: the version its read-only block shows, when it is not `version`. */
+  readonly displayed?: number;
 }
 
 export function snapshotOf(notebook: Notebook, text: string, mtime: number): BaseSnapshot {

@@ -68,7 +68,9 @@ export class NotebookCommands extends NotebookCommandGroup {
       return false;
     }
     try {
-      await vscode.workspace.fs.delete(this.targets.files.bareUriOf(ref.session.connection.id, ref.projectId, ref.shortId));
+      const uri = this.targets.files.bareUriOf(ref.session.connection.id, ref.projectId, ref.shortId);
+      this.targets.files.requestDelete(uri);
+      await vscode.workspace.fs.delete(uri);
     } catch (error) {
       void this.window.showErrorMessage(vscode.l10n.t('Could not delete "{0}": {1}', title, errorText(error)));
       return false;
@@ -76,32 +78,51 @@ export class NotebookCommands extends NotebookCommandGroup {
     return true;
   }
 
-  /** Renames the notebook (PATCH title); its open editor follows the new file name. */
+  /**
+   * Renames the notebook (PATCH title, sent as typed: a file name only shows it); its open editor follows the
+   * new file name.
+   */
   async renameNotebook(target?: ExplorerNode | vscode.Uri): Promise<boolean> {
     const ref = await this.targets.ref(target);
     if (!ref) {
       return false;
     }
-    const title = await this.window.showInputBox({
+    const typed = await this.window.showInputBox({
       title: vscode.l10n.t('Rename Notebook'),
       value: ref.title ?? '',
       prompt: vscode.l10n.t('The new title'),
       validateInput: (value) => (value.trim() ? undefined : vscode.l10n.t('Give the notebook a title.')),
     });
-    if (!title?.trim() || title.trim() === ref.title) {
+    const title = typed?.trim();
+    if (!title || title === ref.title) {
       return false;
     }
     const { files } = this.targets;
     const from = ref.uri ?? this.targets.openDocumentsOf(ref)[0]?.uri ?? this.targets.uriOf(ref, this.targets.preferredForm());
     files.allow(from);
-    const to = files.uriOf(ref.session.connection.id, ref.projectId, { short_id: ref.shortId, title: title.trim() }, notebookFormOf(from.path) ?? 'json');
-    const edit = new vscode.WorkspaceEdit();
-    edit.renameFile(from, to, { overwrite: false });
-    const applied = await vscode.workspace.applyEdit(edit);
-    if (!applied) {
-      void this.window.showErrorMessage(vscode.l10n.t('Could not rename "{0}".', notebookTitle(ref.title)));
+    const to = files.uriOf(ref.session.connection.id, ref.projectId, { short_id: ref.shortId, title }, notebookFormOf(from.path) ?? 'json');
+    try {
+      if (to.toString() === from.toString()) {
+        await files.retitle(from, title); // the file name stays (it shows the title the same way)
+        return true;
+      }
+      const edit = new vscode.WorkspaceEdit();
+      edit.renameFile(from, to, { overwrite: false });
+      const request = files.requestTitle(to, title);
+      let applied: boolean;
+      try {
+        applied = await vscode.workspace.applyEdit(edit);
+      } finally {
+        request.dispose();
+      }
+      if (!applied) {
+        void this.window.showErrorMessage(vscode.l10n.t('Could not rename "{0}".', notebookTitle(ref.title)));
+      }
+      return applied;
+    } catch (error) {
+      void this.window.showErrorMessage(vscode.l10n.t('Could not rename "{0}": {1}', notebookTitle(ref.title), errorText(error)));
+      return false;
     }
-    return applied;
   }
 
   /** The notebook's activity, newest first, a page at a time. */

@@ -4,7 +4,6 @@ import type { ExplorerNode } from '../tree';
 import { COMMANDS } from '../workbench/commandIds';
 import type { CommandHandlers } from '../workbench/commands';
 import { type Confirmation, confirm } from '../workbench/confirm';
-import { replaceText } from './notebookFiles';
 import { notebookTitle } from './notebookNodes';
 import type { NotebookForm } from './notebookPaths';
 import { NotebookCommandGroup, notebookTitleOf } from './notebookTargets';
@@ -88,7 +87,7 @@ export class NotebookEditorCommands extends NotebookCommandGroup {
     };
     return this.onConfirmedDocument(target, prompt, async (document) => {
       try {
-        await replaceText(document.uri, await this.targets.files.latestText(document.uri));
+        await this.window.editors.replaceText(document.uri, await this.targets.files.latestText(document.uri));
         return await document.save();
       } catch (error) {
         void this.window.showErrorMessage(vscode.l10n.t('Could not read PostHog\'s version: {0}', errorText(error)));

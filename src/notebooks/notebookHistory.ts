@@ -20,8 +20,19 @@ import {
 export type SavePlan =
   /** Nothing differs from the version the text is based on: send nothing. */
   | { readonly kind: 'unchanged'; readonly displayed: number; readonly base: number }
-  /** One PATCH; `body.version` is the version the editor's text is based on. */
-  | { readonly kind: 'patch'; readonly displayed: number; readonly body: SaveBody; readonly full: EditableNotebook };
+  /**
+   * One PATCH; `body.version` is the version the editor's text is based on, whose fields are `base` (undefined
+   * when this window never saw that version: every difference then conflicts in a merge).
+   */
+  | { readonly kind: 'patch'; readonly displayed: number; readonly body: SaveBody; readonly full: EditableNotebook; readonly base?: EditableNotebook };
+
+/** What an editor's JSON text derives from: a version's fields, and the version its read-only block shows. */
+export interface JsonBase {
+  readonly version: number;
+  readonly editable: EditableNotebook;
+  /** The version the text's read-only block shows (a text saved without a reload still shows the version it was read at). */
+  readonly displayed: number;
+}
 
 interface ServedState {
   readonly editable: EditableNotebook;
@@ -31,33 +42,19 @@ interface ServedState {
 const KEPT_VERSIONS = 8;
 
 /**
- * What one notebook's editor text is based on. The text shows the version it was read at in its
- * read-only block; after a save the server's version moves on while the text keeps showing the old
- * one until the editor reloads. So: each displayed version maps to the version the text is really
- * based on, which a save sends, and two saves in a row never conflict.
+ * The versions of one notebook its JSON editors were shown, with their read-only blocks: a JSON document's
+ * text must keep the block of one of them. The text shows the version it was read at until the editor
+ * reloads; what it is based on is the editor's base (see session/editorBases.ts), or, for a text showing
+ * another version (pasted from another editor), that version.
  */
 export class NotebookHistory {
   private readonly served = new Map<number, ServedState>();
-  private readonly basedOn = new Map<number, number>();
 
   constructor(readonly shortId: string) {}
 
-  /** The editor was given this notebook's text (a read). */
+  /** An editor was given this notebook's text (a read), or a save produced it. */
   recordServed(notebook: Notebook): void {
     this.remember(notebook);
-    this.basedOn.set(notebook.version, notebook.version);
-  }
-
-  /** A save of text that showed `displayed` produced `notebook` on the server. */
-  recordWritten(displayed: number, notebook: Notebook): void {
-    this.remember(notebook);
-    this.basedOn.set(notebook.version, notebook.version);
-    this.basedOn.set(displayed, notebook.version);
-  }
-
-  /** The version a text showing `displayed` is based on. */
-  baseOf(displayed: number): number {
-    return this.basedOn.get(displayed) ?? displayed;
   }
 
   /** The fields of a version this notebook's editors were given, if still kept. */
@@ -69,8 +66,11 @@ export class NotebookHistory {
     return this.served.has(version);
   }
 
-  /** Reads the text and decides what a save sends; throws NotebookDocumentError when it must be refused. */
-  planSave(text: string): SavePlan {
+  /**
+   * Reads the text and decides what a save sends, against `editorBase` when the text shows the version that
+   * base shows, else against the version it shows; throws NotebookDocumentError when it must be refused.
+   */
+  planSave(text: string, editorBase?: JsonBase): SavePlan {
     const parsed = parseNotebookDocument(text);
     const displayed = displayedVersion(parsed);
     const versionProblem = (message: string): never => {
@@ -102,20 +102,21 @@ export class NotebookHistory {
         },
       ]);
     }
-    const base = this.baseOf(displayed);
-    const baseState = this.served.get(base);
-    const full = this.resolveTextContent(parsed, shown?.editable, baseState?.editable);
-    if (baseState && sameJson(full, baseState.editable)) {
+    const fromEditor = editorBase?.displayed === displayed ? editorBase : undefined;
+    const base = fromEditor?.version ?? displayed;
+    const baseState = fromEditor?.editable ?? this.served.get(displayed)?.editable;
+    const full = this.resolveTextContent(parsed, shown?.editable, baseState);
+    if (baseState && sameJson(full, baseState)) {
       return { kind: 'unchanged', displayed, base };
     }
     const body: SaveBody = { content: full.content, version: base };
-    if (!baseState || full.title !== baseState.editable.title) {
+    if (!baseState || full.title !== baseState.title) {
       body.title = full.title;
     }
-    if (!baseState || full.text_content !== baseState.editable.text_content) {
+    if (!baseState || full.text_content !== baseState.text_content) {
       body.text_content = full.text_content;
     }
-    return { kind: 'patch', displayed, body, full };
+    return { kind: 'patch', displayed, body, full, base: baseState };
   }
 
   /**

@@ -39,7 +39,7 @@ export class NotebookListCommands extends CommandGroup {
     const current = this.section.filter(session.connection.id, project.id);
     const [me, listed] = await Promise.all([
       session.client.users.me().catch(() => undefined),
-      session.model.notebooks(project.id).catch(() => []),
+      this.section.lists.list(session.client, project.id).catch(() => []),
     ]);
     const filter = await editNotebookFilter(this.window, project.name, current, knownCreators(me, listed, current.createdBy));
     if (filter) {

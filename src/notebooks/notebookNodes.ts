@@ -12,6 +12,7 @@ import type { WorkbenchRegistry } from '../workbench/commands';
 import { displayLanguage } from '../workbench/window';
 import type { DeletedNotebook, DeletedNotebooks } from './deletedNotebooks';
 import { describeFilter, isEmptyFilter, type NotebookFilter, toNotebookQuery } from './notebookFilter';
+import type { NotebookLists } from './notebookLists';
 
 /**
  * The Notebooks item under every project, and what it shows: each project's filter (kept for the
@@ -25,10 +26,15 @@ export class NotebooksSection implements ProjectSection {
     private readonly tree: Pick<ExplorerTreeProvider, 'redraw'>,
     private readonly registry: Pick<WorkbenchRegistry, 'setContext'>,
     readonly deleted: DeletedNotebooks,
+    readonly lists: NotebookLists,
   ) {}
 
   node(project: ProjectNode): NotebooksNode {
     return new NotebooksNode(project, project.session, project.project, this);
+  }
+
+  forget(session: ConnectionSession, projectId?: number): void {
+    this.lists.forget(session.client, projectId);
   }
 
   get showDeleted(): boolean {
@@ -82,7 +88,7 @@ export class NotebooksNode extends SessionNode {
   }
 
   override async children(signal?: AbortSignal): Promise<ExplorerNode[]> {
-    const notebooks = await this.session.model.notebooks(this.project.id, toNotebookQuery(this.filter), signal);
+    const notebooks = await this.section.lists.list(this.session.client, this.project.id, toNotebookQuery(this.filter), signal);
     const nodes: ExplorerNode[] = notebooks.map((notebook) => new NotebookNode(this, this.session, this.project, notebook));
     if (this.section.showDeleted) {
       const listed = new Set(notebooks.map((notebook) => notebook.short_id));
@@ -102,7 +108,7 @@ export class NotebooksNode extends SessionNode {
   }
 
   override async invalidate(): Promise<void> {
-    this.session.model.refreshProject(this.project.id);
+    this.section.forget(this.session, this.project.id);
   }
 }
 

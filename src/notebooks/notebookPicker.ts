@@ -48,7 +48,7 @@ export class NotebookPicker extends NotebookCommandGroup {
     pick.placeholder = vscode.l10n.t('Type to search: title words starting with it, and whole words of titles and text on PostHog');
     pick.matchOnDescription = true;
     let loaded: NotebookListItem[] | undefined;
-    const loading = session.model.notebooks(projectId).then((notebooks) => (loaded = notebooks));
+    const loading = this.targets.lists.list(session.client, projectId).then((notebooks) => (loaded = notebooks));
     const show = (notebooks: readonly NotebookListItem[], settled: boolean, problem?: string) => {
       const items: SearchItem[] = notebooks.map((notebook) => ({
         label: notebookTitle(notebook.title),

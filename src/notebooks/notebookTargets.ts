@@ -4,6 +4,7 @@ import { commandTarget, type ExplorerNode, type TargetSources } from '../tree';
 import { CommandGroup } from '../workbench/commands';
 import type { WindowApi } from '../workbench/window';
 import type { NotebookFileStore } from './notebookFiles';
+import type { NotebookLists } from './notebookLists';
 import { NotebookNode } from './notebookNodes';
 import { type NotebookForm, parseNotebookPath, titleFromFileName } from './notebookPaths';
 
@@ -26,6 +27,7 @@ export class NotebookTargets {
     readonly files: NotebookFileStore,
     readonly connections: ConnectionManager,
     private readonly window: WindowApi,
+    readonly lists: NotebookLists,
   ) {}
 
   /** The file the explorer and "Open Notebook" open: the setting's, Markdown by default. */
@@ -75,7 +77,9 @@ export class NotebookTargets {
     if (path?.kind !== 'notebook' || !session) {
       return undefined;
     }
-    return { session, projectId: path.projectId, shortId: path.shortId, title: notebookTitleOf(uri) ?? null, uri };
+    // The title PostHog gave, when known: a file name only shows it (some characters replaced, long ones cut).
+    const title = this.files.knownTitle(path) ?? notebookTitleOf(uri) ?? null;
+    return { session, projectId: path.projectId, shortId: path.shortId, title, uri };
   }
 }
 

@@ -87,7 +87,10 @@ export class ExplorerTreeProvider extends Disposable implements vscode.TreeDataP
     } else {
       const sessions = await Promise.all(this.connections.connections().map((connection) => this.connections.session(connection.id)));
       for (const session of sessions) {
-        session?.model.refreshAll();
+        if (session) {
+          session.model.refreshAll();
+          this.forgetSections(session);
+        }
       }
     }
     this.changed.fire(node);
@@ -104,10 +107,16 @@ export class ExplorerTreeProvider extends Disposable implements vscode.TreeDataP
     this.changed.fire(undefined);
   }
 
-  /** Reloads a project's notebooks, after one was created, saved, renamed or deleted. */
+  /** Reloads what a project's sections list (e.g. its notebooks, after one was created, saved, renamed or deleted). */
   refreshProject(session: ConnectionSession, projectId: number): void {
-    session.model.refreshProject(projectId);
+    this.forgetSections(session, projectId);
     this.changed.fire(undefined);
+  }
+
+  private forgetSections(session: ConnectionSession, projectId?: number): void {
+    for (const section of this.sections) {
+      section.forget?.(session, projectId);
+    }
   }
 
   private rootChildren(): Promise<ExplorerNode[]> {

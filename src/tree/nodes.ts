@@ -15,6 +15,8 @@ export interface ExplorerState {
 /** A feature's item under every project (e.g. Notebooks, Events), registered with the tree provider. */
 export interface ProjectSection {
   node(project: ProjectNode): ExplorerNode;
+  /** Forgets what the section loaded for a project of the session (every project when none), so that it loads again. */
+  forget?(session: ConnectionSession, projectId?: number): void;
 }
 
 export abstract class ExplorerNode {
@@ -90,7 +92,13 @@ export class ConnectionNode extends ExplorerNode {
   }
 
   override async invalidate(): Promise<void> {
-    (await this.state.session(this.owner.id))?.model.refreshAll();
+    const session = await this.state.session(this.owner.id);
+    if (session) {
+      session.model.refreshAll();
+      for (const section of this.state.projectSections()) {
+        section.forget?.(session);
+      }
+    }
   }
 }
 

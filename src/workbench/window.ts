@@ -18,6 +18,11 @@ export interface EditorsApi {
   diff(left: vscode.Uri, right: vscode.Uri, title: string): Promise<void>;
   /** Closes the editor tabs of these documents, except those with unsaved changes. */
   closeSaved(uris: readonly vscode.Uri[]): Promise<void>;
+  /**
+   * Replaces the whole text of the open document of `uri` (it stays unsaved): only if it still is `expected`,
+   * when given (VS Code refuses the edit if the user typed meanwhile). Resolves whether the text was replaced.
+   */
+  replaceText(uri: vscode.Uri, text: string, expected?: string): Promise<boolean>;
 }
 
 /** The prompts, panels and status bar of the window, and its editors. */
@@ -65,6 +70,16 @@ export const VSCODE_EDITORS: EditorsApi = {
     if (tabs.length > 0) {
       await vscode.window.tabGroups.close(tabs, true);
     }
+  },
+  replaceText: async (uri, text, expected) => {
+    const document = vscode.workspace.textDocuments.find((candidate) => candidate.uri.toString() === uri.toString());
+    if (!document || (expected !== undefined && document.getText() !== expected)) {
+      return false;
+    }
+    // The edit carries the document's version: VS Code applies it only to the text just compared.
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(uri, new vscode.Range(0, 0, document.lineCount, 0), text);
+    return vscode.workspace.applyEdit(edit);
   },
 };
 

@@ -1,10 +1,11 @@
 // 1. Loading a project's 5,000 notebooks and an organization's 1,000 projects as the explorer tree does
-//    (ExplorerModel → client.notebooks.listAll / projects.listAll), against a naive client that follows `next`
+//    (NotebookLists / ExplorerModel → client.notebooks.listAll / projects.listAll), against a naive client that follows `next`
 //    one page at a time, and against the network's floor (one round trip per wave of concurrent requests).
 import { Agent, fetch } from 'undici';
 import { PostHogClient } from '../../src/api';
 import { collectAll, DEFAULT_PAGE_CONCURRENCY } from '../../src/api/paging';
 import { ExplorerModel } from '../../src/catalog/explorerModel';
+import { NotebookLists } from '../../src/notebooks/notebookLists';
 import type { BenchApi } from './benchApi';
 import { type Figure, median, waves } from './results';
 
@@ -129,8 +130,8 @@ export async function benchLists(api: BenchApi, latencyMs: number): Promise<Figu
     `Load ${notebooks.toLocaleString('en-US')} notebooks of a project (${latencyMs} ms per request)`,
     () => naiveListAll(`${api.url}/api/projects/${projectId}/notebooks/`, api.key),
     [
-      { label: `tree (ExplorerModel, pageConcurrency ${c})`, concurrency: c, load: () => withModel(api, undefined, async (model) => (await model.notebooks(projectId, {})).length) },
-      { label: 'tree with pageConcurrency 8', concurrency: 8, load: () => withModel(api, 8, async (model) => (await model.notebooks(projectId, {})).length) },
+      { label: `tree (NotebookLists, pageConcurrency ${c})`, concurrency: c, load: () => withModel(api, undefined, async (_, client) => (await new NotebookLists().list(client, projectId, {})).length) },
+      { label: 'tree with pageConcurrency 8', concurrency: 8, load: () => withModel(api, 8, async (_, client) => (await new NotebookLists().list(client, projectId, {})).length) },
       {
         label: `client listAll with limit 1000, pageConcurrency ${c}`,
         concurrency: c,

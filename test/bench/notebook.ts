@@ -87,7 +87,7 @@ export async function benchNotebook(api: BenchApi, latencyMs: number): Promise<F
           const logicMs = performance.now() - started;
           const saved = await client.notebooks.update(projectId, shortId, plan.body);
           const after = performance.now();
-          history.recordWritten(plan.displayed, saved);
+          history.recordServed(saved);
           new TextEncoder().encode(serializeNotebook(saved));
           return logicMs + (performance.now() - after);
         }),

@@ -834,6 +834,190 @@ describe('Notebook Markdown files', function () {
   });
 });
 
+describe('Notebook saves of a text that was already merged', function () {
+  this.timeout(60_000);
+  let fixture: Fixture;
+  beforeEach(async () => {
+    fixture = await setUp();
+  });
+  afterEach(() => tearDown(fixture));
+
+  const HEADING = (title: string) => ({ type: 'heading', attrs: { level: 1 }, content: [{ type: 'text', text: title }] });
+  const THEIRS = 'Their paragraph, added at the top.';
+
+  /**
+   * A legacy notebook open in `form`, the user's edit of its first line in the editor (unsaved), and another
+   * user's save that adds a paragraph at the top: the user's next save merges (409, GET, PATCH).
+   */
+  async function meetTheirParagraph(title: string, form: NotebookForm) {
+    const notebook = await newNotebook(fixture, title);
+    const document = await open(uriOf(fixture, notebook, form));
+    if (form === 'markdown') {
+      await replaceText(document, document.getText().replace('First line', 'First line, edited by me'));
+    } else {
+      await editJson(document, (json) => (json.content.content[1] = PARAGRAPH('First line, edited by me')));
+    }
+    await localApi.remoteEdit(fixture.projectId, notebook.short_id, {
+      content: { type: 'doc', content: [PARAGRAPH(THEIRS), HEADING(title), PARAGRAPH('First line')] },
+    });
+    await localApi.clearRequests();
+    return { notebook, document, mine: document.getText() };
+  }
+
+  function nextSaveOf(document: vscode.TextDocument): Promise<void> {
+    return new Promise((resolve) => {
+      const listener = vscode.workspace.onDidSaveTextDocument((saved) => {
+        if (saved.uri.toString() === document.uri.toString()) {
+          listener.dispose();
+          resolve();
+        }
+      });
+    });
+  }
+
+  async function assertBothKept(notebook: Notebook, document: vscode.TextDocument): Promise<void> {
+    const saved = JSON.stringify((await server(fixture, notebook)).content);
+    assert.ok(saved.includes(THEIRS), `their paragraph is kept: ${saved}`);
+    assert.ok(saved.includes('First line, edited by me'), `my edit is kept: ${saved}`);
+    const patches = (await notebookRequests(notebook)).filter((request) => request.method === 'PATCH' && request.status === 200);
+    for (const patch of patches) {
+      assert.ok(JSON.stringify(patch.body).includes(THEIRS), `no saved PATCH lacks their paragraph: ${JSON.stringify(patch.body)}`);
+    }
+    await waitFor('the editor to show both', () => document.getText().includes(THEIRS) && document.getText().includes('edited by me') && !document.isDirty);
+  }
+
+  for (const form of ['markdown', 'json'] as const) {
+    it(`a second save of the pre-merge ${form} text, after the merge was saved and before the editor reloads, deletes nothing`, async () => {
+      const { notebook, document, mine } = await meetTheirParagraph(`Saved twice ${form}`, form);
+      const saveEvent = nextSaveOf(document);
+      assert.equal(await document.save(), true);
+      await saveEvent;
+      assert.equal(document.getText(), mine, 'the editor has not reloaded yet');
+      // What autosave or a retried save does while the editor still shows its pre-merge text.
+      await vscode.workspace.fs.writeFile(document.uri, new TextEncoder().encode(mine));
+      const calls = (await notebookRequests(notebook)).map((request) => `${request.method} ${request.status}`);
+      assert.deepEqual(calls, ['PATCH 409', 'GET 200', 'PATCH 200'], 'the second save sends nothing');
+      await assertBothKept(notebook, document);
+    });
+  }
+
+  it('two saves of the pre-merge text in flight at once: one merge, the other sends nothing', async () => {
+    const { notebook, document, mine } = await meetTheirParagraph('Saved twice at once', 'markdown');
+    const [saved] = await Promise.all([document.save(), vscode.workspace.fs.writeFile(document.uri, new TextEncoder().encode(mine))]);
+    assert.equal(saved, true);
+    const calls = (await notebookRequests(notebook)).map((request) => `${request.method} ${request.status}`);
+    assert.deepEqual(calls, ['PATCH 409', 'GET 200', 'PATCH 200'], 'never two saves of one notebook in flight');
+    await assertBothKept(notebook, document);
+  });
+
+  it('with autosave on, typing on right after a merged save keeps the other user\'s paragraph', async () => {
+    const files = vscode.workspace.getConfiguration('files');
+    // The test host's user settings turn autosave off (VS Code in the browser defaults it on): restore them.
+    const before = { autoSave: files.inspect('autoSave')?.globalValue, autoSaveDelay: files.inspect('autoSaveDelay')?.globalValue };
+    await files.update('autoSaveDelay', 100, vscode.ConfigurationTarget.Global);
+    await files.update('autoSave', 'afterDelay', vscode.ConfigurationTarget.Global);
+    try {
+      const { notebook, document } = await meetTheirParagraph('Autosaved', 'markdown');
+      await nextSaveOf(document); // the autosave of my edit: 409, GET, merged PATCH
+      // Typed before the editor reloads the merge: the text still lacks their paragraph.
+      const edit = new vscode.WorkspaceEdit();
+      edit.insert(document.uri, new vscode.Position(document.lineCount, 0), '\nTyped on after the save.\n');
+      assert.ok(await vscode.workspace.applyEdit(edit));
+      await waitFor('the typed line to be saved', async () => JSON.stringify((await server(fixture, notebook)).content).includes('Typed on after the save.'));
+      await assertBothKept(notebook, document);
+      assert.ok(document.getText().includes('Typed on after the save.'));
+    } finally {
+      await files.update('autoSave', before.autoSave, vscode.ConfigurationTarget.Global);
+      await files.update('autoSaveDelay', before.autoSaveDelay, vscode.ConfigurationTarget.Global);
+    }
+  });
+});
+
+describe('Notebook names: titles travel as titles, and a name never moves or overwrites another notebook', function () {
+  this.timeout(60_000);
+  let fixture: Fixture;
+  beforeEach(async () => {
+    fixture = await setUp();
+  });
+  afterEach(() => tearDown(fixture));
+
+  function tabPaths(): string[] {
+    return vscode.window.tabGroups.all.flatMap((group) => group.tabs.flatMap((tab) => (tab.input instanceof vscode.TabInputText ? [tab.input.uri.path] : [])));
+  }
+
+  async function titlePatches(notebook: Notebook): Promise<unknown[]> {
+    return (await notebookRequests(notebook)).filter((request) => request.method === 'PATCH').map((request) => (request.body as { title?: unknown }).title);
+  }
+
+  it('Rename Notebook… sends the title as typed ("Q3: Revenue / Growth?", long titles whole) and the editor follows to its file name', async () => {
+    const notebook = await newNotebook(fixture, 'Quarterly');
+    const document = await open(uriOf(fixture, notebook, 'markdown'));
+    await localApi.clearRequests();
+    fixture.harness.window.type('Q3: Revenue / Growth?');
+    assert.equal(await fixture.commands.renameNotebook(document.uri), true);
+    assert.equal((await server(fixture, notebook)).title, 'Q3: Revenue / Growth?');
+    assert.deepEqual(await titlePatches(notebook), ['Q3: Revenue / Growth?'], 'one PATCH, with the title as typed');
+    await waitFor('the editor to follow the rename', () => tabPaths().some((path) => path.endsWith(`/Q3- Revenue - Growth- (${notebook.short_id}).md`)));
+
+    const long = `Revenue growth by acquisition channel, region and plan, week over week, ${'with notes '.repeat(6)}end`;
+    assert.ok(long.length > 100);
+    const renamed = vscode.workspace.textDocuments.find((candidate) => candidate.uri.path.endsWith(`(${notebook.short_id}).md`));
+    assert.ok(renamed);
+    fixture.harness.window.type(long);
+    assert.equal(await fixture.commands.renameNotebook(renamed.uri), true);
+    assert.equal((await server(fixture, notebook)).title, long, 'not cut to the file name\'s 80 characters');
+    await waitFor('the editor to follow the second rename', () => tabPaths().some((path) => path.endsWith(`… (${notebook.short_id}).md`)));
+  });
+
+  it('a write through a name the notebook no longer has (an old title dragged back, Save As) is refused and sends nothing', async () => {
+    const notebook = await newNotebook(fixture, 'Before the rename');
+    const oldUri = uriOf(fixture, notebook, 'markdown');
+    const document = await open(oldUri);
+    const oldText = document.getText();
+    fixture.harness.window.type('After the rename');
+    assert.equal(await fixture.commands.renameNotebook(document.uri), true);
+    await waitFor('the editor to follow the rename', () => tabPaths().some((path) => path.endsWith(`/After the rename (${notebook.short_id}).md`)));
+    await localApi.clearRequests();
+    const copy = new TextEncoder().encode(`${oldText}\nA copy saved under the old name.\n`);
+    await assert.rejects(Promise.resolve(vscode.workspace.fs.writeFile(oldUri, copy)), /is not a name of the notebook "After the rename"/);
+    await assert.rejects(Promise.resolve(vscode.workspace.fs.writeFile(uriOf(fixture, { ...notebook, title: 'Saved as' }, 'markdown'), copy)), /is not a name of the notebook/);
+    assert.deepEqual((await notebookRequests(notebook)).filter((request) => request.method !== 'GET'), []);
+    const kept = await server(fixture, notebook);
+    assert.equal(kept.title, 'After the rename');
+    assert.ok(!JSON.stringify(kept.content).includes('A copy saved'));
+  });
+
+  it('a Markdown write whose base this window does not know is refused, not saved over PostHog\'s current version', async () => {
+    const notebook = await newNotebook(fixture, 'Never read here');
+    await localApi.remoteEdit(fixture.projectId, notebook.short_id);
+    await localApi.clearRequests();
+    const bare = fixture.files.bareUriOf(fixture.session.connection.id, fixture.projectId, notebook.short_id, 'markdown');
+    await assert.rejects(
+      Promise.resolve(vscode.workspace.fs.writeFile(bare, new TextEncoder().encode('# Never read here\n\nAn old copy.\n'))),
+      /does not know which version of "Never read here"/,
+    );
+    assert.deepEqual((await notebookRequests(notebook)).filter((request) => request.method !== 'GET'), []);
+    assert.ok(JSON.stringify((await server(fixture, notebook)).content).includes('Edited remotely'), 'the other user\'s change stays');
+  });
+
+  it('renaming a file to another notebook\'s short id (replacing it) or to a one-word name changes no notebook', async () => {
+    const mine = await newNotebook(fixture, 'Mine to rename');
+    const other = await newNotebook(fixture, 'Another notebook');
+    const document = await open(uriOf(fixture, mine, 'markdown'));
+    await localApi.clearRequests();
+    for (const name of [`${other.short_id}.md`, `Another notebook (${other.short_id}).md`, 'Oneword.md']) {
+      const edit = new vscode.WorkspaceEdit();
+      edit.renameFile(document.uri, vscode.Uri.joinPath(document.uri, '..', name), { overwrite: true });
+      const applied = await Promise.resolve(vscode.workspace.applyEdit(edit)).catch(() => false);
+      assert.equal(applied, false, name);
+    }
+    assert.deepEqual((await localApi.requests()).filter((request) => request.method !== 'GET').map((request) => `${request.method} ${request.path}`), []);
+    assert.equal((await server(fixture, other)).deleted, false, 'the other notebook is not deleted');
+    assert.equal((await server(fixture, mine)).title, 'Mine to rename');
+    assert.ok(tabPaths().some((path) => path.endsWith(`/Mine to rename (${mine.short_id}).md`)), 'the editor stays on its notebook');
+  });
+});
+
 describe('Notebook files in the installed extension', function () {
   this.timeout(60_000);
   let harness: ExplorerHarness;

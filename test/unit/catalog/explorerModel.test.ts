@@ -3,7 +3,7 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import { PostHogClient } from '../../../src/api';
 import { checkApiKey } from '../../../src/connections/keyCheck';
 import { ExplorerModel } from '../../../src/catalog/explorerModel';
-import { toNotebookQuery } from '../../../src/notebooks/notebookFilter';
+import { NotebookLists } from '../../../src/notebooks/notebookLists';
 import { type LocalApi, startLocalApi } from '../../api-server';
 
 describe('ExplorerModel against the local API', () => {
@@ -25,13 +25,14 @@ describe('ExplorerModel against the local API', () => {
   beforeEach(() => api.clearRequests());
 
   test('lists organizations, their projects and a project\'s notebooks', async () => {
-    const model = new ExplorerModel(clientFor(api.keys.all), () => []);
+    const client = clientFor(api.keys.all);
+    const model = new ExplorerModel(client, () => []);
     const organizations = await model.organizations();
     assert.ok(organizations.length >= 2);
     assert.ok(organizations.every((organization) => organization.source === 'organizations'));
     const projects = await model.projects(organizations[0].id);
     assert.ok(projects.length >= 1);
-    const notebooks = await model.notebooks(projects[0].id, {});
+    const notebooks = await new NotebookLists().list(client, projects[0].id, {});
     assert.ok(notebooks.length > 0);
     assert.ok(notebooks.every((notebook) => !notebook.deleted));
   });
@@ -47,59 +48,11 @@ describe('ExplorerModel against the local API', () => {
     assert.equal(projectRequests(), 2);
   });
 
-  test('a tree load that is stopped stops its list\'s remaining pages; the next load starts afresh', async () => {
-    const project = api.store.visibleProjects()[0]!;
-    api.store.addNotebooks(project.id, 3_000);
-    const client = new PostHogClient({ baseUrl: api.url, apiKey: api.keys.all, pageConcurrency: 1 });
-    clients.push(client);
-    const model = new ExplorerModel(client, () => []);
-    api.setLatency(60);
-    try {
-      const controller = new AbortController();
-      const load = model.notebooks(project.id, {}, controller.signal);
-      setTimeout(() => controller.abort(), 90);
-      await assert.rejects(load, { name: 'AbortError' });
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      const notebookPages = () => api.requests.filter((request) => request.path === `/api/projects/${project.id}/notebooks/`).length;
-      assert.ok(notebookPages() <= 2, `${notebookPages()} pages requested of 7`);
-      api.setLatency(0);
-      const all = await model.notebooks(project.id, {});
-      assert.ok(all.length >= 3_000);
-    } finally {
-      api.setLatency(0);
-    }
-  });
-
   test("an organization's projects cost one request, without discovering the organizations first", async () => {
     const organization = api.store.organizations[0]!;
     const model = new ExplorerModel(clientFor(api.keys.all), () => []);
     await model.projects(organization.id);
     assert.deepEqual(api.requests.map((request) => request.path), [`/api/organizations/${organization.id}/projects/`]);
-  });
-
-  test('each notebook filter reaches the server under the name the spec gives it', async () => {
-    const model = new ExplorerModel(clientFor(api.keys.all), () => []);
-    const [organization] = await model.organizations();
-    const [project] = await model.projects(organization.id);
-    api.clearRequests();
-    await model.notebooks(
-      project.id,
-      toNotebookQuery({
-        contains: 'recording:true',
-        createdBy: { uuid: api.store.users[0]!.uuid, name: 'Sam Rivera' },
-        onlyMine: true,
-        dateFrom: '2020-01-01',
-        dateTo: '2100-01-01',
-      }),
-    );
-    const request = api.requests.find((entry) => entry.path.endsWith('/notebooks/'));
-    assert.ok(request);
-    assert.equal(request.query.contains, 'recording:true');
-    assert.equal(request.query.created_by, api.store.users[0]!.uuid);
-    assert.equal(request.status, 200);
-    assert.equal(request.query.user, 'true');
-    assert.equal(request.query.date_from, '2020-01-01');
-    assert.equal(request.query.date_to, '2100-01-01');
   });
 
   test('falls back to the user\'s organizations, then to organizations added by id', async () => {
@@ -116,7 +69,8 @@ describe('ExplorerModel against the local API', () => {
   });
 
   test('a key limited to one project browses it: its organization, the project and its notebooks', async () => {
-    const model = new ExplorerModel(clientFor(api.keys.oneProject), () => []);
+    const client = clientFor(api.keys.oneProject);
+    const model = new ExplorerModel(client, () => []);
     const discovery = await model.discovery();
     assert.equal(discovery.limitedToProjects, true);
     const current = api.store.currentProjectOf(api.store.mainUser.id)!;
@@ -125,7 +79,7 @@ describe('ExplorerModel against the local API', () => {
     ]);
     const projects = await model.projects(current.organizationId);
     assert.deepEqual(projects.map((project) => project.id), [current.id]);
-    assert.ok((await model.notebooks(current.id, {})).length > 0);
+    assert.ok((await new NotebookLists().list(client, current.id, {})).length > 0);
     const refused = api.requests.filter((request) => request.status === 403).map((request) => request.path);
     assert.deepEqual(refused.sort(), ['/api/organizations/', '/api/projects/'], 'only the two lists were refused');
   });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ConflictError, PostHogClient } from '../../../src/api';
-import { NotebookDocumentError, serializeNotebook } from '../../../src/notebooks/notebookDocument';
+import { editableOf, NotebookDocumentError, serializeNotebook } from '../../../src/notebooks/notebookDocument';
 import { NotebookHistory, type SavePlan } from '../../../src/notebooks/notebookHistory';
 import { type LocalApi, startLocalApi } from '../../api-server';
 import { edited, notebook } from './fixtures';
@@ -73,22 +73,24 @@ describe('notebook save planning', () => {
     assert.ok(!('text_content' in plan.body), 'content unchanged: text_content stays as shown');
   });
 
-  test('two saves in a row: the second is based on the version the first produced', () => {
+  test('two saves in a row: the second is based on the version the first produced (the editor\'s base)', () => {
     const history = new NotebookHistory('aB3dE5fG');
     history.recordServed(notebook());
     const first = edited(serializeNotebook(notebook()), (d) => (d.title = 'One'));
     const plan = patchOf(history.planSave(first));
-    history.recordWritten(plan.displayed, notebook({ title: 'One', version: 4, last_modified_at: '2026-01-04T00:00:00.000Z' }));
-    // The editor still shows version 3 in its read-only block.
-    assert.equal(history.planSave(first).kind, 'unchanged');
+    const saved = notebook({ title: 'One', version: 4, last_modified_at: '2026-01-04T00:00:00.000Z' });
+    history.recordServed(saved);
+    // The editor still shows version 3 in its read-only block; its base is version 4.
+    const base = { version: 4, editable: editableOf(saved), displayed: plan.displayed };
+    assert.equal(history.planSave(first, base).kind, 'unchanged');
     const second = edited(first, (d) => (d.title = 'Two'));
-    assert.equal(patchOf(history.planSave(second)).body.version, 4);
+    assert.equal(patchOf(history.planSave(second, base)).body.version, 4);
+    assert.equal(patchOf(history.planSave(second)).body.version, 3, 'without the base, the version the text shows');
   });
 
   test('after a reload the text shows the new version and is based on it', () => {
     const history = new NotebookHistory('aB3dE5fG');
     history.recordServed(notebook());
-    history.recordWritten(3, notebook({ version: 4 }));
     history.recordServed(notebook({ version: 4 }));
     const text = edited(serializeNotebook(notebook({ version: 4 })), (d) => (d.title = 'Three'));
     assert.equal(patchOf(history.planSave(text)).body.version, 4);
@@ -142,8 +144,9 @@ describe('notebook save planning against the local API', () => {
     const saved = await client.notebooks.update(projectId, shortId, first.body);
     assert.equal(saved.version, opened.version + 1);
     assert.ok(saved.text_content?.endsWith('added'));
-    history.recordWritten(first.displayed, saved);
-    const second = patchOf(history.planSave(edited(text, (d) => (d.title = 'Second save'))));
+    history.recordServed(saved);
+    const base = { version: saved.version, editable: editableOf(saved), displayed: first.displayed };
+    const second = patchOf(history.planSave(edited(text, (d) => (d.title = 'Second save')), base));
     const again = await client.notebooks.update(projectId, shortId, second.body);
     assert.equal(again.version, opened.version + 2);
     assert.equal(again.title, 'Second save');

@@ -1,0 +1,136 @@
+import { ConflictError, type Notebook } from '../../api';
+import { type BaseSnapshot, conflictMarkerIssues, planMarkdownSave } from '../markdownSave';
+import { describeUser, type EditableNotebook, EMPTY_DOC, NotebookDocumentError, type SaveBody } from '../notebookDocument';
+import type { NotebookHistory } from '../notebookHistory';
+import type { NotebookForm } from '../notebookPaths';
+import { mergeJsonSave, mergeLabels, mergeMarkdownSave, type SaveMergeOutcome } from '../saveMerge';
+import type { NotebookCalls, NotebookRef, SessionLog } from './ports';
+
+/** How many merged PATCHes a save tries while PostHog's version keeps moving on. */
+const MAX_SAVE_ATTEMPTS = 3;
+
+/** A save on its way: what the editor's text asks for, and what it is based on (to merge with a newer version). */
+export interface PendingSave {
+  readonly form: NotebookForm;
+  readonly text: string;
+  readonly body: SaveBody;
+  /** The whole notebook as the editor has it. */
+  readonly full: EditableNotebook;
+  /** What the text is based on; for a JSON document without a known base, nothing (every difference then conflicts). */
+  readonly base: BaseSnapshot | undefined;
+  /** The version a JSON document's read-only block shows. */
+  readonly displayed?: number;
+}
+
+/** The Markdown file's save: nothing when the text changes nothing of `base`, else one PATCH based on it. */
+export function planMarkdownWrite(text: string, base: BaseSnapshot): PendingSave | undefined {
+  const plan = planMarkdownSave(text, base);
+  return plan.kind === 'unchanged' ? undefined : { form: 'markdown', text, body: plan.body, full: plan.full, base };
+}
+
+/**
+ * The JSON document's save, against the editor's base when the text shows the version that base shows, else
+ * against the version it shows. Throws NotebookDocumentError while conflict markers remain, or when the text
+ * does not read or changed a read-only field.
+ */
+export function planJsonWrite(text: string, shown: NotebookHistory, editorBase: BaseSnapshot | undefined): PendingSave | undefined {
+  const markers = conflictMarkerIssues(text);
+  if (markers.length > 0) {
+    throw new NotebookDocumentError(markers.map((issue) => ({ message: issue.message, location: { line: issue.line + 1, column: 1, offset: 0 } })));
+  }
+  const displayedBy = (base: BaseSnapshot) => base.displayed ?? base.version;
+  const plan = shown.planSave(text, editorBase && { version: editorBase.version, editable: editorBase.editable, displayed: displayedBy(editorBase) });
+  if (plan.kind === 'unchanged') {
+    return undefined;
+  }
+  const base =
+    editorBase && displayedBy(editorBase) === plan.displayed
+      ? editorBase
+      : plan.base && { version: plan.body.version, editable: plan.base, text: '', mtime: 0 };
+  return { form: 'json', text, body: plan.body, full: plan.full, base, displayed: plan.displayed };
+}
+
+export type SendOutcome =
+  /** PostHog holds `notebook`: exactly the editor's text when `own`, else merged with others' changes. */
+  | { readonly kind: 'saved'; readonly notebook: Notebook; readonly own: boolean }
+  /** Both sides changed the same places: nothing was saved; `outcome.text` is the merge with conflict markers. */
+  | { readonly kind: 'conflicted'; readonly server: Notebook; readonly outcome: Extract<SaveMergeOutcome, { kind: 'conflicted' }> }
+  /** PostHog's version moved on at every attempt. */
+  | { readonly kind: 'keepsChanging' };
+
+export interface SendOptions {
+  /** Save the text over PostHog's version, newer or not (no merge). */
+  readonly overwrite: boolean;
+  /** PostHog's version as the session last knew it (spares a GET when the base was merged into it). */
+  readonly known?: Notebook;
+  /** What the log calls the file. */
+  readonly label: string;
+  readonly log: SessionLog;
+}
+
+/**
+ * One PATCH based on the text's version. When PostHog has a newer one: merge with it and save the merge (or,
+ * if asked, overwrite it). A text based on a save that PostHog merged with others' changes lacks those
+ * changes, so it is never sent as it is: it merges with that version first.
+ */
+export async function sendSave(calls: NotebookCalls, ref: NotebookRef, save: PendingSave, options: SendOptions): Promise<SendOutcome> {
+  const { overwrite, label, log } = options;
+  if (!save.base?.merged || overwrite) {
+    try {
+      return { kind: 'saved', notebook: await calls.update(ref.projectId, ref.shortId, save.body), own: true };
+    } catch (error) {
+      if (!(error instanceof ConflictError)) {
+        throw error;
+      }
+    }
+  }
+  let server = save.base?.merged && options.known?.version === save.base.version ? options.known : undefined;
+  for (let attempt = 1; attempt <= MAX_SAVE_ATTEMPTS; attempt++) {
+    server ??= await calls.get(ref.projectId, ref.shortId);
+    const outcome: SaveMergeOutcome = overwrite ? { kind: 'merged', full: save.full, changes: [] } : mergeWith(save, server);
+    const by = describeUser(server.last_modified_by) ?? 'someone';
+    if (outcome.kind === 'alreadySaved') {
+      log.info(`${label}: PostHog already holds this text (version ${server.version}); nothing to merge.`);
+      return { kind: 'saved', notebook: server, own: true };
+    }
+    if (outcome.kind === 'mergedOnPostHog') {
+      log.info(`${label}: version ${server.version} already holds your changes (${outcome.changes.join('; ')}); nothing sent, the editor takes it.`);
+      return { kind: 'saved', notebook: server, own: false };
+    }
+    if (outcome.kind === 'conflicted') {
+      log.info(`${label}: ${outcome.conflicts} conflict(s) with version ${server.version} by ${by}; merged: ${outcome.changes.join('; ')}`);
+      return { kind: 'conflicted', server, outcome };
+    }
+    const what = overwrite ? 'overwrote' : `merged with (${outcome.changes.join('; ')})`;
+    try {
+      const saved = await calls.update(ref.projectId, ref.shortId, bodyFor(save.form, outcome.full, server));
+      log.info(`${label}: saved over version ${server.version} by ${by}, ${what}.`);
+      return { kind: 'saved', notebook: saved, own: overwrite };
+    } catch (error) {
+      if (!(error instanceof ConflictError)) {
+        throw error;
+      }
+      server = undefined;
+    }
+  }
+  return { kind: 'keepsChanging' };
+}
+
+const NO_BASE: EditableNotebook = { title: null, content: EMPTY_DOC, text_content: null };
+
+function mergeWith(save: PendingSave, server: Notebook): SaveMergeOutcome {
+  const labels = mergeLabels(server, describeUser(server.last_modified_by));
+  if (save.form === 'markdown' && save.base) {
+    return mergeMarkdownSave(save.base, save.text, server, labels);
+  }
+  return mergeJsonSave(save.base?.editable ?? NO_BASE, save.full, server, labels);
+}
+
+/** The PATCH that saves `full` over PostHog's `server` version; a Markdown file has no title, so it keeps PostHog's. */
+function bodyFor(form: NotebookForm, full: EditableNotebook, server: Notebook): SaveBody {
+  const body: SaveBody = { content: full.content, text_content: full.text_content, version: server.version };
+  if (form === 'json' && full.title !== (server.title ?? null)) {
+    body.title = full.title;
+  }
+  return body;
+}

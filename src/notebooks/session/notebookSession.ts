@@ -1,0 +1,422 @@
+import type { Notebook } from '../../api';
+import { Emitter } from '../../common/emitter';
+import type { MarkdownIssue } from '../markdown';
+import {
+  conflictMarkerIssues,
+  editableFromMarkdown,
+  MarkdownSaveError,
+  markdownTextOf,
+  renderMarkdown,
+  snapshotOf,
+} from '../markdownSave';
+import { editableOf, MARKDOWN_NODE, MARKDOWN_NODE_ID, markdownOf, serializeNotebook } from '../notebookDocument';
+import { NotebookHistory } from '../notebookHistory';
+import { isCurrentName } from '../notebookNames';
+import type { NotebookForm } from '../notebookPaths';
+import { EditorBases } from './editorBases';
+import type { LiveUpdates, LiveUpdateTarget } from './liveUpdates';
+import { type PendingSave, planJsonWrite, planMarkdownWrite, sendSave } from './notebookSave';
+import type { BaseStore, EditorFacts, NotebookCalls, NotebookRef, SessionLog } from './ports';
+
+/** A read within this long after a fetch serves what that fetch got. */
+export const FRESH_MS = 5_000;
+/** Above this, a legacy notebook's Markdown is converted back only on save, not for live diagnostics. */
+const LIVE_CONVERSION_MAX_CHARS = 500_000;
+
+/** One file's text of a notebook version. */
+export interface FormText {
+  readonly text: string;
+  readonly bytes: Uint8Array;
+  /** What the Markdown of a legacy notebook cannot hold exactly: checked when first asked, after the editor shows. */
+  losses(): readonly MarkdownIssue[];
+}
+
+export type SessionChange =
+  /** PostHog's version moved on and no editor has unsaved changes: the editors reload. */
+  | { readonly kind: 'changed' }
+  /** PostHog has a newer version, held back while the editor of `uri` has unsaved changes (told once per version). */
+  | { readonly kind: 'held'; readonly notebook: Notebook; readonly uri: string };
+
+export type WriteOutcome =
+  /** The text changes nothing (or was saved before): nothing sent. */
+  | { readonly kind: 'unchanged' }
+  /** A Markdown text whose base this window does not know: not planned against PostHog's current version, refused. */
+  | { readonly kind: 'noBase' }
+  /** PostHog holds `notebook`: exactly the text when `own`, else merged with others' changes (the editor reloads it). */
+  | { readonly kind: 'saved'; readonly notebook: Notebook; readonly own: boolean }
+  /**
+   * Both sides changed the same places: nothing saved. `marked`: the editor now shows the merge with conflict
+   * markers, based on `server`; false when the user typed meanwhile (the editor keeps its text and base).
+   */
+  | { readonly kind: 'conflicted'; readonly server: Notebook; readonly conflicts: number; readonly marked: boolean }
+  /** PostHog's version moved on at every attempt. */
+  | { readonly kind: 'keepsChanging' };
+
+export interface SessionDeps {
+  /** The connection's notebook calls (its client may be replaced, e.g. when the network settings change). */
+  readonly calls: () => Promise<NotebookCalls>;
+  readonly editors: EditorFacts;
+  readonly archive: BaseStore;
+  readonly log: SessionLog;
+  /** The session's source of PostHog's changes (polling today). */
+  readonly updates: (target: LiveUpdateTarget) => LiveUpdates;
+}
+
+/**
+ * One notebook while editors show it (or a moment after a fetch): PostHog's version as the editors are
+ * given it, each editor's base (./editorBases.ts), the source of PostHog's changes, and the queue of saves.
+ * Saves of the notebook run one at a time, each planned once the one before has moved the bases on. Knows
+ * nothing of VS Code: the file system (../notebookFiles.ts) and the editors (../notebookEditors.ts) call it.
+ */
+export class NotebookSession implements LiveUpdateTarget {
+  private current: Notebook;
+  private readonly texts = new Map<NotebookForm, FormText>();
+  /** A save's own Markdown, served for the version it made instead of the conversion, so the user's spelling stays. */
+  private written: { readonly version: number; readonly text: string } | undefined;
+  private lastMtime = 0;
+  /** The modification time of the current version: above every one VS Code was told before. */
+  mtime: number;
+  fetchedAt = Date.now();
+  /** A newer version held back while an editor has unsaved changes. */
+  remote: Notebook | undefined;
+  private warnedVersion: number | undefined;
+  /** File system watchers of the notebook's files. */
+  watchers = 0;
+  /** The versions JSON editors were shown, for the read-only block check. */
+  readonly shown: NotebookHistory;
+  readonly bases: EditorBases;
+  private queue: Promise<unknown> = Promise.resolve();
+  private readonly updates: LiveUpdates;
+  private following = false;
+  private readonly changes = new Emitter<SessionChange>();
+  readonly onDidChange = this.changes.event;
+
+  constructor(
+    readonly ref: NotebookRef,
+    notebook: Notebook,
+    private readonly deps: SessionDeps,
+  ) {
+    this.current = notebook;
+    this.mtime = this.nextMtime(Date.parse(notebook.last_modified_at) || Date.now());
+    this.shown = new NotebookHistory(ref.shortId);
+    this.bases = new EditorBases(deps.editors, deps.archive, deps.log);
+    this.updates = deps.updates(this);
+    this.followIfShown();
+  }
+
+  /** PostHog's version as the editors are given it. */
+  get notebook(): Notebook {
+    return this.current;
+  }
+
+  get ctime(): number {
+    return Date.parse(this.current.created_at) || 0;
+  }
+
+  latestKnown(): Notebook {
+    return this.remote ?? this.current;
+  }
+
+  isFresh(now = Date.now()): boolean {
+    return now - this.fetchedAt <= FRESH_MS;
+  }
+
+  /** Whether a stat may answer from the snapshot: just fetched, or shown in an editor (live updates keep it current). */
+  isTrusted(): boolean {
+    return this.isFresh() || this.watchers > 0 || this.deps.editors.openUris().length > 0;
+  }
+
+  /** A version fetched or saved becomes the one the editors are given (an older answer arriving late is ignored). */
+  accept(notebook: Notebook): void {
+    if (notebook.version < this.current.version) {
+      return;
+    }
+    const same = notebook.version === this.current.version && serializeNotebook(notebook) === serializeNotebook(this.current);
+    this.current = notebook;
+    this.fetchedAt = Date.now();
+    if (!same) {
+      this.texts.clear();
+      this.mtime = this.nextMtime(Date.parse(notebook.last_modified_at) || 0);
+    }
+  }
+
+  /** The text of one of the notebook's files for the current version, made once per version. */
+  textOf(form: NotebookForm): FormText {
+    let text = this.texts.get(form);
+    if (!text) {
+      const own = form === 'markdown' && this.written?.version === this.current.version ? this.written.text : undefined;
+      text = own !== undefined ? { text: own, bytes: new TextEncoder().encode(own), losses: () => [] } : renderForm(this.current, form);
+      this.texts.set(form, text);
+    }
+    return text;
+  }
+
+  /** The bytes a read of `uri` gets; the editor of `uri` is based on them once it shows them. */
+  read(uri: string, form: NotebookForm): Uint8Array {
+    const text = this.textOf(form);
+    this.shown.recordServed(this.current);
+    this.bases.served(uri, snapshotOf(this.current, text.text, this.mtime));
+    return text.bytes;
+  }
+
+  /**
+   * The modification time a stat of `uri` reports: the current version's, except to an editor with unsaved
+   * changes, which is told nothing newer than it was ever told (so its save merges instead of VS Code's "newer
+   * on disk" refusal, also after a reload restored the text, and after a save from elsewhere).
+   */
+  async statMtime(uri: string): Promise<number> {
+    return Math.min((await this.bases.dirtyMtime(uri)) ?? this.mtime, this.mtime);
+  }
+
+  /** The notebook's current file names, or one an open editor uses. */
+  isNameInUse(uri: string, fileName: string): boolean {
+    return isCurrentName(fileName, this.current) || this.deps.editors.isOpen(uri);
+  }
+
+  /** The editor of `uri` opened. */
+  editorOpened(uri: string): void {
+    this.bases.follow(uri);
+    this.followIfShown();
+  }
+
+  /** The editor of `uri` changed its text, its dirty state, or was saved. */
+  editorChanged(uri: string): void {
+    this.bases.follow(uri);
+  }
+
+  /** The editor of `uri` closed. */
+  editorClosed(uri: string): void {
+    this.bases.closed(uri);
+    if (this.following && this.deps.editors.openUris().length === 0) {
+      this.following = false;
+      this.updates.stop();
+    }
+  }
+
+  /** Whether the session can go: no editor, no watcher, no editor record left, nothing fetched lately. */
+  isIdle(now: number, idleMs: number): boolean {
+    return this.deps.editors.openUris().length === 0 && this.watchers <= 0 && this.bases.isIdle && now - this.fetchedAt > idleMs;
+  }
+
+  /** Looks for PostHog's changes now (tests, or an editor asking). */
+  checkRemote(): Promise<void> {
+    return this.updates.checkNow();
+  }
+
+  /** Starts or stops following PostHog's changes again (e.g. the poll interval changed). */
+  restartUpdates(): void {
+    if (this.following) {
+      this.updates.stop();
+      this.updates.start();
+    }
+  }
+
+  /**
+   * PostHog holds `latest` (from the live updates): with every editor clean, the session moves on to it and the
+   * editors reload; while one has unsaved changes it is held back (the save merges with it) and told once.
+   */
+  acceptRemote(latest: Notebook): void {
+    const current = this.current;
+    if (latest.version < current.version) {
+      return;
+    }
+    if (latest.version === current.version && latest.last_modified_at === current.last_modified_at) {
+      this.remote = undefined;
+      return;
+    }
+    const dirty = this.deps.editors.openUris().find((uri) => this.deps.editors.isDirty(uri));
+    if (!dirty) {
+      this.remote = undefined;
+      this.accept(latest);
+      this.changes.fire({ kind: 'changed' });
+      return;
+    }
+    this.remote = latest;
+    if (this.warnedVersion !== latest.version) {
+      this.warnedVersion = latest.version;
+      this.changes.fire({ kind: 'held', notebook: latest, uri: dirty });
+    }
+  }
+
+  /**
+   * Saves the text written to `uri` (in `form`), after the saves before it. It is planned against the base
+   * the editor's text derives from: a text saved before sends nothing (PostHog may have merged others' changes
+   * into it, which it lacks), and a Markdown text with no known base is refused rather than planned against
+   * PostHog's current version (unless `overwrite`, which saves it over whatever PostHog has).
+   */
+  write(uri: string, form: NotebookForm, text: string, options: { overwrite: boolean }): Promise<WriteOutcome> {
+    return this.enqueue(() => this.writeNow(uri, form, text, options.overwrite));
+  }
+
+  /** Problems of the Markdown editor text of `uri`: conflict markers, and what a save of it would refuse or keep as is. */
+  markdownIssues(uri: string, text: string): readonly MarkdownIssue[] {
+    const markers = conflictMarkerIssues(text);
+    const base = this.bases.known(uri);
+    if (!base || markdownOf(base.editable.content) !== undefined) {
+      return markers;
+    }
+    if (text === base.text) {
+      return [...markers, ...(this.current.version === base.version ? this.textOf('markdown').losses() : [])];
+    }
+    if (text.length > LIVE_CONVERSION_MAX_CHARS) {
+      return markers; // converting back takes a noticeable moment on every pause in typing; the save still checks
+    }
+    try {
+      editableFromMarkdown(text, base.editable);
+      return markers;
+    } catch (error) {
+      return error instanceof MarkdownSaveError ? error.issues : markers;
+    }
+  }
+
+  /** PostHog's current text of the file `uri` (one GET), which the editor of `uri` is about to take (discarding its own). */
+  takeLatest(uri: string, form: NotebookForm): Promise<string> {
+    return this.enqueue(async () => {
+      const calls = await this.deps.calls();
+      this.accept(await calls.get(this.ref.projectId, this.ref.shortId));
+      this.remote = undefined;
+      const text = this.textOf(form).text;
+      this.shown.recordServed(this.current);
+      const snapshot = snapshotOf(this.current, text, this.mtime);
+      this.bases.served(uri, snapshot);
+      this.bases.rebase(uri, snapshot);
+      return text;
+    });
+  }
+
+  /** Gives the notebook the title `title` on PostHog (a PATCH without content, which PostHog does not version-check). */
+  retitle(title: string): Promise<Notebook> {
+    return this.enqueue(async () => {
+      const notebook = await (await this.deps.calls()).update(this.ref.projectId, this.ref.shortId, { title });
+      this.accept(notebook);
+      return notebook;
+    });
+  }
+
+  /**
+   * Makes a legacy notebook a Markdown notebook: its content becomes one ph-markdown-notebook node holding its
+   * Markdown (as PostHog's own conversion does), saved with the version just fetched. Returns the saved notebook.
+   */
+  convertToMarkdown(): Promise<Notebook> {
+    return this.enqueue(async () => {
+      if (markdownOf(this.current.content) !== undefined) {
+        return this.current;
+      }
+      const markdown = renderMarkdown(this.current.content, { forMarkdownNotebook: true }).markdown;
+      const saved = await (await this.deps.calls()).update(this.ref.projectId, this.ref.shortId, {
+        content: { type: 'doc', content: [{ type: MARKDOWN_NODE, attrs: { nodeId: MARKDOWN_NODE_ID, markdown } }] },
+        text_content: markdown,
+        version: this.current.version,
+      });
+      this.accept(saved);
+      this.changes.fire({ kind: 'changed' });
+      return saved;
+    });
+  }
+
+  dispose(): void {
+    this.updates.dispose();
+    this.bases.dispose();
+    this.changes.dispose();
+  }
+
+  private async writeNow(uri: string, form: NotebookForm, text: string, overwrite: boolean): Promise<WriteOutcome> {
+    const base = await this.bases.baseOf(uri);
+    if (this.bases.isSuperseded(uri, text)) {
+      this.deps.log.info(`${uri}: this text was saved before and PostHog merged it with others' changes, which it lacks; nothing to send.`);
+      return { kind: 'unchanged' };
+    }
+    if (base?.text === text && !overwrite) {
+      return { kind: 'unchanged' };
+    }
+    let save: PendingSave | undefined;
+    if (form === 'json') {
+      save = planJsonWrite(text, this.shown, base);
+    } else {
+      const against = base ?? (overwrite ? snapshotOf(this.current, this.textOf('markdown').text, this.mtime) : undefined);
+      if (!against) {
+        this.deps.log.warn(`${uri}: no base is known for this text; refusing to plan it against PostHog's current version.`);
+        return { kind: 'noBase' };
+      }
+      save = planMarkdownWrite(text, against);
+    }
+    if (!save) {
+      return { kind: 'unchanged' };
+    }
+    const sent = await sendSave(await this.deps.calls(), this.ref, save, { overwrite, known: this.current, label: uri, log: this.deps.log });
+    if (sent.kind === 'saved') {
+      this.acceptWritten(uri, save, sent.notebook, sent.own);
+      return sent;
+    }
+    if (sent.kind === 'conflicted') {
+      return this.showConflicts(uri, save, sent.server, sent.outcome);
+    }
+    return sent;
+  }
+
+  /** The editor holds the text it saved until it reloads: based on the version that took it, `merged` unless PostHog holds exactly that text. */
+  private acceptWritten(uri: string, save: PendingSave, notebook: Notebook, own: boolean): void {
+    this.accept(notebook);
+    this.remote = undefined;
+    this.shown.recordServed(notebook);
+    if (save.form === 'markdown' && own) {
+      this.written = { version: notebook.version, text: save.text };
+      this.texts.delete('markdown');
+    }
+    this.mtime = this.nextMtime(this.mtime + 1);
+    const editable = own ? editableOf(notebook) : save.full;
+    this.bases.written(uri, { version: notebook.version, editable, text: save.text, mtime: this.mtime, merged: !own || undefined, displayed: save.displayed });
+  }
+
+  /** The editor gets the merged text with conflict markers, if it still holds the text saved; it is then based on PostHog's version. */
+  private async showConflicts(
+    uri: string,
+    save: PendingSave,
+    server: Notebook,
+    outcome: { readonly text: string; readonly base?: string; readonly conflicts: number },
+  ): Promise<WriteOutcome> {
+    const knownMtime = (await this.bases.dirtyMtime(uri)) ?? save.base?.mtime ?? this.mtime;
+    this.accept(server);
+    this.shown.recordServed(server);
+    const theirs = outcome.base ?? this.textOf(save.form).text;
+    const marked = await this.deps.editors.replaceText(uri, save.text, outcome.text);
+    if (marked) {
+      this.bases.rebase(uri, snapshotOf(server, theirs, knownMtime));
+    }
+    return { kind: 'conflicted', server, conflicts: outcome.conflicts, marked };
+  }
+
+  private followIfShown(): void {
+    if (!this.following && this.deps.editors.openUris().length > 0) {
+      this.following = true;
+      this.updates.start();
+    }
+  }
+
+  private enqueue<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(task, task);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Strictly increasing modification times, each at least `floor`. */
+  private nextMtime(floor: number): number {
+    this.lastMtime = Math.max(this.lastMtime + 1, floor);
+    return this.lastMtime;
+  }
+}
+
+function renderForm(notebook: Notebook, form: NotebookForm): FormText {
+  const text = form === 'json' ? serializeNotebook(notebook) : markdownTextOf(notebook.content);
+  let losses: readonly MarkdownIssue[] | undefined;
+  return {
+    text,
+    bytes: new TextEncoder().encode(text),
+    losses: () => (losses ??= form === 'json' || markdownOf(notebook.content) !== undefined ? [] : renderMarkdown(notebook.content).losses),
+  };
+}
+
+/** PostHog's text of `notebook` in `form` (e.g. for a diff against the editor). */
+export function notebookText(notebook: Notebook, form: NotebookForm): string {
+  return renderForm(notebook, form).text;
+}

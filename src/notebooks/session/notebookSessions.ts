@@ -1,0 +1,123 @@
+import type { Notebook } from '../../api';
+import { Emitter } from '../../common/emitter';
+import { projectItemKey } from '../../common/keys';
+import { PollingUpdates } from './liveUpdates';
+import { NotebookSession, type SessionChange } from './notebookSession';
+import type { BaseStore, EditorFacts, NotebookCalls, NotebookRef, SessionLog } from './ports';
+
+/** A session no editor shows, no watcher follows and nothing fetched lately goes after this long. */
+const FORGET_IDLE_MS = 10 * 60_000;
+export const DEFAULT_POLL_SECONDS = 30;
+
+export interface SessionsDeps {
+  /** The notebook calls of a connection's current client; rejects when it is signed out. */
+  calls(connectionId: string): Promise<NotebookCalls>;
+  /** The open editors of a notebook. */
+  editors(ref: NotebookRef): EditorFacts;
+  readonly archive: BaseStore;
+  readonly log: SessionLog;
+}
+
+export function sessionKey(ref: NotebookRef): string {
+  return projectItemKey(ref.connectionId, ref.projectId, ref.shortId);
+}
+
+/**
+ * The open notebooks' sessions, one per notebook: made when a notebook is first fetched, kept while editors
+ * show it, forgotten a while after. One GET per notebook at a time (VS Code asks for a stat from several places
+ * when it opens a file). Each session follows PostHog's changes by polling every `pollSeconds` (0: not at all).
+ */
+export class NotebookSessions {
+  private readonly sessions = new Map<string, NotebookSession>();
+  private readonly fetching = new Map<string, Promise<NotebookSession>>();
+  private pollSeconds = DEFAULT_POLL_SECONDS;
+  private readonly changes = new Emitter<{ readonly session: NotebookSession; readonly change: SessionChange }>();
+  /** A session's notebook moved on, or a newer version was held back for an editor with unsaved changes. */
+  readonly onDidChange = this.changes.event;
+
+  constructor(private readonly deps: SessionsDeps) {}
+
+  get(ref: NotebookRef): NotebookSession | undefined {
+    return this.sessions.get(sessionKey(ref));
+  }
+
+  all(): readonly NotebookSession[] {
+    return [...this.sessions.values()];
+  }
+
+  /** The notebook's session with PostHog's current version (one GET, shared by callers meanwhile). */
+  fetch(ref: NotebookRef): Promise<NotebookSession> {
+    const key = sessionKey(ref);
+    let pending = this.fetching.get(key);
+    if (!pending) {
+      pending = this.deps
+        .calls(ref.connectionId)
+        .then((calls) => calls.get(ref.projectId, ref.shortId))
+        .then((notebook) => this.accept(ref, notebook));
+      this.fetching.set(key, pending);
+      const forget = () => this.fetching.delete(key);
+      pending.then(forget, forget);
+    }
+    return pending;
+  }
+
+  /** `notebook`, just fetched or created, becomes its session's version (a new session when there was none). */
+  accept(ref: NotebookRef, notebook: Notebook): NotebookSession {
+    const key = sessionKey(ref);
+    const known = this.sessions.get(key);
+    if (known) {
+      known.accept(notebook);
+      return known;
+    }
+    this.prune();
+    const session = new NotebookSession(ref, notebook, {
+      calls: () => this.deps.calls(ref.connectionId),
+      editors: this.deps.editors(ref),
+      archive: this.deps.archive,
+      log: this.deps.log,
+      updates: (target) => new PollingUpdates(target, () => this.deps.calls(ref.connectionId), () => this.pollSeconds, this.deps.log),
+    });
+    session.onDidChange((change) => this.changes.fire({ session, change }));
+    this.sessions.set(key, session);
+    return session;
+  }
+
+  /** The notebook was deleted: its session goes. */
+  forget(ref: NotebookRef): void {
+    const key = sessionKey(ref);
+    this.sessions.get(key)?.dispose();
+    this.sessions.delete(key);
+  }
+
+  /** Polls every open notebook every `seconds` (0 stops polling). */
+  setPollInterval(seconds: number): void {
+    this.pollSeconds = seconds;
+    for (const session of this.sessions.values()) {
+      session.restartUpdates();
+    }
+  }
+
+  /** One round of checks for PostHog's changes, for every notebook an editor shows; forgets idle sessions. */
+  async checkOpenNotebooks(): Promise<void> {
+    this.prune();
+    await Promise.all(this.all().map((session) => (this.deps.editors(session.ref).openUris().length > 0 ? session.checkRemote() : undefined)));
+  }
+
+  dispose(): void {
+    for (const session of this.sessions.values()) {
+      session.dispose();
+    }
+    this.sessions.clear();
+    this.changes.dispose();
+  }
+
+  /** Sessions of notebooks no editor shows any more go after a while, so memory does not grow with browsing. */
+  private prune(now = Date.now()): void {
+    for (const [key, session] of this.sessions) {
+      if (session.isIdle(now, FORGET_IDLE_MS)) {
+        session.dispose();
+        this.sessions.delete(key);
+      }
+    }
+  }
+}
