@@ -101,7 +101,7 @@ export interface ApiKey {
   value: string;
   label: string;
   userId: number;
-  /** Empty = a legacy key without scopes, which PostHog lets do anything. */
+  /** Empty = a key without scopes (NULL in PostHog's database): it may do nothing. */
   scopes: string[];
   /** Organization ids the key is limited to (empty/undefined = all). */
   organizations?: string[];

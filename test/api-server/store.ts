@@ -257,13 +257,13 @@ export class Store {
   }
 
   /**
-   * PostHog's notebook update: any field refreshes last_modified_*; a truthy `content` must come with the
-   * current `version` (else 409) and bumps it; `version` alone is stored as sent.
+   * PostHog's notebook update: any field refreshes last_modified_*; `content` (any value, null and {}
+   * included) must come with the current `version` (else 409) and bumps it; `version` alone is stored as sent.
    */
   updateNotebook(notebook: Notebook, fields: JsonObject, userId: number | null = this.mainUser.id): void {
     const before = { title: notebook.title, content: notebook.content, deleted: notebook.deleted };
     const values = { ...fields };
-    if (isTruthy(values['content'] ?? null)) {
+    if ('content' in values) {
       if (values['version'] !== notebook.version) throw conflict('Someone else edited the Notebook');
       values['version'] = notebook.version + 1;
     }
@@ -364,14 +364,6 @@ export class Store {
 function change(type: string, field: string, before: Json, after: Json): ActivityChange {
   const action = before === null || before === undefined ? 'created' : after === null ? 'deleted' : 'changed';
   return { type, action, field, before: before ?? null, after: after ?? null };
-}
-
-/** Python truthiness of a JSON value. */
-function isTruthy(value: Json): boolean {
-  if (value === null || value === false || value === 0 || value === '') return false;
-  if (Array.isArray(value)) return value.length > 0;
-  if (typeof value === 'object') return Object.keys(value).length > 0;
-  return true;
 }
 
 function isObject(value: Json): value is JsonObject {
