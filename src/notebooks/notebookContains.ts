@@ -112,6 +112,8 @@ export type ContainsProblemKind =
   | 'noTarget'
   /** "a:b:c": PostHog reads only up to a second colon. */
   | 'secondColon'
+  /** "recording:": PostHog looks for an empty id (suggestion: target:true). */
+  | 'emptyMatch'
   /** Upper case or underscores: node types are lower case with hyphens (suggestion: the fixed target). */
   | 'spelling'
   /** Characters no node type has. */
@@ -156,6 +158,9 @@ function pairProblem(pair: string): ContainsProblem | undefined {
   }
   if (match?.includes(':')) {
     return problem('secondColon', 'error');
+  }
+  if (match === '') {
+    return problem('emptyMatch', 'error', `${target}:true`);
   }
   if (!NODE_NAME.test(target)) {
     const fixed = target.toLowerCase().replace(/_/g, '-');

@@ -280,6 +280,8 @@ function containsProblemText(problem: ContainsProblem): string {
       return vscode.l10n.t('"{0}" has no target before the colon.', pair);
     case 'secondColon':
       return vscode.l10n.t('"{0}" has a second colon: PostHog reads only up to it.', pair);
+    case 'emptyMatch':
+      return vscode.l10n.t('"{0}" has nothing after the colon: PostHog would look for an empty id. Did you mean {1}?', pair, suggestion ?? '');
     case 'spelling':
       return vscode.l10n.t('"{0}" finds nothing: PostHog\'s node types are lower case with hyphens. Did you mean {1}?', pair, suggestion ?? '');
     case 'notNodeType':

@@ -48,6 +48,7 @@ describe('notebook contains filter', () => {
     assert.deepEqual(check('Recording'), ['spelling', 'error', 'Recording', 'recording']);
     assert.deepEqual(check('recording:true bad:pair:x'), ['secondColon', 'error', 'bad:pair:x', undefined]);
     assert.deepEqual(check(':true'), ['noTarget', 'error', ':true', undefined]);
+    assert.deepEqual(check('recording:'), ['emptyMatch', 'error', 'recording:', 'recording:true']);
     assert.deepEqual(check('rec$ording:true'), ['notNodeType', 'error', 'rec$ording:true', undefined]);
     assert.deepEqual(check('recording:True'), ['matchCase', 'warning', 'recording:True', 'recording:true']);
     assert.deepEqual(check('insights:false'), ['legacyInsight', 'warning', 'insights:false', undefined]);
