@@ -5,27 +5,27 @@ import { TAGS } from './markdown';
 /**
  * The `contains` targets the filter offers, in PostHog's words (what goes before the colon). PostHog
  * depluralises a target and prefixes `ph-`, then looks among the notebook's top-level nodes
- * (`replay-timestamp`: one level down, inside paragraphs); `hasId`: an id after the colon is the node's.
+ * (`replay-timestamp`: one level down, inside paragraphs).
  */
 export const CONTAINS_TARGETS = [
-  { target: 'recording', hasId: true },
-  { target: 'replay-timestamp', hasId: true },
-  { target: 'query', hasId: true },
-  { target: 'feature-flag', hasId: true },
-  { target: 'experiment', hasId: true },
-  { target: 'early-access-feature', hasId: true },
-  { target: 'survey', hasId: true },
-  { target: 'cohort', hasId: true },
-  { target: 'person', hasId: true },
-  { target: 'group', hasId: true },
-  { target: 'llm-trace', hasId: true },
-  { target: 'recording-playlist', hasId: false },
-  { target: 'python', hasId: false },
-  { target: 'markdown-notebook', hasId: false },
-  { target: 'insight', hasId: true },
+  'recording',
+  'replay-timestamp',
+  'query',
+  'feature-flag',
+  'experiment',
+  'early-access-feature',
+  'survey',
+  'cohort',
+  'person',
+  'group',
+  'llm-trace',
+  'recording-playlist',
+  'python',
+  'markdown-notebook',
+  'insight',
 ] as const;
 
-export type ContainsTarget = (typeof CONTAINS_TARGETS)[number]['target'];
+export type ContainsTarget = (typeof CONTAINS_TARGETS)[number];
 
 /** Node types PostHog's notebooks hold: the Markdown tags' types, nodes without a tag, and legacy ones. */
 const KNOWN_NODE_TYPES = new Set([

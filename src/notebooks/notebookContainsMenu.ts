@@ -80,7 +80,7 @@ function containsMenu(contains: string | undefined): ContainsItem[] {
     label: `$(close) ${pair}`,
     description: vscode.l10n.t('remove'),
   }));
-  const targets: ContainsItem[] = CONTAINS_TARGETS.map(({ target }) => {
+  const targets: ContainsItem[] = CONTAINS_TARGETS.map((target) => {
     const texts = targetTexts(target);
     return { action: 'add', target, label: `$(${texts.icon}) ${texts.name}`, description: target, detail: texts.detail };
   });

@@ -45,10 +45,10 @@ describe('Notebook filter: contains', function () {
     await filter();
     const menu = promptTitled('Notebooks Containing');
     assert.ok(menu?.items, JSON.stringify(harness.window.prompts));
-    const offered = menu.items.filter((item) => !item.separator && CONTAINS_TARGETS.some(({ target }) => target === item.description));
+    const offered = menu.items.filter((item) => !item.separator && (CONTAINS_TARGETS as readonly string[]).includes(item.description ?? ''));
     assert.deepEqual(
       offered.map((item) => item.description),
-      CONTAINS_TARGETS.map(({ target }) => target),
+      [...CONTAINS_TARGETS],
       'every target, as typed for PostHog',
     );
     for (const target of ['recording', 'replay-timestamp', 'query', 'feature-flag', 'cohort', 'person', 'survey', 'early-access-feature', 'recording-playlist']) {

@@ -22,7 +22,7 @@ describe('notebook contains filter', () => {
     assert.equal(containsNodeType(containsTargetFor('ph-person-properties')!), 'ph-person-properties');
     assert.equal(containsTargetFor('person-feed'), 'person-feed');
     assert.equal(containsTargetFor('ph-Person'), undefined);
-    for (const { target } of CONTAINS_TARGETS) {
+    for (const target of CONTAINS_TARGETS) {
       assert.equal(containsNodeType(target), `ph-${target}`, `${target} is found as typed`);
       assert.equal(containsProblem(`${target}:true`)?.kind, target === 'insight' ? 'legacyInsight' : undefined, target);
     }
