@@ -10,6 +10,13 @@ export interface OrganizationSummary {
    * or (for a key limited to some projects) the projects the key reaches.
    */
   readonly source: 'organizations' | 'user' | 'added' | 'projects';
+  /** The user's membership level (1 member, 8 admin, 15 owner) when PostHog said it. */
+  readonly membershipLevel?: number;
+  /**
+   * The organization lets members create projects; read from the organizations list only (a server whose
+   * list lacks the setting predates it: members may not).
+   */
+  readonly membersCanCreateProjects?: boolean;
 }
 
 /** The organizations a connection shows, and how they were found. */
@@ -150,7 +157,13 @@ export class ExplorerModel {
   private async listedOrganizations(signal: AbortSignal): Promise<OrganizationSummary[]> {
     try {
       const organizations = await this.client.organizations.listAll({ signal });
-      return organizations.map(({ id, name }) => ({ id, name, source: 'organizations' }));
+      return organizations.map((organization) => ({
+        id: organization.id,
+        name: organization.name,
+        source: 'organizations',
+        membershipLevel: organization.membership_level ?? undefined,
+        membersCanCreateProjects: organization.members_can_create_projects ?? false,
+      }));
     } catch (error) {
       if (!(error instanceof MissingScopeError)) {
         throw error;
@@ -158,7 +171,12 @@ export class ExplorerModel {
     }
     try {
       const user = await this.client.users.me({ signal });
-      return (user.organizations ?? []).map(({ id, name }) => ({ id, name, source: 'user' }));
+      return (user.organizations ?? []).map(({ id, name, membership_level }) => ({
+        id,
+        name,
+        source: 'user',
+        membershipLevel: membership_level ?? undefined,
+      }));
     } catch (error) {
       if (error instanceof MissingScopeError && this.addedOrganizationIds().length > 0) {
         return [];

@@ -11,7 +11,7 @@ export interface Creator {
 
 /** The notebook list filters of the API (spec 4.2), as the user sets them in the explorer. */
 export interface NotebookFilter {
-  /** Match pairs `target:match`, separated by commas or spaces, e.g. `recording:true insight:false`. */
+  /** Match pairs `target:match`, separated by commas or spaces, e.g. `recording:true feature-flag:false`. */
   readonly contains?: string;
   /** The creator; its UUID is what is sent. */
   readonly createdBy?: Creator;
@@ -97,22 +97,18 @@ function creatorOf(user: Pick<UserBasic, 'uuid' | 'first_name' | 'last_name' | '
   return { uuid: user.uuid, name, email: user.email || undefined };
 }
 
-const CONTAINS_PAIR = /^[a-z_]+(:[^\s,:]*)?$/i;
-
-/** Why a `contains` value would not be understood, or undefined when it is fine. */
-export function containsProblem(value: string): string | undefined {
-  const pairs = splitContains(value);
-  const bad = pairs.find((pair) => !CONTAINS_PAIR.test(pair));
-  return bad === undefined ? undefined : bad;
-}
-
-export function splitContains(value: string): string[] {
-  return value.split(/[\s,]+/).filter((pair) => pair.length > 0);
-}
-
 const DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+const RELATIVE = /^-\d+[hdwmy]$/;
 
 /** True for the ISO 8601 dates and date-times the server parses (2026-11-01, 2026-11-01T12:30Z). */
 export function isIsoDate(value: string): boolean {
   return DATE.test(value) && !Number.isNaN(Date.parse(value));
+}
+
+/**
+ * A date PostHog reads as meant: ISO 8601 as above, or a time ago: -24h, -7d, -2w, -1m (months), -1y.
+ * PostHog reads anything else too, but not as meant ("yesterday" is now), so the filter refuses it.
+ */
+export function isNotebookDate(value: string): boolean {
+  return isIsoDate(value) || RELATIVE.test(value);
 }

@@ -1,12 +1,19 @@
 import * as vscode from 'vscode';
 import { isUuid } from '../api';
 import type { WindowApi } from '../workbench/window';
-import { containsProblem, type Creator, describeFilter, isIsoDate, type NotebookFilter } from './notebookFilter';
+import { askContains } from './notebookContainsMenu';
+import { type Creator, describeFilter, isNotebookDate, type NotebookFilter } from './notebookFilter';
 
 type FilterAction = 'contains' | 'createdBy' | 'onlyMine' | 'dateFrom' | 'dateTo' | 'apply' | 'clear';
 
 interface ActionItem extends vscode.QuickPickItem {
   readonly action: FilterAction;
+}
+
+/** The project whose notebooks the filter lists: its name for titles, its time zone for dates. */
+export interface FilteredProject {
+  readonly name: string;
+  readonly timezone?: string | null;
 }
 
 /**
@@ -15,14 +22,14 @@ interface ActionItem extends vscode.QuickPickItem {
  */
 export async function editNotebookFilter(
   window: WindowApi,
-  projectName: string,
+  project: FilteredProject,
   initial: NotebookFilter,
   creators: readonly Creator[],
 ): Promise<NotebookFilter | undefined> {
   let filter: NotebookFilter = { ...initial };
   for (;;) {
     const picked = await window.showQuickPick(filterMenu(filter), {
-      title: vscode.l10n.t('Filter Notebooks: {0}', projectName),
+      title: vscode.l10n.t('Filter Notebooks: {0}', project.name),
       placeHolder: describeFilter(filter) || vscode.l10n.t('Choose what to filter by, then Apply'),
       ignoreFocusOut: true,
     });
@@ -41,26 +48,21 @@ export async function editNotebookFilter(
         filter = await askCreatedBy(window, filter, creators);
         break;
       case 'contains':
-        filter = await askText(window, filter, 'contains', {
-          title: vscode.l10n.t('Notebooks containing'),
-          prompt: vscode.l10n.t(
-            'Pairs of target:match separated by spaces or commas. Targets: recording, insight, query, feature_flag, …; match: true, false, or an id.',
-          ),
-          placeHolder: 'recording:true insight:false',
-          validate: (value) => {
-            const bad = containsProblem(value);
-            return bad ? vscode.l10n.t('"{0}" is not a target:match pair.', bad) : undefined;
-          },
-        });
+        filter = { ...filter, contains: (await askContains(window, filter.contains)) || undefined };
         break;
       case 'dateFrom':
       case 'dateTo':
         filter = await askText(window, filter, picked.action, {
           title: picked.action === 'dateFrom' ? vscode.l10n.t('Modified after') : vscode.l10n.t('Modified before'),
-          prompt: vscode.l10n.t('A date or date-time in ISO 8601, e.g. 2026-11-01 or 2026-11-01T12:00Z. Empty clears it.'),
+          prompt: vscode.l10n.t(
+            "A date or date-time in ISO 8601 (2026-11-01, 2026-11-01T12:00Z; without an offset, in the project's time zone: {0}), or a time ago: -24h, -7d, -2w, -1m (months), -1y. Empty clears it.",
+            project.timezone || 'UTC',
+          ),
           placeHolder: new Date().toISOString().slice(0, 10),
           validate: (value) =>
-            isIsoDate(value) ? undefined : vscode.l10n.t('"{0}" is not a date like 2026-11-01 or 2026-11-01T12:00Z.', value),
+            isNotebookDate(value)
+              ? undefined
+              : vscode.l10n.t('"{0}" is not a date like 2026-11-01 or 2026-11-01T12:00Z, nor a time ago like -7d.', value),
         });
         break;
     }
@@ -92,7 +94,12 @@ async function askText(
   window: WindowApi,
   filter: NotebookFilter,
   field: 'contains' | 'dateFrom' | 'dateTo',
-  options: { title: string; prompt: string; placeHolder: string; validate: (value: string) => string | undefined },
+  options: {
+    title: string;
+    prompt: string;
+    placeHolder: string;
+    validate: (value: string) => string | undefined;
+  },
 ): Promise<NotebookFilter> {
   const value = await window.showInputBox({
     title: options.title,

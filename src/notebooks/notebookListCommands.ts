@@ -41,7 +41,7 @@ export class NotebookListCommands extends CommandGroup {
       session.client.users.me().catch(() => undefined),
       this.section.lists.list(session.client, project.id).catch(() => []),
     ]);
-    const filter = await editNotebookFilter(this.window, project.name, current, knownCreators(me, listed, current.createdBy));
+    const filter = await editNotebookFilter(this.window, project, current, knownCreators(me, listed, current.createdBy));
     if (filter) {
       this.section.setFilter(session.connection.id, project.id, filter, target.node);
     }

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { errorText, PersonalApiKeyNotSupportedError, type ProjectListItem } from '../api';
-import { type OrganizationSummary, projectSettingsUrl } from '../catalog';
+import { mayCreateProjects, type OrganizationSummary, projectSettingsUrl } from '../catalog';
 import type { ConnectionManager, ConnectionSession } from '../connections';
 import { oneSafeLine } from '../common/text';
 import { commandTarget, type ExplorerNode, OrganizationNode, pickProject, ProjectNode } from '../tree';
@@ -102,9 +102,15 @@ export class ProjectCommandContext {
       this.window.offerSignIn();
       return undefined;
     }
-    const items = session.model
-      .organizations()
-      .then((organizations) => organizations.map((organization): OrganizationItem => ({ label: oneSafeLine(organization.name), organization })));
+    const items = session.model.organizations().then((organizations) =>
+      organizations.map(
+        (organization): OrganizationItem => ({
+          label: oneSafeLine(organization.name),
+          description: mayCreateProjects(organization) === false ? vscode.l10n.t('only admins create projects here') : undefined,
+          organization,
+        }),
+      ),
+    );
     const picked = await this.window.showQuickPick(items, {
       title: vscode.l10n.t('New Project'),
       placeHolder: vscode.l10n.t('Choose the organization for the new project'),

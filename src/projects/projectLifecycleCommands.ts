@@ -4,7 +4,9 @@ import type { ExplorerNode } from '../tree';
 import { COMMANDS } from '../workbench/commandIds';
 import type { CommandHandlers } from '../workbench/commands';
 import { confirmByTyping } from '../workbench/confirm';
-import { ProjectCommandGroup } from './projectCommandContext';
+import { mayCreateProjects, mayDeleteProjects } from '../catalog';
+import { oneSafeLine } from '../common/text';
+import { ProjectCommandGroup, type ProjectTarget } from './projectCommandContext';
 import { nameProblem } from './settingsText';
 
 /** A project's life: create it in an organization, rename it, delete it. */
@@ -24,6 +26,15 @@ export class ProjectLifecycleCommands extends ProjectCommandGroup {
       return undefined;
     }
     const { session, organization } = target;
+    if (mayCreateProjects(organization) === false) {
+      void this.window.showErrorMessage(
+        vscode.l10n.t(
+          'You need to be an organization admin or above to create new projects. You are a member of "{0}": one of its admins can create the project, or let members create projects.',
+          oneSafeLine(organization.name),
+        ),
+      );
+      return undefined;
+    }
     let value = '';
     for (;;) {
       const name = await this.askName(vscode.l10n.t('New Project in {0}', organization.name), value);
@@ -78,6 +89,9 @@ export class ProjectLifecycleCommands extends ProjectCommandGroup {
       return false;
     }
     const { session, organization, project } = target;
+    if (!(await this.mayDelete(target))) {
+      return false;
+    }
     const confirmed = await confirmByTyping(
       this.window,
       {
@@ -108,6 +122,34 @@ export class ProjectLifecycleCommands extends ProjectCommandGroup {
     this.context.deps.tree.refreshOrganization(session, organization.id);
     void this.window.showInformationMessage(vscode.l10n.t('Deleted the project "{0}". PostHog removes its data in the background.', project.name));
     return true;
+  }
+
+  /**
+   * PostHog lets only the project's admins delete it. A member of the organization is one only if made
+   * the project's admin, which the project tells (effective_membership_level); if even that says no, the
+   * command refuses plainly before asking anything. When it cannot tell, PostHog decides.
+   */
+  private async mayDelete(target: ProjectTarget): Promise<boolean> {
+    const { organization, project } = target;
+    if (mayDeleteProjects(organization.membershipLevel) !== false) {
+      return true;
+    }
+    const level = await this.context
+      .operations(target)
+      .get(project.id)
+      .then((full) => full.effective_membership_level)
+      .catch(() => undefined);
+    if (mayDeleteProjects(level) !== false) {
+      return true;
+    }
+    void this.window.showErrorMessage(
+      vscode.l10n.t(
+        'Could not delete "{0}": You don\'t have sufficient permissions in the project. Deleting a project needs admin rights in it, and you are a member of "{1}".',
+        oneSafeLine(project.name),
+        oneSafeLine(organization.name),
+      ),
+    );
+    return false;
   }
 
   private async askName(title: string, value: string): Promise<string | undefined> {

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ProjectListItem } from '../api';
-import { type OrganizationSummary, organizationSettingsUrl, projectUrl } from '../catalog';
+import { mayCreateProjects, mayDeleteProjects, type OrganizationSummary, organizationSettingsUrl, projectUrl } from '../catalog';
 import { type Connection, connectionLabel, type ConnectionSession } from '../connections';
 import { markdownCode, markdownLine } from '../common/markdown';
 import { oneSafeLine } from '../common/text';
@@ -168,7 +168,8 @@ export class OrganizationNode extends SessionNode {
     item.tooltip = new vscode.MarkdownString(
       `**${markdownLine(this.organization.name)}**\n\n${vscode.l10n.t('Organization')} ${markdownCode(this.organization.id)}`,
     );
-    item.contextValue = 'organization';
+    // Create Project is hidden where PostHog would refuse it (the palette explains why).
+    item.contextValue = mayCreateProjects(this.organization) === false ? 'organization cannotCreateProjects' : 'organization';
     return item;
   }
 
@@ -221,7 +222,8 @@ export class ProjectNode extends SessionNode {
       lines.push(vscode.l10n.t('Demo project'));
     }
     item.tooltip = new vscode.MarkdownString(lines.join('\n\n'));
-    item.contextValue = 'project';
+    // Delete Project is hidden where the organization says PostHog would refuse it.
+    item.contextValue = mayDeleteProjects(this.organization.membershipLevel) === false ? 'project cannotDelete' : 'project';
     return item;
   }
 

@@ -43,11 +43,10 @@ export function resolveTarget(store: Store, key: ApiKey, params: Record<string, 
 }
 
 /**
- * APIScopePermission: legacy keys (no scopes) may do anything; actions without a scope are refused;
- * then the key's project/organization limits; then the scope itself (write implies read, "*" is all).
+ * APIScopePermission: actions without a scope are refused; then the key's project/organization limits; then
+ * the scope itself (write implies read, "*" is all). A key without scopes (NULL or []) has none of them.
  */
 export function authorize(key: ApiKey, action: Action, target: Target, refusePersonalKeyActions: boolean): void {
-  if (key.scopes.length === 0) return;
   const required = action.scope ?? (refusePersonalKeyActions ? null : (action.allowedScope ?? null));
   if (!required) throw permissionDenied(PERSONAL_KEY_REFUSED);
   if (!required.startsWith('user:')) checkKeyLimits(key, target);

@@ -29,6 +29,12 @@ export interface Organization {
   created_at: number;
   updated_at: number;
   members: Membership[];
+  /** PostHog's members_can_create_projects (default false): members may create projects too ... */
+  membersCanCreateProjects?: boolean;
+  /** ... but only with this entitlement of the plan (available_product_features keys). */
+  availableFeatures?: string[];
+  /** A paid subscription: its last project cannot be deleted. */
+  hasActiveSubscription?: boolean;
 }
 
 /** A project, with every writable setting of spec 2.1 kept in `settings`. */
@@ -101,7 +107,7 @@ export interface ApiKey {
   value: string;
   label: string;
   userId: number;
-  /** Empty = a legacy key without scopes, which PostHog lets do anything. */
+  /** Empty = a key without scopes (NULL in PostHog's database): it may do nothing. */
   scopes: string[];
   /** Organization ids the key is limited to (empty/undefined = all). */
   organizations?: string[];

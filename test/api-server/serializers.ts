@@ -67,6 +67,8 @@ export function organizationFull(store: Store, org: Organization, userId: number
     members_can_invite: true, members_can_use_personal_api_keys: true, allow_publicly_shared_resources: true,
     member_count: org.members.length, is_ai_data_processing_approved: true, default_experiment_stats_method: 'bayesian',
     default_role_id: null, is_active: true, is_not_active_reason: null, is_pending_deletion: false,
+    members_can_create_projects: org.membersCanCreateProjects ?? false,
+    ...(org.availableFeatures ? { available_product_features: org.availableFeatures.map((key) => ({ key, name: key })) } : {}),
   };
 }
 

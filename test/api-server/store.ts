@@ -5,7 +5,8 @@
  *   store.now(): Date                       the server clock (StartOptions.now)
  *   store.nowMicros(): number               strictly increasing microsecond timestamps for edits
  *   store.rng                               the seeded PRNG (deterministic per seed)
- *   store.settings.maxProjectsPerOrganization  plan limit; null = unlimited (creating past it answers 403)
+ *   store.settings.maxProjectsPerOrganization  plan limit; null = unlimited up to PostHog's 2000 (past it: 403)
+ *   store.settings.projectDeletionDisabled     PostHog's DISABLE_BULK_DELETES: every project DELETE answers 400
  *
  * Records (times are microseconds since the epoch; see model.ts)
  *   store.users, store.organizations, store.projects (includes projects pending deletion)
@@ -47,7 +48,11 @@ import { textContentOf } from './content';
 
 export interface StoreSettings {
   maxProjectsPerOrganization: number | null;
+  projectDeletionDisabled: boolean;
 }
+
+/** PostHog's MAX_ALLOWED_PROJECTS_PER_ORG: the cap of plans without a project limit. */
+export const MAX_PROJECTS_PER_ORGANIZATION = 2000;
 
 export class Store {
   readonly users: User[] = [];
@@ -55,7 +60,7 @@ export class Store {
   readonly projects: Project[] = [];
   readonly keys = new Map<string, ApiKey>();
   readonly activity: ActivityEntry[] = [];
-  readonly settings: StoreSettings = { maxProjectsPerOrganization: null };
+  readonly settings: StoreSettings = { maxProjectsPerOrganization: null, projectDeletionDisabled: false };
   readonly rng: Rng;
   private readonly notebooks = new Map<number, Notebook[]>();
   private readonly events = new Map<number, EventTable>();
@@ -157,17 +162,30 @@ export class Store {
     for (let n = 2; ; n++) if (!taken.has(`default project ${n}`)) return `Default project ${n}`;
   }
 
-  /** 403 when the organization is at its plan's project limit (settings.maxProjectsPerOrganization). */
-  checkProjectLimit(orgId: string): void {
+  /**
+   * PostHog's PremiumMultiProjectPermission: 403 when the organization's non-demo projects (pending deletion
+   * included) reach the plan's limit (settings.maxProjectsPerOrganization), or 2000 without one; a demo project
+   * is refused when the organization already has one, and counts for neither.
+   */
+  checkProjectLimit(orgId: string, demo = false): void {
+    const projects = this.projects.filter((p) => p.organizationId === orgId);
+    const planLimit = permissionDenied(
+      'You have reached the maximum limit of allowed projects for your current plan. Upgrade your plan to be able to create and manage more projects.',
+    );
+    if (demo && projects.some((p) => p.settings['is_demo'] === true)) throw planLimit;
+    const count = projects.filter((p) => p.settings['is_demo'] !== true).length;
     const limit = this.settings.maxProjectsPerOrganization;
-    if (limit !== null && this.projectsOf(orgId).length >= limit) {
-      throw permissionDenied('You have reached the maximum limit of allowed projects for your current plan.');
+    if (limit === null && count >= MAX_PROJECTS_PER_ORGANIZATION) {
+      throw permissionDenied(
+        `You have reached the maximum limit of ${MAX_PROJECTS_PER_ORGANIZATION} projects per organization. Contact support if you'd like access to more projects.`,
+      );
     }
+    if (limit !== null && count >= limit) throw planLimit;
   }
 
   /** Creates a project; `fields` are validated writable fields (see defaults.ts). */
   createProject(orgId: string, fields: JsonObject = {}, userId: number | null = this.mainUser.id, createdAt?: number): Project {
-    this.checkProjectLimit(orgId);
+    this.checkProjectLimit(orgId, fields['is_demo'] === true);
     const created = createdAt ?? this.nowMicros();
     const { name, ...settings } = fields;
     const projectName = typeof name === 'string' ? name : this.defaultProjectName(orgId);
@@ -257,13 +275,13 @@ export class Store {
   }
 
   /**
-   * PostHog's notebook update: any field refreshes last_modified_*; a truthy `content` must come with the
-   * current `version` (else 409) and bumps it; `version` alone is stored as sent.
+   * PostHog's notebook update: any field refreshes last_modified_*; `content` (any value, null and {}
+   * included) must come with the current `version` (else 409) and bumps it; `version` alone is stored as sent.
    */
   updateNotebook(notebook: Notebook, fields: JsonObject, userId: number | null = this.mainUser.id): void {
     const before = { title: notebook.title, content: notebook.content, deleted: notebook.deleted };
     const values = { ...fields };
-    if (isTruthy(values['content'] ?? null)) {
+    if ('content' in values) {
       if (values['version'] !== notebook.version) throw conflict('Someone else edited the Notebook');
       values['version'] = notebook.version + 1;
     }
@@ -364,14 +382,6 @@ export class Store {
 function change(type: string, field: string, before: Json, after: Json): ActivityChange {
   const action = before === null || before === undefined ? 'created' : after === null ? 'deleted' : 'changed';
   return { type, action, field, before: before ?? null, after: after ?? null };
-}
-
-/** Python truthiness of a JSON value. */
-function isTruthy(value: Json): boolean {
-  if (value === null || value === false || value === 0 || value === '') return false;
-  if (Array.isArray(value)) return value.length > 0;
-  if (typeof value === 'object') return Object.keys(value).length > 0;
-  return true;
 }
 
 function isObject(value: Json): value is JsonObject {

@@ -88,6 +88,29 @@ describe('Projects (e2e)', () => {
     await workbench.clearNotifications();
   });
 
+  it("offers New Project and Delete Project only where the user's membership allows them", async () => {
+    const { workbench } = e2e();
+    const acme = api.store.organizations.find((organization) => organization.name === 'Acme Analytics')!;
+    const membership = acme.members.find((member) => member.userId === api.store.mainUser.id)!;
+    const level = membership.level;
+    membership.level = 1;
+    try {
+      await workbench.pressTreeItemAction(connection, 'Refresh');
+      await workbench.expandTreeItem('Acme Analytics');
+      await workbench.waitForTreeItem('Acme Web');
+      const organizationMenu = await workbench.treeItemMenuEntries('Acme Analytics');
+      assert.ok(organizationMenu.includes('Open in PostHog'), organizationMenu.join(', '));
+      assert.ok(!organizationMenu.includes('New Project…'), 'a member may not create projects here');
+      const projectMenu = await workbench.treeItemMenuEntries('Acme Web');
+      assert.ok(projectMenu.includes('Rename Project…'), projectMenu.join(', '));
+      assert.ok(!projectMenu.includes('Delete Project…'), 'a member may not delete projects here');
+      const ownProjectMenu = await workbench.treeItemMenuEntries('Hedgebox');
+      assert.ok(ownProjectMenu.includes('Delete Project…'), 'the owner of Hedgebox Inc. may');
+    } finally {
+      membership.level = level;
+    }
+  });
+
   it('resets the project token: a modal warning, then the new token with Copy', async () => {
     const { workbench, page } = e2e();
     const project = api.store.projectsOf(api.store.organizations[0]!.id).find((entry) => entry.name === 'Hedgebox')!;

@@ -312,6 +312,16 @@ export class Workbench {
     await this.page.keyboard.press('Enter');
   }
 
+  /** Right-clicks a tree item and reads its context menu's entries; Escape closes the menu again. */
+  async treeItemMenuEntries(label: string, viewName?: string): Promise<string[]> {
+    await this.treeItem(label, viewName).click({ button: 'right' });
+    const entries = this.page.locator('.monaco-menu .action-item .action-label');
+    await entries.first().waitFor({ timeout: this.timeout });
+    const texts = (await entries.allInnerTexts()).map((text) => text.trim()).filter((text) => text.length > 0);
+    await this.page.keyboard.press('Escape');
+    return texts;
+  }
+
   // ---- Editors ---------------------------------------------------------------------------------------------
 
   /** Opens a workspace file with Quick Open (Ctrl+P), e.g. "notes/today.md", and waits for its editor. */

@@ -215,7 +215,9 @@ describe('Explorer tree', () => {
     assert.ok(project instanceof ProjectNode);
     harness.window
       .pick('Contains')
+      .pick('Edit as Text')
       .type('recording:true')
+      .pick('Done')
       .pick('Only mine')
       .pick('Modified after')
       .type('2020-01-01')

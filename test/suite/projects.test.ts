@@ -188,7 +188,7 @@ describe('Projects: create, rename, features, delete (local API in the extension
     harness.window.type('One too many');
     assert.equal(await harness.lifecycle.createProject(await harness.organizationNode()), undefined);
     assert.deepEqual(harness.messages('error'), [
-      'Could not create the project: PostHog refused the request. You have reached the maximum limit of allowed projects for your current plan.',
+      'Could not create the project: PostHog refused the request. You have reached the maximum limit of allowed projects for your current plan. Upgrade your plan to be able to create and manage more projects.',
     ]);
   });
 
@@ -558,5 +558,111 @@ describe('Projects: token, demo data, activity, browser', () => {
       assert.ok(picked?.labels.includes('Hedgebox Inc.'), 'grouped by organization');
       assert.equal(harness.env.clipboard.text, api.store.projectsOf(harness.organization().id).find((p) => p.name === 'Marketing site')!.api_token);
     });
+  });
+});
+
+/** Whether the explorer's context menu shows the command on an item with this context value (its when clause). */
+function menuOffers(command: string, contextValue: string | undefined): boolean {
+  const manifest = vscode.extensions.getExtension('posthog-explorer.posthog-explorer')?.packageJSON as {
+    contributes: { menus: Record<string, { command: string; when?: string }[]> };
+  };
+  return manifest.contributes.menus['view/item/context']
+    .filter((entry) => entry.command === command)
+    .some((entry) => {
+      const pattern = /viewItem =~ \/(.+)\/$/.exec(entry.when ?? '')?.[1];
+      assert.ok(pattern, entry.when);
+      return new RegExp(pattern).test(contextValue ?? '');
+    });
+}
+
+describe('Projects: what your membership level allows', () => {
+  const ADMINS_ONLY = 'You need to be an organization admin or above to create new projects.';
+  let api: LocalApi;
+  let harness: ProjectsHarness;
+  before(async () => {
+    api = await startLocalApi({ seed: 'minimal' });
+    const acme = api.store.organizations.find((organization) => organization.name === 'Acme Analytics')!;
+    acme.members.find((membership) => membership.userId === api.store.mainUser.id)!.level = 1;
+  });
+  after(() => api.close());
+  beforeEach(async () => {
+    harness = new ProjectsHarness(api);
+    await harness.signIn();
+    api.clearRequests();
+  });
+  afterEach(() => harness.dispose());
+
+  const item = (node: ExplorerNode) => harness.explorer.tree.getTreeItem(node);
+
+  it("a member's organization and projects offer neither New Project nor Delete Project; an admin's offer both", async () => {
+    const member = item(await harness.organizationNode('Acme Analytics'));
+    const owner = item(await harness.organizationNode('Hedgebox Inc.'));
+    assert.equal(member.contextValue, 'organization cannotCreateProjects');
+    assert.ok(!menuOffers('posthogExplorer.createProject', member.contextValue));
+    assert.ok(menuOffers('posthogExplorer.createProject', owner.contextValue));
+    const memberProject = item(await harness.projectNode('Acme Web', 'Acme Analytics'));
+    const ownerProject = item(await harness.projectNode('Hedgebox'));
+    assert.equal(memberProject.contextValue, 'project cannotDelete');
+    assert.ok(!menuOffers('posthogExplorer.deleteProject', memberProject.contextValue));
+    assert.ok(menuOffers('posthogExplorer.deleteProject', ownerProject.contextValue));
+    assert.ok(menuOffers('posthogExplorer.renameProject', memberProject.contextValue), 'the other project commands stay');
+  });
+
+  it('from the palette, a member is refused plainly, in PostHog\'s words, and nothing is sent', async () => {
+    harness.window.pick('Acme Analytics');
+    assert.equal(await harness.lifecycle.createProject(), undefined);
+    const organizations = harness.window.prompts[0]?.items ?? [];
+    assert.equal(organizations.find((entry) => entry.label === 'Acme Analytics')?.description, 'only admins create projects here');
+    assert.equal(organizations.find((entry) => entry.label === 'Hedgebox Inc.')?.description, undefined);
+
+    harness.window.pick('Acme Web');
+    assert.equal(await harness.lifecycle.deleteProject(), false);
+    assert.deepEqual(harness.messages('error'), [
+      `${ADMINS_ONLY} You are a member of "Acme Analytics": one of its admins can create the project, or let members create projects.`,
+      'Could not delete "Acme Web": You don\'t have sufficient permissions in the project. Deleting a project needs admin rights in it, and you are a member of "Acme Analytics".',
+    ]);
+    assert.equal(harness.window.prompts.filter((prompt) => prompt.kind === 'inputBox').length, 0, 'no name asked, no confirmation');
+    assert.deepEqual(harness.writes(), []);
+  });
+
+  it("where members may create projects, New Project is offered; PostHog's refusal is shown in its words", async () => {
+    const acme = harness.organization('Acme Analytics');
+    acme.membersCanCreateProjects = true;
+    try {
+      await harness.explorer.tree.refresh();
+      const offered = item(await harness.organizationNode('Acme Analytics'));
+      assert.equal(offered.contextValue, 'organization');
+      harness.window.type('Member project');
+      assert.equal(await harness.lifecycle.createProject(await harness.organizationNode('Acme Analytics')), undefined);
+      assert.deepEqual(harness.messages('error'), [`Could not create the project: PostHog refused the request. ${ADMINS_ONLY}`], 'the plan lacks the entitlement');
+      acme.availableFeatures = ['organization_invite_settings'];
+      harness.window.type('Member project');
+      assert.equal((await harness.lifecycle.createProject(await harness.organizationNode('Acme Analytics')))?.name, 'Member project');
+    } finally {
+      acme.membersCanCreateProjects = false;
+      acme.availableFeatures = undefined;
+    }
+  });
+
+  it("PostHog's delete refusals are shown in its words: a migration, the last project of a paying organization", async () => {
+    const node = await harness.scratchProject('Hard to delete');
+    api.store.settings.projectDeletionDisabled = true;
+    try {
+      harness.window.choose('Delete Project…').type('Hard to delete');
+      assert.equal(await harness.lifecycle.deleteProject(node), false);
+    } finally {
+      api.store.settings.projectDeletionDisabled = false;
+    }
+    const lonely = api.store.addOrganization('Lonely Inc.', [{ userId: api.store.mainUser.id, level: 15 }]);
+    lonely.hasActiveSubscription = true;
+    api.store.createProject(lonely.id, { name: 'Only project' });
+    await harness.explorer.tree.refresh();
+    harness.window.choose('Delete Project…').type('Only project');
+    assert.equal(await harness.lifecycle.deleteProject(await harness.projectNode('Only project', 'Lonely Inc.')), false);
+    assert.deepEqual(harness.messages('error'), [
+      'Could not delete "Hard to delete": PostHog did not accept the request. Project deletion is temporarily disabled during database migration. Please try again later.',
+      'Could not delete "Only project": PostHog did not accept the request. Cannot delete the last project in an organization with an active subscription. Please cancel your subscription first in the billing page.',
+    ]);
+    assert.ok(api.store.getProject(node.project.id), 'still there');
   });
 });

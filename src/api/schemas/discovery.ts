@@ -5,6 +5,7 @@ export const OrganizationSchema = z.object({
   name: z.string(),
   slug: z.string().optional(),
   membership_level: z.number().int().nullable().optional(),
+  members_can_create_projects: z.boolean().nullable().optional(),
   teams: z.array(z.unknown()).nullable().optional(),
   projects: z
     .array(z.object({ id: z.number().int(), organization_id: z.string().optional(), name: z.string() }))

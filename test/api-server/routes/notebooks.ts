@@ -6,8 +6,9 @@ import { notFound, serverError, validation } from '../errors';
 import { requireObject, validateBody } from '../validation';
 import { NOTEBOOK_SCHEMA } from '../defaults';
 import { notebookFull, notebookMinimal } from '../serializers';
-import { parseDateParam } from '../time';
+import { relativeDateParse } from '../relative-date';
 import { activityPage } from './activity';
+import { pythonInt } from '../python';
 
 const ORDER_FIELDS = new Set(['created_at', 'last_modified_at', 'title', 'short_id', 'version']);
 
@@ -27,8 +28,8 @@ function applyFilter(ctx: Ctx, notebooks: Notebook[], key: string, value: string
     case 'created_by': return byUser((n) => n.createdById);
     case 'last_modified_by': return byUser((n) => n.lastModifiedById);
     case 'date_from': case 'date_to': {
-      const bound = parseDateParam(value, ctx.store.now().getTime() * 1000);
-      if (bound === undefined) throw validation(`Invalid date: "${value}"`, key);
+      const timeZone = String(projectOf(ctx).settings['timezone'] ?? 'UTC');
+      const bound = relativeDateParse(value, ctx.store.now().getTime() * 1000, timeZone);
       return notebooks.filter((n) => (key === 'date_from' ? n.last_modified_at > bound : n.last_modified_at < bound));
     }
     case 'search': {
@@ -67,20 +68,35 @@ function hasAllWords(text: string | null, query: string[]): boolean {
   return query.every((word) => present.has(word));
 }
 
-/** One `target:match` pair: "recordings:true" (has one), ":false" (has none), ":<id>" (has that one). */
+/**
+ * One `target:match` pair, as PostHog's JSONB containment filters read it: the target depluralised and
+ * prefixed `ph-`, looked for among the top-level nodes (replay-timestamp: one level down); "true" or no match
+ * (has one), "false" (has none), anything else (has one, and some node has that id; a number when Python's
+ * int() reads it). Only the part before a second colon counts.
+ */
 function applyContainsPair(notebooks: Notebook[], pair: string): Notebook[] {
   const parts = pair.split(':');
   const target = depluralize(parts[0]!);
   if (!target) return notebooks;
   const raw = parts.length > 1 ? parts[1]! : undefined;
-  const match: string | number | undefined = raw !== undefined && /^\s*[+-]?\d+\s*$/.test(raw) ? Number(raw) : raw;
+  const match: string | number | undefined = raw === undefined ? undefined : (pythonInt(raw) ?? raw);
   const type = `ph-${target}`;
   const present = (n: Notebook): boolean =>
     topNodes(n).some((node) => (target === 'replay-timestamp' ? childNodes(node).some((c) => c['type'] === type) : node['type'] === type));
   if (match === 'true' || match === undefined) return notebooks.filter(present);
-  if (match === 'false') return notebooks.filter((n) => !present(n));
+  if (match === 'false') return notebooks.filter((n) => keptByExclude(n) && !present(n));
   return notebooks.filter((n) => present(n) && topNodes(n).some((node) => nodeHasId(node, target, match)));
 }
+
+/**
+ * Django's exclude() on `content__content__contains` is `NOT (content->'content' @> … AND content IS NOT NULL)`:
+ * a notebook without content (SQL NULL) is kept, but one whose content has no "content" key (or is not an
+ * object) makes the condition NULL, and SQL drops it.
+ */
+function keptByExclude(n: Notebook): boolean {
+  return n.content === null || (isObject(n.content) && 'content' in n.content);
+}
+
 
 function nodeHasId(node: JsonObject, target: string, match: string | number): boolean {
   if (target === 'replay-timestamp') return childNodes(node).some((c) => attrsOf(c)['sessionRecordingId'] === match);

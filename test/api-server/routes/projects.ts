@@ -1,8 +1,8 @@
 // Projects: /api/organizations/{org}/projects/... and the same detail routes under /api/projects/{id}/.
-import type { JsonObject, Project } from '../model';
+import type { Json, JsonObject, Project } from '../model';
 import { route, type Route } from '../router';
 import { noContent, ok, organizationOf, paginate, projectOf, type Ctx } from '../http';
-import { conflict, validation } from '../errors';
+import { conflict, permissionDenied, validation } from '../errors';
 import { requireObject, validateBody } from '../validation';
 import { PROJECT_SCHEMA } from '../defaults';
 import { projectFull, projectListItem } from '../serializers';
@@ -32,8 +32,25 @@ function list(ctx: Ctx) {
   return ok(paginate(ctx, ctx.store.projectsOf(organizationOf(ctx).id), projectListItem));
 }
 
+const ADMIN = 8;
+
+/**
+ * PostHog's UserCanCreateProjectPermission, checked before the plan's limit: admins and owners may create
+ * projects; members only where the organization allows it (members_can_create_projects) and its plan has the
+ * invite-settings entitlement. A demo project needs membership only.
+ */
+function checkMayCreate(ctx: Ctx, orgId: string, demo: boolean): void {
+  const organization = ctx.store.getOrganization(orgId)!;
+  const level = ctx.store.membershipLevel(organization, ctx.user.id) ?? 0;
+  const membersMay = !!organization.membersCanCreateProjects && !!organization.availableFeatures?.includes('organization_invite_settings');
+  if (!demo && level < ADMIN && !membersMay) throw permissionDenied('You need to be an organization admin or above to create new projects.');
+}
+
 function create(ctx: Ctx, orgId: string) {
-  ctx.store.checkProjectLimit(orgId);
+  // PostHog reads request.data.get("is_demo") for its truth, so the string "false" counts as a demo request.
+  const demo = isPythonTruthy(isObject(ctx.body) ? ctx.body['is_demo'] : undefined);
+  checkMayCreate(ctx, orgId, demo);
+  ctx.store.checkProjectLimit(orgId, demo);
   const project = ctx.store.createProject(orgId, validProjectFields(ctx, orgId), ctx.user.id);
   return ok(projectFull(ctx.store, project, ctx.user.id), 201);
 }
@@ -60,11 +77,37 @@ function update(ctx: Ctx) {
   return ok(projectFull(ctx.store, project, ctx.user.id));
 }
 
+/**
+ * PostHog's TeamMemberLightManagementPermission (403 below admin in the project: here, the organization level),
+ * then perform_destroy's refusals in its order.
+ */
 function destroy(ctx: Ctx) {
   const project = projectOf(ctx);
+  const organization = ctx.store.getOrganization(project.organizationId)!;
+  if ((ctx.store.membershipLevel(organization, ctx.user.id) ?? 0) < ADMIN) {
+    throw permissionDenied("You don't have sufficient permissions in the project.");
+  }
+  if (ctx.store.settings.projectDeletionDisabled) {
+    throw validation('Project deletion is temporarily disabled during database migration. Please try again later.');
+  }
   if (project.pendingDeletion) throw validation('This project is already being deleted.');
+  const projects = ctx.store.projects.filter((p) => p.organizationId === organization.id);
+  if (projects.length === 1 && organization.hasActiveSubscription) {
+    throw validation('Cannot delete the last project in an organization with an active subscription. Please cancel your subscription first in the billing page.');
+  }
   ctx.store.deleteProject(project, ctx.user.id);
   return noContent();
+}
+
+function isObject(value: unknown): value is JsonObject {
+  return !!value && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** Python's truth of a JSON value: null, false, 0, "", [] and {} are false. */
+function isPythonTruthy(value: Json | undefined): boolean {
+  if (value === undefined || value === null || value === false || value === 0 || value === '') return false;
+  if (Array.isArray(value)) return value.length > 0;
+  return typeof value !== 'object' || Object.keys(value).length > 0;
 }
 
 function resetToken(ctx: Ctx) {

@@ -7,8 +7,14 @@ export interface Prompt {
   readonly title?: string;
   readonly placeHolder?: string;
   readonly labels: string[];
+  /** For quick picks: each item as shown (separators included). */
+  readonly items?: readonly { label: string; description?: string; detail?: string; separator?: boolean }[];
   /** For input boxes: what validateInput said of the scripted answer. */
   readonly validation?: string;
+  /** For input boxes: that message's severity (a warning lets the answer through). */
+  readonly severity?: 'error' | 'warning';
+  /** For input boxes: the text under the box. */
+  readonly prompt?: string;
 }
 
 type QuickPickAnswer = (labels: string[]) => string | undefined;
@@ -72,7 +78,12 @@ export class ScriptedWindow {
       showQuickPick: async (items: unknown, options?: vscode.QuickPickOptions) => {
         const resolved = (await items) as (string | vscode.QuickPickItem)[];
         const labels = resolved.map((item) => (typeof item === 'string' ? item : item.label));
-        this.prompts.push({ kind: 'quickPick', title: options?.title, placeHolder: options?.placeHolder, labels });
+        const shown = resolved.map((item) =>
+          typeof item === 'string'
+            ? { label: item }
+            : { label: item.label, description: item.description, detail: item.detail, separator: item.kind === vscode.QuickPickItemKind.Separator },
+        );
+        this.prompts.push({ kind: 'quickPick', title: options?.title, placeHolder: options?.placeHolder, labels, items: shown });
         if (options?.canPickMany) {
           return this.pickMany(resolved as vscode.QuickPickItem[]);
         }
@@ -86,7 +97,8 @@ export class ScriptedWindow {
         const problem = value === undefined ? undefined : await options?.validateInput?.(value);
         const validation = typeof problem === 'string' ? problem : problem?.message;
         const blocking = typeof problem === 'string' || problem?.severity === vscode.InputBoxValidationSeverity.Error;
-        this.prompts.push({ kind: 'inputBox', title: options?.title, placeHolder: options?.placeHolder, labels: [], validation });
+        const severity = validation === undefined ? undefined : blocking ? 'error' : 'warning';
+        this.prompts.push({ kind: 'inputBox', title: options?.title, placeHolder: options?.placeHolder, labels: [], validation, severity, prompt: options?.prompt });
         // VS Code keeps the box open on an error: the flow sees Escape.
         return blocking ? undefined : value;
       },

@@ -60,14 +60,27 @@ describe('local API: authentication and scopes', () => {
     assert.equal(activity.json.detail, "API key missing required scope 'activity_log:read'");
   });
 
-  test('"*" grants everything and a legacy key without scopes may do anything', async () => {
-    const legacy = api.createKey({ scopes: [] });
-    for (const key of [api.keys.all, legacy]) {
-      assert.equal((await get(api, '/api/users/@me/', { key })).status, 200);
-      assert.equal((await get(api, `/api/projects/${projectId}/events/?limit=1`, { key })).status, 200);
+  test('"*" grants everything', async () => {
+    assert.equal((await get(api, '/api/users/@me/', { key: api.keys.all })).status, 200);
+    assert.equal((await get(api, `/api/projects/${projectId}/events/?limit=1`, { key: api.keys.all })).status, 200);
+  });
+
+  test('a key without scopes (NULL or [] in PostHog) may do nothing: each endpoint names the scope it lacks', async () => {
+    const key = api.createKey({ scopes: [] });
+    for (const [path, scope] of [
+      ['/api/users/@me/', 'user:read'],
+      ['/api/organizations/', 'organization:read'],
+      [`/api/projects/${projectId}/`, 'project:read'],
+      [`/api/projects/${projectId}/notebooks/`, 'notebook:read'],
+      [`/api/projects/${projectId}/events/?limit=1`, 'query:read'],
+    ]) {
+      const answer = await get(api, path!, { key });
+      assert.equal(answer.status, 403, path);
+      assert.deepEqual(answer.json, errorBody('authentication_error', 'permission_denied', `API key missing required scope '${scope}'`), path);
     }
-    // Legacy keys are not refused on scope-less actions either.
-    assert.equal((await get(api, `/api/projects/${projectId}/is_generating_demo_data/`, { key: legacy })).status, 200);
+    const action = await get(api, `/api/projects/${projectId}/is_generating_demo_data/`, { key });
+    assert.equal(action.status, 403);
+    assert.equal(action.json.detail, 'This action does not support personal API key access');
   });
 
   test('a key limited to projects is refused on other projects and on non-project endpoints', async () => {

@@ -81,11 +81,82 @@ describe('local API: projects', () => {
     assert.ok(!('slack_incoming_webhook' in (await call(api, 'POST', `${base}/`, { body: {} })).json));
   });
 
-  test('a plan limit answers 403', async () => {
+  const PLAN_LIMIT = 'You have reached the maximum limit of allowed projects for your current plan. Upgrade your plan to be able to create and manage more projects.';
+  const ADMINS_ONLY = 'You need to be an organization admin or above to create new projects.';
+  const setMyLevel = (level: number) => {
+    api.store.organizations[0]!.members.find((m) => m.userId === api.store.mainUser.id)!.level = level;
+  };
+
+  test('a plan limit answers 403 with PostHog\'s text; a demo project does not count, but only one is allowed', async () => {
     api.store.settings.maxProjectsPerOrganization = 3;
     const answer = await call(api, 'POST', `${base}/`, { body: { name: 'One too many' } });
     assert.equal(answer.status, 403);
-    assert.deepEqual(answer.json, errorBody('authentication_error', 'permission_denied', 'You have reached the maximum limit of allowed projects for your current plan.'));
+    assert.deepEqual(answer.json, errorBody('authentication_error', 'permission_denied', PLAN_LIMIT));
+    api.store.settings.maxProjectsPerOrganization = 4;
+    assert.equal((await call(api, 'POST', `${base}/`, { body: { name: 'Demo', is_demo: true } })).status, 201);
+    assert.equal((await call(api, 'POST', `${base}/`, { body: { name: 'Fourth' } })).status, 201, 'the demo project is not counted');
+    api.store.settings.maxProjectsPerOrganization = null;
+    const secondDemo = await call(api, 'POST', `${base}/`, { body: { name: 'Another demo', is_demo: true } });
+    assert.deepEqual(secondDemo.json, errorBody('authentication_error', 'permission_denied', PLAN_LIMIT));
+  });
+
+  test('without a plan limit, 2000 non-demo projects (pending deletion included) is the cap', async () => {
+    api.store.addProjects(orgId, 2000 - api.store.projectsOf(orgId).length - 1);
+    const last = (await call(api, 'POST', `${base}/`, { body: { name: 'Number 2000' } })).json;
+    assert.equal(api.store.projectsOf(orgId).length, 2000);
+    assert.equal((await call(api, 'DELETE', `${base}/${last.id}/`)).status, 204);
+    const answer = await call(api, 'POST', `${base}/`, { body: { name: 'Number 2001' } });
+    assert.equal(answer.status, 403);
+    assert.deepEqual(answer.json, errorBody('authentication_error', 'permission_denied',
+      "You have reached the maximum limit of 2000 projects per organization. Contact support if you'd like access to more projects."));
+  });
+
+  test('members may not create projects (before any plan limit), except demo ones or where the organization allows it', async () => {
+    setMyLevel(1);
+    api.store.settings.maxProjectsPerOrganization = 3;
+    const refused = await call(api, 'POST', `${base}/`, { body: { name: 'Mine' } });
+    assert.equal(refused.status, 403);
+    assert.deepEqual(refused.json, errorBody('authentication_error', 'permission_denied', ADMINS_ONLY), 'not the plan limit: upgrading would not help');
+    assert.equal((await call(api, 'POST', '/api/projects/', { body: { name: 'Mine' } })).json.detail, ADMINS_ONLY);
+    api.store.settings.maxProjectsPerOrganization = null;
+    assert.equal((await call(api, 'POST', `${base}/`, { body: { name: 'Demo', is_demo: true } })).status, 201, 'a demo project needs membership only');
+    const organization = api.store.organizations[0]!;
+    organization.membersCanCreateProjects = true;
+    assert.equal((await call(api, 'POST', `${base}/`, { body: { name: 'Mine' } })).json.detail, ADMINS_ONLY, 'the toggle needs its entitlement');
+    organization.availableFeatures = ['organization_invite_settings'];
+    assert.equal((await call(api, 'POST', `${base}/`, { body: { name: 'Mine' } })).status, 201);
+    const listed = (await get(api, '/api/organizations/')).json.results[0];
+    assert.equal(listed.membership_level, 1);
+    assert.equal(listed.members_can_create_projects, true);
+    setMyLevel(8);
+    organization.membersCanCreateProjects = false;
+    assert.equal((await call(api, 'POST', `${base}/`, { body: { name: 'Admin project' } })).status, 201, 'admins always may');
+  });
+
+  test('DELETE needs admin rights in the project: 403 for a member, before any other refusal', async () => {
+    setMyLevel(1);
+    const refused = await call(api, 'DELETE', `${base}/${projectId}/`);
+    assert.equal(refused.status, 403);
+    assert.deepEqual(refused.json, errorBody('authentication_error', 'permission_denied', "You don't have sufficient permissions in the project."));
+    assert.equal((await get(api, `${base}/${projectId}/`)).status, 200, 'still there');
+    api.store.settings.projectDeletionDisabled = true;
+    assert.equal((await call(api, 'DELETE', `${base}/${projectId}/`)).status, 403);
+  });
+
+  test('DELETE refusals (400): deletion disabled during a migration, the last project of a paying organization', async () => {
+    api.store.settings.projectDeletionDisabled = true;
+    const disabled = await call(api, 'DELETE', `${base}/${projectId}/`);
+    assert.deepEqual(disabled.json, errorBody('validation_error', 'invalid', 'Project deletion is temporarily disabled during database migration. Please try again later.'));
+    api.store.settings.projectDeletionDisabled = false;
+    const acme = api.store.organizations[1]!;
+    acme.hasActiveSubscription = true;
+    const only = api.store.projectsOf(acme.id)[0]!;
+    const last = await call(api, 'DELETE', `/api/projects/${only.id}/`);
+    assert.equal(last.status, 400);
+    assert.deepEqual(last.json, errorBody('validation_error', 'invalid',
+      'Cannot delete the last project in an organization with an active subscription. Please cancel your subscription first in the billing page.'));
+    acme.hasActiveSubscription = false;
+    assert.equal((await call(api, 'DELETE', `/api/projects/${only.id}/`)).status, 204);
   });
 
   test('PATCH changes only the given fields and validates types with attr', async () => {

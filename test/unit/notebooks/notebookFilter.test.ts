@@ -1,14 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Me, NotebookListItem, UserBasic } from '../../../src/api';
-import {
-  containsProblem,
-  describeFilter,
-  isEmptyFilter,
-  isIsoDate,
-  knownCreators,
-  toNotebookQuery,
-} from '../../../src/notebooks/notebookFilter';
+import { describeFilter, isEmptyFilter, isIsoDate, isNotebookDate, knownCreators, toNotebookQuery } from '../../../src/notebooks/notebookFilter';
 
 const LEE_UUID = '0191c2b9-1d4e-7a2b-8c3d-4e5f6a7b8c9d';
 const SAM_UUID = '0191c2a7-5e2b-7c1d-9f3e-2a6b8c4d1e0f';
@@ -90,18 +83,21 @@ describe('notebook filter', () => {
     assert.equal(knownCreators(undefined, [listed(nameless)])[0]?.name, 'ops@hedgebox.net', 'no name: the email');
   });
 
-  test('checks contains pairs and names the bad one', () => {
-    assert.equal(containsProblem('recording:true, insight:false query:abc123 flag'), undefined);
-    assert.equal(containsProblem('recording:true bad:pair:x'), 'bad:pair:x');
-    assert.equal(containsProblem('rec-ording:true'), 'rec-ording:true');
-  });
-
   test('accepts ISO dates and date-times only', () => {
     for (const good of ['2026-11-01', '2026-11-01T12:30', '2026-11-01T12:30:00Z', '2026-11-01T12:30:00.5+02:00']) {
       assert.ok(isIsoDate(good), good);
     }
     for (const bad of ['yesterday', '01/11/2026', '2026-13-01', '2026-11-01 12:00']) {
       assert.ok(!isIsoDate(bad), bad);
+    }
+  });
+
+  test('notebook dates: ISO, or a time ago as PostHog reads it; not what PostHog would read as now', () => {
+    for (const good of ['2026-11-01', '-24h', '-7d', '-2w', '-1m', '-1y']) {
+      assert.ok(isNotebookDate(good), good);
+    }
+    for (const bad of ['yesterday', '7d', '-7days', '-1q', 'dStart', '-d']) {
+      assert.ok(!isNotebookDate(bad), bad);
     }
   });
 });
