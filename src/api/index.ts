@@ -25,4 +25,8 @@ export type { EventFilters, EventValuesQuery, ExportFormat } from './resources/e
 export type { OrganizationsApi, UsersApi } from './resources/discovery';
 export type { ProjectsApi } from './resources/projects';
 export type { NotebooksApi } from './resources/notebooks';
+export { CollabStream, readEvent } from './resources/collab';
+export type { CollabEvent, MarkdownSaveAnswer, MarkdownSaveBody, NotebookCollabApi, PresenceBody } from './resources/collab';
+export { SseParser } from './sse';
+export type { SseItem, SseLimits } from './sse';
 export type { EventsApi } from './resources/events';

@@ -5,3 +5,4 @@ export * from './event';
 export * from './activity';
 export * from './discovery';
 export * from './shapes';
+export * from './collab';
