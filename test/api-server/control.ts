@@ -21,6 +21,7 @@
  *        {first_name, last_name?, email?} makes the edit a new user's, names as given, line breaks included,
  *        as PostHog stores them) -> the notebook
  *   GET  /_control/state                       keys, organizations, projects, notebooks per project
+ *   Edits "from the web app" through the collaboration endpoints, carets, and the streams: see collab-control.ts.
  */
 import type { Json, JsonObject } from './model';
 import type { Reply } from './http';
@@ -29,6 +30,7 @@ import type { FaultRule } from './faults';
 import type { SeededKeys } from './seed';
 import { notebookFull } from './serializers';
 import { markdownDoc, markdownOf, paragraph } from './content';
+import { handleCollabControl } from './collab-control';
 
 export interface ControlContext {
   state: ServerState;
@@ -83,6 +85,8 @@ export function handleControl(control: ControlContext, method: string, path: str
   if (method === 'POST' && parts.length === 4 && parts[0] === 'notebooks' && parts[3] === 'remote-edit') {
     return remoteEdit(control, Number(parts[1]), parts[2]!, input);
   }
+  const collab = handleCollabControl(store, method, parts, input);
+  if (collab) return collab;
   return okJson({ detail: `No control route ${method} ${path}` }, 404);
 }
 

@@ -27,7 +27,8 @@
  *   resetProjectToken(project, userId?)
  *   createNotebook(projectId, fields, userId?), updateNotebook(notebook, fields, userId?) (PATCH semantics,
  *   409 on a stale version), editNotebookRemotely(projectId, shortId, { title?, content?, deleted? }, userId?)
- *   (another user's edit: bumps the version when content changes)
+ *   (another user's edit: bumps the version when content changes); a content change publishes an update on
+ *   store.collab, the notebook's collaboration stream (see collab.ts)
  *   purgeDeletedProjects()                  finishes background deletion: removes pending projects entirely
  *
  * Bulk helpers for tests
@@ -45,6 +46,7 @@ import { defaultProjectSettings } from './defaults';
 import { MICROS_PER_DAY, MICROS_PER_HOUR } from './time';
 import { makeNotebookContent } from './notebook-samples';
 import { textContentOf } from './content';
+import { CollabStreams } from './collab';
 
 export interface StoreSettings {
   maxProjectsPerOrganization: number | null;
@@ -62,6 +64,8 @@ export class Store {
   readonly activity: ActivityEntry[] = [];
   readonly settings: StoreSettings = { maxProjectsPerOrganization: null, projectDeletionDisabled: false };
   readonly rng: Rng;
+  /** Each notebook's collaboration stream (collab.ts): a PATCH with content publishes an update to it. */
+  readonly collab: CollabStreams;
   private readonly notebooks = new Map<number, Notebook[]>();
   private readonly events = new Map<number, EventTable>();
   private readonly currentProject = new Map<number, number>();
@@ -71,6 +75,7 @@ export class Store {
 
   constructor(private readonly clock: () => Date, seedName: string) {
     this.rng = new Rng(`posthog-local-api:${seedName}`);
+    this.collab = new CollabStreams(() => this.clock().getTime());
   }
 
   now(): Date {
@@ -290,6 +295,7 @@ export class Store {
       notebook.lastModifiedById = userId;
     }
     for (const [field, value] of Object.entries(values)) (notebook as unknown as JsonObject)[field] = value;
+    if ('content' in values) this.collab.publishPatch(notebook, before.content);
     const changes = (['title', 'content', 'deleted'] as const)
       .filter((f) => JSON.stringify(before[f]) !== JSON.stringify(notebook[f]))
       .map((f) => change('Notebook', f, before[f], notebook[f]));
