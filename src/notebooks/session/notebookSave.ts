@@ -118,7 +118,8 @@ export async function sendSave(calls: NotebookCalls, ref: NotebookRef, save: Pen
 
 const NO_BASE: EditableNotebook = { title: null, content: EMPTY_DOC, text_content: null };
 
-function mergeWith(save: PendingSave, server: Notebook): SaveMergeOutcome {
+/** The three-way merge of a save with PostHog's `server` version (the save's form decides how). */
+export function mergeWith(save: PendingSave, server: Notebook): SaveMergeOutcome {
   const labels = mergeLabels(server, describeUser(server.last_modified_by));
   if (save.form === 'markdown' && save.base) {
     return mergeMarkdownSave(save.base, save.text, server, labels);
