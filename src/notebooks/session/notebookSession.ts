@@ -26,6 +26,8 @@ import type { RemotePresence, RemoteUpdate, StreamTarget } from './streamUpdates
 
 /** A read within this long after a fetch serves what that fetch got. */
 export const FRESH_MS = 5_000;
+/** How long the user must pause typing before a remote change waiting for it is merged into their text. */
+const TYPING_PAUSE_MS = 300;
 /** Above this, a legacy notebook's Markdown is converted back only on save, not for live diagnostics. */
 const LIVE_CONVERSION_MAX_CHARS = 500_000;
 
@@ -107,6 +109,9 @@ export class NotebookSession implements StreamTarget {
   private readonly updates: LiveUpdates;
   private following = false;
   private paused = false;
+  /** A newer version waits for the user to pause typing, to be merged into their unsaved text. */
+  private mergeWhenTypingPauses: { readonly author?: Author } | undefined;
+  private typingPause: ReturnType<typeof setTimeout> | undefined;
   /** The server answered collab/markdown_save with 404 or 405: Markdown notebooks save with a PATCH. */
   private markdownSaveUnsupported = false;
   readonly collaborators: Collaborators;
@@ -205,6 +210,18 @@ export class NotebookSession implements StreamTarget {
   /** The editor of `uri` changed its text, its dirty state, or was saved. */
   editorChanged(uri: string): void {
     this.bases.follow(uri);
+    if (this.mergeWhenTypingPauses) {
+      clearTimeout(this.typingPause);
+      this.typingPause = setTimeout(() => this.mergeAfterTyping(), TYPING_PAUSE_MS);
+    }
+  }
+
+  private mergeAfterTyping(): void {
+    const waiting = this.mergeWhenTypingPauses;
+    const latest = this.remote;
+    if (waiting && latest) {
+      void this.enqueue(() => (this.remote === latest ? this.takeRemote(latest, waiting.author) : Promise.resolve()));
+    }
   }
 
   /** The editor of `uri` closed. */
@@ -323,10 +340,15 @@ export class NotebookSession implements StreamTarget {
       return;
     }
     let held = false;
+    let typing = false;
     for (const uri of this.deps.editors.openUris().filter((open) => this.deps.editors.isDirty(open))) {
       const merge = notebookFormOf(uri) === 'markdown' ? await mergeIntoEditor(this.deps.editors, this.bases, uri, latest, this.mtime) : undefined;
       if (merge?.kind === 'merged') {
         this.changes.fire({ kind: 'merged', notebook: latest, uri, author, held: merge.held });
+        continue;
+      }
+      if (merge?.kind === 'typing') {
+        typing = true;
         continue;
       }
       held = true;
@@ -335,13 +357,47 @@ export class NotebookSession implements StreamTarget {
         this.changes.fire({ kind: 'held', notebook: latest, uri, author, held: merge?.held ?? [] });
       }
     }
-    if (held) {
+    this.mergeWhenTypingPauses = typing ? { author } : undefined;
+    if (typing) {
+      clearTimeout(this.typingPause);
+      this.typingPause = setTimeout(() => this.mergeAfterTyping(), TYPING_PAUSE_MS);
+    }
+    if (held || typing) {
       this.remote = latest;
       return;
     }
     this.remote = undefined;
     this.accept(latest);
+    await this.showInCleanEditors();
     this.changes.fire({ kind: 'changed', notebook: latest, author });
+  }
+
+  /**
+   * Clean editors take the current version in place, as the smallest edits (a reload of the file, which VS Code
+   * does a while after it is told, replaces every changed line and moves a cursor on one), then are saved as
+   * they are, which sends nothing: their text is the version's. Where a save would change the text (formatters
+   * on save), or the user typed meanwhile, the 'changed' event reloads them instead.
+   */
+  private async showInCleanEditors(): Promise<void> {
+    const { editors } = this.deps;
+    for (const uri of editors.openUris().filter((open) => !editors.isDirty(open) && editors.savesAsIs(open))) {
+      const form = notebookFormOf(uri) ?? 'json';
+      const shown = editors.textOf(uri);
+      const text = this.textOf(form).text;
+      if (shown === undefined || shown === text) {
+        continue;
+      }
+      const snapshot = snapshotOf(this.current, text, this.mtime);
+      this.bases.served(uri, snapshot);
+      if (form === 'json') {
+        this.shown.recordServed(this.current);
+      }
+      if (await editors.replaceText(uri, shown, text)) {
+        this.bases.rebase(uri, snapshot);
+        // Not awaited: the save's write waits for this update to finish (saves and updates run one at a time).
+        void editors.save(uri);
+      }
+    }
   }
 
   /**
@@ -421,6 +477,7 @@ export class NotebookSession implements StreamTarget {
   }
 
   dispose(): void {
+    clearTimeout(this.typingPause);
     this.updates.dispose();
     this.collaborators.dispose();
     this.bases.dispose();

@@ -33,6 +33,10 @@ export interface EditorFacts {
    * Resolves whether the text was changed.
    */
   replaceText(uri: string, expected: string, text: string): Promise<boolean>;
+  /** Whether a save of the editor writes its text as it is (no formatter or other save participant changes it). */
+  savesAsIs(uri: string): boolean;
+  /** Saves the editor (VS Code's save: the file system's write, then the editor is clean). Resolves whether saved. */
+  save(uri: string): Promise<boolean>;
 }
 
 /** Where bases of editors with unsaved changes are kept over a window reload (BaseArchive). */

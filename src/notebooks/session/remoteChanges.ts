@@ -59,8 +59,10 @@ export function authorOfVersion(latest: Notebook, previous: Notebook): Author | 
 export type EditorMerge =
   /** The editor took every change of `latest` that did not overlap the user's (`held`: the lines of those that did). */
   | { readonly kind: 'merged'; readonly held: readonly LineRange[] }
-  /** Nothing merged: the changes overlap the user's (`held`), or the user kept typing. */
-  | { readonly kind: 'held'; readonly held: readonly LineRange[] };
+  /** Nothing merged: the changes overlap the user's (`held`, the editor's lines there). */
+  | { readonly kind: 'held'; readonly held: readonly LineRange[] }
+  /** The user kept typing while the merge was being made: try again when they pause. */
+  | { readonly kind: 'typing' };
 
 /** How often a merge is tried again when the user typed between reading the editor's text and the edit. */
 const TYPED_MEANWHILE_TRIES = 3;
@@ -94,5 +96,5 @@ export async function mergeIntoEditor(editors: EditorFacts, bases: EditorBases, 
     bases.rebase(uri, { ...snapshotOf(latest, plan.base, knownMtime), ...(partial ? { merged: true } : {}) });
     return { kind: 'merged', held: partial ? plan.held : [] };
   }
-  return { kind: 'held', held: [] };
+  return { kind: 'typing' };
 }

@@ -1,4 +1,4 @@
-import { type CollabCursor, type CollabEvent, isAbortError, MethodNotAllowedError, NotFoundError, realSleep, type Sleep } from '../../api';
+import { ClientDisposedError, type CollabCursor, type CollabEvent, isAbortError, MethodNotAllowedError, NotFoundError, realSleep, type Sleep } from '../../api';
 import { checkForChanges, type LiveUpdates, type LiveUpdateTarget } from './liveUpdates';
 import type { TextSpan } from './markdownDiff';
 import { type Author, authorOf } from './presence';
@@ -71,6 +71,7 @@ export const RESUME_WITHIN_MS = 10 * 60_000;
 /** A stream that ends sooner than this after opening counts as a failure (no tight reconnect loop). */
 const HEALTHY_MS = 5_000;
 const FIRST_RETRY_MS = 1_000;
+const CLIENT_REPLACED_MS = 200;
 const LONGEST_RETRY_MS = 60_000;
 
 /**
@@ -193,8 +194,16 @@ export class StreamUpdates implements LiveUpdates {
           this.usePolling(false);
           break;
         }
-        failures++;
         this.lastHeard = this.now();
+        if (error instanceof ClientDisposedError) {
+          // The connection's client was replaced (network settings changed) or signed out: open it again on the
+          // current one, if there is one (else the next attempt fails and backs off).
+          if (!(await this.wait(CLIENT_REPLACED_MS, controller.signal))) {
+            break;
+          }
+          continue;
+        }
+        failures++;
         const wait = this.retryDelay(failures);
         this.log.warn(`Notebook ${this.target.ref.shortId}: PostHog's stream of changes failed (${String(error)}); trying again in ${Math.round(wait / 1000)} s.`);
         this.target.streaming(false);

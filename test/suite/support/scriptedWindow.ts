@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { type EditorsApi, VSCODE_EDITORS, type WindowApi } from '../../../src/workbench/window';
+import { type CaretDecoration, type EditorsApi, VSCODE_EDITORS, type WindowApi } from '../../../src/workbench/window';
 
 /** One prompt a flow showed, and what the script answered. */
 export interface Prompt {
@@ -49,6 +49,8 @@ export class ScriptedWindow {
   readonly diffs: { left: vscode.Uri; right: vscode.Uri; title: string }[] = [];
   /** What the features said in the status bar. */
   readonly statusMessages: string[] = [];
+  /** Others' carets the features last showed in each document (they are shown for real too). */
+  readonly carets = new Map<string, readonly CaretDecoration[]>();
   /** How many times a flow found no connection and offered to sign in. */
   signInOffers = 0;
   private readonly answers: Answer[] = [];
@@ -133,6 +135,10 @@ export class ScriptedWindow {
       diff: (left, right, title) => {
         this.diffs.push({ left, right, title });
         return VSCODE_EDITORS.diff(left, right, title);
+      },
+      showCarets: (uri, carets) => {
+        this.carets.set(uri.toString(), carets);
+        VSCODE_EDITORS.showCarets(uri, carets);
       },
     };
   }

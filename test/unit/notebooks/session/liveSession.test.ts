@@ -110,18 +110,22 @@ describe('live notebook sessions against the local API', () => {
     await until('the stream to close', () => api.store.collab.listenerCount() === 0);
   });
 
-  test('a clean editor\'s notebook moves on from the stream\'s diff, with no GET, naming its author', async () => {
+  test('a clean editor takes the stream\'s diff in place and stays clean, with no request, naming its author', async () => {
     const ref = await markdownNotebook('# Plan\n\nFirst.\n');
-    const { session, changes } = await open(ref);
+    const { session, uri, changes } = await open(ref);
+    editors.savesUnchanged = true;
+    editors.onSave = async (saved, text) => ['saved', 'unchanged'].includes((await session.write(saved, 'markdown', text, { overwrite: false })).kind);
     await streamOpen();
     api.clearRequests();
     await webEdit(ref, { replace: { find: 'First.', with: 'First, from the web.' }, by: { first_name: 'Lee', last_name: 'Chen' } });
     await until('the change', () => changes.some((change) => change.kind === 'changed'));
     assert.equal(session.textOf('markdown').text, '# Plan\n\nFirst, from the web.\n');
+    await until('the editor saved as it is', () => !editors.isDirty(uri));
+    assert.equal(editors.textOf(uri), '# Plan\n\nFirst, from the web.\n');
     assert.equal(session.notebook.version, 1);
     const changed = changes.find((change) => change.kind === 'changed');
     assert.deepEqual(changed?.kind === 'changed' && changed.author, { name: 'Lee Chen', agent: false });
-    assert.deepEqual(requests(ref), [], 'the diff applied: nothing fetched');
+    assert.deepEqual(requests(ref), [], 'the diff applied: nothing fetched, and its save sent nothing');
   });
 
   test('an unsaved editor takes a change to another paragraph at once (cursor and text kept), then saves both with one request', async () => {
@@ -142,6 +146,24 @@ describe('live notebook sessions against the local API', () => {
     assert.equal(markdownOf(api.store.getNotebook(projectId, ref.shortId)!.content), '# Plan\n\nFirst, mine.\n\nSecond, theirs.\n');
     await new Promise((resolve) => setTimeout(resolve, 50));
     assert.equal(changes.filter((change) => change.kind === 'changed').length, 1, 'its own save\'s update is skipped');
+  });
+
+  test('a change arriving while the user types is merged when they pause, never over a keystroke', async () => {
+    const ref = await markdownNotebook('# Plan\n\nFirst.\n\nSecond.\n');
+    const { session, uri, changes } = await open(ref);
+    await streamOpen();
+    editors.type(uri, '# Plan\n\nFirst, mi\n\nSecond.\n');
+    session.editorChanged(uri);
+    editors.acceptsEdits = false; // every edit meets a keystroke typed meanwhile
+    await webEdit(ref, { replace: { find: 'Second.', with: 'Second, theirs.' } });
+    await until('the version waiting', () => session.remote?.version === 1);
+    assert.deepEqual(changes.map((change) => change.kind), [], 'nothing merged, nothing held: it waits');
+    editors.acceptsEdits = true;
+    editors.type(uri, '# Plan\n\nFirst, mine.\n\nSecond.\n');
+    session.editorChanged(uri);
+    await until('the merge after the pause', () => changes.some((change) => change.kind === 'merged'));
+    assert.equal(editors.textOf(uri), '# Plan\n\nFirst, mine.\n\nSecond, theirs.\n');
+    assert.equal(session.remote, undefined);
   });
 
   test('a change overlapping the user\'s is held (which lines, by whom); the save merges it from the 409 and marks the place', async () => {
