@@ -44,7 +44,12 @@ export class NotebookEditors extends Disposable {
     );
     this._register(vscode.workspace.onDidOpenTextDocument((document) => this.tell(document.uri, (session, uri) => session.editorOpened(uri))));
     this._register(vscode.workspace.onDidChangeTextDocument(({ document }) => this.tell(document.uri, (session, uri) => session.editorChanged(uri))));
-    this._register(vscode.workspace.onDidSaveTextDocument((document) => this.tell(document.uri, (session, uri) => session.editorChanged(uri))));
+    this._register(
+      vscode.workspace.onDidSaveTextDocument((document) => {
+        this.toldHeld.delete(document.uri.toString());
+        this.tell(document.uri, (session, uri) => session.editorChanged(uri));
+      }),
+    );
     this._register(vscode.workspace.onDidCloseTextDocument((document) => this.tell(document.uri, (session, uri) => session.editorClosed(uri))));
   }
 
@@ -103,8 +108,9 @@ export class NotebookEditors extends Disposable {
    * user edited too), or merged except where the user edited too (`mergedElsewhere`). Says which lines, by whom.
    */
   private async warnRemoteChange(uri: vscode.Uri, latest: Notebook, author: Author | undefined, held: readonly LineRange[], mergedElsewhere: boolean): Promise<void> {
+    // PostHog's web app saves as its users type: the same held lines are told once, until the editor saves.
     const heldKey = held.map((range) => `${range.start}-${range.end}`).join(',');
-    if (mergedElsewhere && this.toldHeld.get(uri.toString()) === heldKey) {
+    if (this.toldHeld.get(uri.toString()) === heldKey) {
       return;
     }
     this.toldHeld.set(uri.toString(), heldKey);

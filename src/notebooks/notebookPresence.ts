@@ -8,8 +8,8 @@ import type { Author, NotebookSession, NotebookSessions, SessionChange } from '.
 
 /** How long a status bar message about a remote change stays. */
 const STATUS_MS = 5_000;
-/** While the window is focused on a notebook, its caret is sent again this often (PostHog shows new arrivals the last 10 s). */
-const CARET_HEARTBEAT_MS = 8_000;
+/** While others are in the notebook the window is focused on, its caret is sent again this often. */
+const CARET_HEARTBEAT_MS = 60_000;
 /** How often others' carets are looked at again (a caret without a ping for a minute goes). */
 const CARET_REFRESH_MS = 15_000;
 
@@ -23,6 +23,8 @@ export class NotebookPresence extends Disposable {
   private shareCaret = true;
   private readonly status: vscode.StatusBarItem;
   private readonly painted = new Set<string>();
+  /** The clients whose carets each notebook showed last: one more is told the user's caret at once. */
+  private readonly present = new WeakMap<NotebookSession, Set<string>>();
   private lastCaret: { uri: vscode.Uri; offset: number } | undefined;
 
   constructor(
@@ -55,6 +57,7 @@ export class NotebookPresence extends Disposable {
     switch (change.kind) {
       case 'presence':
         this.paint(session);
+        this.greetNewcomers(session);
         return;
       case 'changed':
         if (change.author) {
@@ -151,12 +154,33 @@ export class NotebookPresence extends Disposable {
     }
   }
 
+  /** PostHog replays ten seconds of carets to a newcomer: one who arrives after the user's last move is told it now. */
+  private greetNewcomers(session: NotebookSession): void {
+    const clients = new Set(this.editors.documentsOf(session.ref).flatMap((document) => session.caretsIn(document.uri.toString()).map((caret) => caret.clientId)));
+    const before = this.present.get(session) ?? new Set<string>();
+    this.present.set(session, clients);
+    if ([...clients].some((client) => !before.has(client))) {
+      this.republish(session);
+    }
+  }
+
+  /** While others are there, the caret is sent again now and then: they may have missed it. */
   private heartbeat(): void {
+    const caret = this.lastCaret;
+    const session = caret && this.sessionOf(caret.uri);
+    if (session && session.collaborators.names().length > 0) {
+      this.republish(session);
+    }
+  }
+
+  private republish(session: NotebookSession): void {
     const caret = this.lastCaret;
     if (!caret || !this.shareCaret || !this.window.state.focused || this.window.editors.activeUri()?.toString() !== caret.uri.toString()) {
       return;
     }
-    this.sessionOf(caret.uri)?.publishCaret(caret.uri.toString(), caret.offset);
+    if (this.sessionOf(caret.uri) === session) {
+      session.publishCaret(caret.uri.toString(), caret.offset);
+    }
   }
 
   private sessionOf(uri: vscode.Uri): NotebookSession | undefined {
