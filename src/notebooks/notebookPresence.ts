@@ -41,7 +41,13 @@ export class NotebookPresence extends Disposable {
     this._register(window.editors.onDidMoveCaret((uri, offset) => this.caretMoved(uri, offset)));
     this._register(window.editors.onDidChangeActive(() => this.showNames()));
     this._register(vscode.workspace.onDidChangeTextDocument(({ document }) => this.paintSoon(document.uri)));
-    this._register(vscode.workspace.onDidCloseTextDocument((document) => this.painted.delete(document.uri.toString())));
+    this._register(
+      vscode.workspace.onDidCloseTextDocument((document) => {
+        if (this.painted.delete(document.uri.toString())) {
+          this.window.editors.showCarets(document.uri, []);
+        }
+      }),
+    );
     const refresh = setInterval(() => this.refresh(), CARET_REFRESH_MS);
     const heartbeat = setInterval(() => this.heartbeat(), CARET_HEARTBEAT_MS);
     this._register({ dispose: () => (clearInterval(refresh), clearInterval(heartbeat)) });

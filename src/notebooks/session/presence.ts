@@ -240,6 +240,9 @@ export interface RemoteCaret {
   readonly at: number;
 }
 
+/** The most carets kept per notebook (a server cannot grow the list without end): the oldest go first. */
+export const MAX_CARETS = 50;
+
 /** The latest caret of each other client of a notebook, dropped after CARET_TTL_MS without a ping. */
 export class RemoteCarets {
   private readonly carets = new Map<string, RemoteCaret>();
@@ -247,7 +250,11 @@ export class RemoteCarets {
   /** Takes a caret; returns whether anything shown changed. */
   update(caret: RemoteCaret): boolean {
     const known = this.carets.get(caret.clientId);
+    this.carets.delete(caret.clientId);
     this.carets.set(caret.clientId, caret);
+    if (this.carets.size > MAX_CARETS) {
+      this.carets.delete(this.carets.keys().next().value!);
+    }
     return !known || JSON.stringify(known.cursor) !== JSON.stringify(caret.cursor) || known.author.name !== caret.author.name;
   }
 

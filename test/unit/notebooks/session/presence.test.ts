@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
   authorOf,
+  MAX_CARETS,
+  RemoteCarets,
   cursorAtOffset,
   headAtOffset,
   headOfNode,
@@ -59,5 +61,17 @@ describe('carets between PostHog and an editor\'s text', () => {
     assert.deepEqual(authorOf('notebook-agent:ai', 'Ana'), { name: 'PostHog AI (for Ana)', agent: true });
     assert.deepEqual(authorOf('notebook-agent:writer', undefined), { name: 'agent writer', agent: true });
     assert.equal(authorOf(undefined, undefined), undefined);
+  });
+
+  test('carets are kept per client, at most MAX_CARETS of them (the oldest go), each for a minute', () => {
+    const carets = new RemoteCarets();
+    for (let index = 0; index < MAX_CARETS + 10; index++) {
+      carets.update({ clientId: `c${index}`, author: { name: `N${index}`, agent: false }, cursor: { node_index: 0 }, at: 1000 + index });
+    }
+    const { carets: kept } = carets.current(1000 + MAX_CARETS);
+    assert.equal(kept.length, MAX_CARETS);
+    assert.equal(kept[0]!.clientId, 'c10');
+    assert.equal(carets.update({ clientId: 'c10', author: { name: 'N10', agent: false }, cursor: { node_index: 0 }, at: 2000 }), false, 'the same caret again: nothing to show anew');
+    assert.deepEqual(carets.current(2000 + 60_001).carets, [], 'gone a minute after their last ping');
   });
 });
