@@ -6,3 +6,5 @@ export * from './plugin';
 export * from './spelling';
 export * from './tags';
 export * from './toMarkdown';
+export * from './posthogModel';
+export { readPostHogMarkdown } from './posthogReader';
