@@ -47,6 +47,8 @@ import { textContentOf } from './content';
 
 export interface StoreSettings {
   maxProjectsPerOrganization: number | null;
+  /** A REST create stores a Markdown notebook, as PostHog does since PR #100471 (false: an older server, content as sent). */
+  newNotebooksAsMarkdown: boolean;
 }
 
 export class Store {
@@ -55,7 +57,7 @@ export class Store {
   readonly projects: Project[] = [];
   readonly keys = new Map<string, ApiKey>();
   readonly activity: ActivityEntry[] = [];
-  readonly settings: StoreSettings = { maxProjectsPerOrganization: null };
+  readonly settings: StoreSettings = { maxProjectsPerOrganization: null, newNotebooksAsMarkdown: true };
   readonly rng: Rng;
   private readonly notebooks = new Map<number, Notebook[]>();
   private readonly events = new Map<number, EventTable>();

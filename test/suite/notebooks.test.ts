@@ -58,12 +58,18 @@ async function tearDown(fixture: Fixture): Promise<void> {
 
 const PARAGRAPH = (text: string) => ({ type: 'paragraph', content: [{ type: 'text', text }] });
 
+/** A legacy notebook, stored as PostHog keeps existing ones (a create through the API makes a Markdown notebook now). */
 async function newNotebook(fixture: Fixture, title: string): Promise<Notebook> {
-  return fixture.session.client.notebooks.create(fixture.projectId, {
+  return storedNotebook(fixture, {
     title,
     content: { type: 'doc', content: [{ type: 'heading', attrs: { level: 1 }, content: [{ type: 'text', text: title }] }, PARAGRAPH('First line')] },
     text_content: `${title}\n\nFirst line`,
   });
+}
+
+async function storedNotebook(fixture: Fixture, notebook: { title: string; content: unknown; text_content?: string }): Promise<Notebook> {
+  const shortId = await localApi.storeNotebook(fixture.projectId, notebook);
+  return fixture.session.client.notebooks.get(fixture.projectId, shortId);
 }
 
 function uriOf(fixture: Fixture, notebook: Pick<Notebook, 'short_id' | 'title'>, form: NotebookForm = 'json'): vscode.Uri {
@@ -375,7 +381,7 @@ describe('Notebook files', function () {
     assert.ok(again.every((request) => request.status === 304), `nothing new: ${JSON.stringify(again.map((r) => r.status))}`);
   });
 
-  it('creates a notebook with one POST and opens it', async () => {
+  it('creates a notebook with one POST and opens it: PostHog stores it as a Markdown notebook, the file is its Markdown', async () => {
     const notebooksNode = await fixture.harness.child(ORGANIZATION, PROJECT, 'Notebooks');
     assert.ok(notebooksNode instanceof NotebooksNode);
     fixture.harness.window.type('Created in VS Code');
@@ -384,7 +390,7 @@ describe('Notebook files', function () {
     assert.ok(editor);
     const writes = (await localApi.requests()).filter((request) => request.method !== 'GET');
     assert.deepEqual(writes.map((request) => `${request.method} ${request.status}`), ['POST 201']);
-    assert.equal(editor.document.getText(), '# Created in VS Code\n');
+    assert.equal(editor.document.getText(), '# Created in VS Code');
     assert.match(editor.document.uri.path, /\/Created in VS Code \([A-Za-z0-9]+\)\.md$/);
   });
 
@@ -636,7 +642,7 @@ describe('Notebook Markdown files', function () {
   });
 
   it('names what Markdown cannot hold, keeps it through other edits, and refuses a save that would drop it', async () => {
-    const notebook = await fixture.session.client.notebooks.create(fixture.projectId, {
+    const notebook = await storedNotebook(fixture, {
       title: 'Lossy',
       content: {
         type: 'doc',
@@ -764,7 +770,8 @@ describe('Notebook files in the installed extension', function () {
   });
 
   it('serves posthog:// for the environment connection and the JSON schema checks the document', async () => {
-    const notebook = await session.client.notebooks.create(projectId, { title: 'Schema check', content: { type: 'doc', content: [] } });
+    const shortId = await localApi.storeNotebook(projectId, { title: 'Schema check', content: { type: 'doc', content: [] } });
+    const notebook = await session.client.notebooks.get(projectId, shortId);
     const uri = vscode.Uri.parse(`posthog://environment/${projectId}/notebooks/Schema check (${notebook.short_id}).json`);
     const document = await open(uri);
     assert.equal(JSON.parse(document.getText()).title, 'Schema check');
