@@ -271,14 +271,14 @@ class TokenReader {
    */
   tagNode(token: Token, map: [number, number] | null | undefined): PmNode | undefined {
     const meta = (token.meta ?? {}) as TagTokenMeta;
-    if (meta.problem !== undefined || !meta.tag) {
+    if (!meta.tag || (meta.problem !== undefined && meta.severity !== 'warning')) {
       this.problem(map, `${meta.problem ?? 'this tag does not read'}.`);
       return undefined;
     }
     const { name, props } = meta.tag;
     const type = name === UNKNOWN_TAG ? props['nodeType'] : nodeTypeOfTag(name);
     if (typeof type !== 'string') {
-      this.problem(map, name === COMMENT_TAG ? `A <${COMMENT_TAG}> tag stands for a comment thread, which a legacy notebook keeps as a mark on text; it has no node form.` : `The tag <${name}> stands for no notebook node.`);
+      this.problem(map, noNodeMessage(name, meta.problem));
       return undefined;
     }
     const { [NODE_CONTENT_PROP]: content, [NODE_MARKS_PROP]: marks, [NODE_FIELDS_PROP]: fields, ...attrs } = props;
@@ -450,6 +450,14 @@ class InlineReader {
   atom(node: PmNode): void {
     this.nodes.push(this.marks.length > 0 ? { ...node, marks: this.marks } : node);
   }
+}
+
+/** Why a tag that reads becomes no node of a legacy notebook. */
+function noNodeMessage(name: string, problem: string | undefined): string {
+  if (name === COMMENT_TAG) {
+    return `A <${COMMENT_TAG}> tag stands for a comment thread, which a legacy notebook keeps as a mark on text; it has no node form.`;
+  }
+  return problem !== undefined ? `${problem}; it stands for no notebook node.` : `The tag <${name}> stands for no notebook node.`;
 }
 
 function sameMarks(a: PmMark[], b: PmMark[]): boolean {

@@ -18,7 +18,7 @@
  */
 import MarkdownIt from 'markdown-it';
 import { JsonSyntaxError, parseJsonWithLocations } from '../../common/jsonWithLocations';
-import { COMMENT_TAG, isKnownTag, nodeTypeOfTag, TAGS, UNKNOWN_TAG } from './dialect';
+import { isKnownTag, nodeTypeOfTag, TAGS, UNKNOWN_TAG } from './dialect';
 import type { MarkdownIssue } from './issues';
 
 export interface PropSpan {
@@ -404,11 +404,14 @@ export interface TagProblem {
   readonly message: string;
   readonly start: number;
   readonly end: number;
+  /** A tag that does not read is an error; one PostHog reads but does not know (or cannot place) a warning. */
+  readonly severity: 'error' | 'warning';
 }
 
 /**
- * What is wrong with a well-formed tag, if anything: a name PostHog has no tag for, or an `<UnknownNode>`
- * without the `nodeType` it stands for.
+ * What is worth saying about a well-formed tag, if anything: a name PostHog does not know (its web app shows
+ * such a tag as an unknown component; a warning, not an error), or an `<UnknownNode>` without the `nodeType`
+ * it stands for.
  */
 export function checkTag(tag: ParsedTag): TagProblem | undefined {
   const nameStart = tag.start + 1;
@@ -417,9 +420,10 @@ export function checkTag(tag: ParsedTag): TagProblem | undefined {
     const suggestion = closestTagName(tag.name);
     const hint = suggestion ? ` (did you mean ${suggestion}?)` : '';
     return {
-      message: `unknown tag <${tag.name}>: PostHog's tags are ${KNOWN_TAG_NAMES.join(', ')}${hint}`,
+      message: `PostHog does not know the tag <${tag.name}> and will show it as unknown${hint}`,
       start: nameStart,
       end: nameEnd,
+      severity: 'warning',
     };
   }
   if (tag.name === UNKNOWN_TAG && typeof tag.props.nodeType !== 'string') {
@@ -428,12 +432,13 @@ export function checkTag(tag: ParsedTag): TagProblem | undefined {
       message: `<${UNKNOWN_TAG}> needs the type of the node it keeps as a string prop, e.g. nodeType="ph-something"`,
       start: span ? span.start : nameStart,
       end: span ? span.end : nameEnd,
+      severity: 'warning',
     };
   }
   return undefined;
 }
 
-const KNOWN_TAG_NAMES = [...TAGS.map((definition) => definition.tag), UNKNOWN_TAG, COMMENT_TAG];
+const KNOWN_TAG_NAMES = TAGS.map((definition) => definition.tag);
 
 function closestTagName(name: string): string | undefined {
   const lower = name.toLowerCase();
@@ -571,7 +576,7 @@ class TagScanner {
       this.tags.push(this.located(parse.tag));
       const problem = checkTag(parse.tag);
       if (problem) {
-        this.report(problem.message, problem.start, problem.end);
+        this.report(problem.message, problem.start, problem.end, problem.severity);
       }
       return parse.end;
     }
@@ -594,10 +599,10 @@ class TagScanner {
     return { ...tag, nodeType, line: start.line, column: start.column, endLine: end.line, endColumn: end.column };
   }
 
-  private report(message: string, startOffset: number, endOffset: number): void {
+  private report(message: string, startOffset: number, endOffset: number, severity: 'error' | 'warning' = 'error'): void {
     const start = this.position(startOffset);
     const end = this.position(Math.max(endOffset, startOffset));
-    this.problems.push({ line: start.line, column: start.column, endLine: end.line, endColumn: end.column, message, severity: 'error' });
+    this.problems.push({ line: start.line, column: start.column, endLine: end.line, endColumn: end.column, message, severity });
   }
 
   private offsetOfLine(line: number): number {

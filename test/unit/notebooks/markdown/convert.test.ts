@@ -163,7 +163,7 @@ describe('markdownToDoc names what cannot become a node', () => {
   test('tags that do not read, unknown tags, and block tags inside text', () => {
     const [invalid] = problemsOf('<Query query={{not json}} />');
     assert.match(invalid!, /^error 0-0: /);
-    assert.match(problemsOf('<Qurey id="x" />')[0]!, /unknown tag <Qurey>.*did you mean Query/);
+    assert.match(problemsOf('<Qurey id="x" />')[0]!, /^error 0-0: PostHog does not know the tag <Qurey>.*did you mean Query.*no notebook node/);
     assert.deepEqual(problemsOf('text <Recording id="x" /> more'), ['error 0-0: The tag <Recording> stands for a block: put it alone on its own line.']);
     assert.match(problemsOf('<Comment ref="c1" />')[0]!, /comment thread/);
   });

@@ -106,8 +106,8 @@ describe("PostHog's Markdown reader: properties", () => {
     for (const pattern of patterns) {
       const small = cpuMs(() => readPostHogMarkdown(pattern.repeat(Math.ceil(40_000 / pattern.length))));
       const large = cpuMs(() => readPostHogMarkdown(pattern.repeat(Math.ceil(320_000 / pattern.length))));
-      // Linear is about 8 times; quadratic would be 64.
-      assert.ok(large < Math.max(small, 2) * 24, `${JSON.stringify(pattern)}: ${small.toFixed(1)} ms for 40 kB, ${large.toFixed(1)} ms for 320 kB`);
+      // Linear is about 8 times, quadratic 64: the margin is for a machine busy with other tests.
+      assert.ok(large < Math.max(small, 2) * 32, `${JSON.stringify(pattern)}: ${small.toFixed(1)} ms for 40 kB, ${large.toFixed(1)} ms for 320 kB`);
     }
   });
 });
