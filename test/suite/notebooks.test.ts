@@ -668,20 +668,30 @@ describe('Notebook Markdown files', function () {
     await assert.rejects(Promise.resolve(vscode.workspace.fs.writeFile(document.uri, new TextEncoder().encode(document.getText()))), /line 3: .*highlight/);
   });
 
-  it('squiggles invalid tags, completes tag names and query kinds, explains a Query on hover, and previews tags as cards', async () => {
-    const markdown = '# Tags\n\n<Query query={{"kind":"SavedInsightNode","shortId":"Xk3pQ9aZ"}} />\n\n<Query query={{"kind":}} />\n\n<Qurey />\n';
+  it('squiggles invalid tags, warns of unknown ones, completes tag names and props, explains a Query on hover, and previews tags as cards', async () => {
+    const markdown = '# Tags\n\n<Query query={{"kind":"SavedInsightNode","shortId":"Xk3pQ9aZ"}} />\n\n<Query query={{"kind":}} />\n\n<Qurey />\n\n<SQLV2 code="select 1" />\n';
     const notebook = await markdownNotebook('Tags', markdown);
     const document = await open(uriOf(fixture, notebook, 'markdown'));
-    await waitFor('two tag diagnostics', () => vscode.languages.getDiagnostics(document.uri).filter((d) => d.severity === vscode.DiagnosticSeverity.Error).length >= 2);
+    await waitFor('a tag error and a warning', () => vscode.languages.getDiagnostics(document.uri).length >= 2);
     const diagnostics = vscode.languages.getDiagnostics(document.uri);
-    assert.ok(diagnostics.some((d) => d.range.start.line === 4 && /JSON/.test(d.message)), diagnostics.map((d) => d.message).join('\n'));
-    assert.ok(diagnostics.some((d) => d.range.start.line === 6 && /Qurey/.test(d.message)), diagnostics.map((d) => d.message).join('\n'));
+    const described = diagnostics.map((d) => `${d.range.start.line} ${d.severity} ${d.message}`).join('\n');
+    assert.ok(diagnostics.some((d) => d.range.start.line === 4 && d.severity === vscode.DiagnosticSeverity.Error && /JSON/.test(d.message)), described);
+    assert.ok(
+      diagnostics.some((d) => d.range.start.line === 6 && d.severity === vscode.DiagnosticSeverity.Warning && /will show it as unknown/.test(d.message)),
+      described,
+    );
+    assert.ok(!diagnostics.some((d) => d.range.start.line === 8), `SQLV2 is a tag PostHog knows: ${described}`);
     const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', document.uri, new vscode.Position(2, 3));
     const hoverText = hovers.flatMap((hover) => hover.contents.map((part) => (typeof part === 'string' ? part : 'value' in part ? part.value : ''))).join('\n');
     assert.match(hoverText, /Xk3pQ9aZ/);
     await replaceText(document, `${document.getText()}\n<`);
     const completions = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', document.uri, new vscode.Position(document.lineCount - 1, 1), '<');
-    assert.ok(completions.items.some((item) => (typeof item.label === 'string' ? item.label : item.label.label).includes('Query')));
+    const labels = (list: vscode.CompletionList) => list.items.map((item) => (typeof item.label === 'string' ? item.label : item.label.label));
+    assert.ok(labels(completions).includes('Query') && labels(completions).includes('Insight'), labels(completions).join(', '));
+    await replaceText(document, `${document.getText()}FeatureFlag id={1} `);
+    const line = document.lineCount - 1;
+    const props = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', document.uri, new vscode.Position(line, document.lineAt(line).text.length));
+    assert.ok(labels(props).includes('view') && labels(props).includes('showFilters') && !labels(props).includes('id'), labels(props).join(', '));
     const rendered = await vscode.commands.executeCommand<string>('markdown.api.render', document);
     assert.match(rendered, /class="posthog-tag/, 'VS Code\'s Markdown engine draws the tags as cards');
     assert.ok(!rendered.includes('<Query') && !rendered.includes('<Qurey'), 'no raw tag in the preview');

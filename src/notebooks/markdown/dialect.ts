@@ -13,6 +13,8 @@ export interface PropDefinition {
   readonly name: string;
   readonly description: string;
   readonly snippet?: string;
+  /** Left out of the tag's completion snippet. */
+  readonly optional?: boolean;
 }
 
 export interface TagDefinition {
@@ -37,8 +39,8 @@ export interface TagDefinition {
 
 const id = (description: string, snippet = '"${1}"'): PropDefinition => ({ name: 'id', description, snippet });
 const code: PropDefinition = { name: 'code', description: 'The cell\'s code.', snippet: '"${1}"' };
-const returnVariable: PropDefinition = { name: 'returnVariable', description: 'The variable later cells read the result from.', snippet: '"${1:df}"' };
-const nodeIdProp: PropDefinition = { name: 'nodeId', description: 'The cell\'s id, which other cells refer to.', snippet: '"${1}"' };
+const returnVariable: PropDefinition = { name: 'returnVariable', description: 'The variable later cells read the result from.', snippet: '"${1:df}"', optional: true };
+const nodeIdProp: PropDefinition = { name: 'nodeId', description: 'The cell\'s id, which other cells refer to.', snippet: '"${1}"', optional: true };
 
 function node(tag: string, nodeType: string, description: string, props: readonly PropDefinition[] = [], views?: readonly string[]): TagDefinition {
   return views ? { tag, nodeType, description, props, views, shell: true } : { tag, nodeType, description, props, shell: true };
@@ -71,7 +73,7 @@ export const TAGS: readonly TagDefinition[] = [
   node('Experiment', 'ph-experiment', 'An experiment with its results.', [id('The experiment\'s numeric id.', '{${1:123}}')], ['detail', 'summary', 'results']),
   node('EarlyAccessFeature', 'ph-early-access-feature', 'An early access feature and who has opted in.', [id('The feature\'s id.')], ['detail', 'summary']),
   node('Survey', 'ph-survey', 'A survey with its responses.', [id('The survey\'s id.')], ['detail', 'summary', 'preview', 'conditions', 'results']),
-  node('Person', 'ph-person', 'A person, by distinct id.', [id('The person\'s UUID.'), { name: 'distinctId', description: 'One of the person\'s distinct ids.', snippet: '"${1}"' }], [
+  node('Person', 'ph-person', 'A person, by distinct id.', [id('The person\'s UUID.'), { name: 'distinctId', description: 'One of the person\'s distinct ids.', snippet: '"${1}"', optional: true }], [
     'detail',
     'summary',
     'activity',
@@ -107,7 +109,7 @@ export const TAGS: readonly TagDefinition[] = [
     description: 'An image.',
     props: [
       { name: 'src', description: 'The image\'s address.', snippet: '"${1:url}"' },
-      { name: 'alt', description: 'A text alternative.', snippet: '"${1}"' },
+      { name: 'alt', description: 'A text alternative.', snippet: '"${1}"', optional: true },
     ],
     shell: false,
     writtenAs: '![alt](src)',
@@ -123,8 +125,8 @@ export const TAGS: readonly TagDefinition[] = [
   node('Issues', 'ph-issues', 'Error tracking issues.'),
   node('UsageMetrics', 'ph-usage-metrics', 'Usage metrics of a person or group.'),
   node('ZendeskTickets', 'ph-zendesk-tickets', 'Zendesk tickets of a person or group.', [
-    { name: 'personId', description: 'The person\'s UUID.', snippet: '"${1}"' },
-    { name: 'groupKey', description: 'The group\'s key.', snippet: '"${1}"' },
+    { name: 'personId', description: 'The person\'s UUID.', snippet: '"${1}"', optional: true },
+    { name: 'groupKey', description: 'The group\'s key.', snippet: '"${1}"', optional: true },
   ]),
   node('RelatedGroups', 'ph-related-groups', 'Groups related to a person or group.'),
   node('CustomerJourney', 'ph-customer-journey', "A customer's journey."),
@@ -136,7 +138,7 @@ export const TAGS: readonly TagDefinition[] = [
     props: [
       { name: 'ref', description: 'The id of the <ref id="…"> highlight (or code-fence anchor) it is about.', snippet: '"${1}"' },
       { name: 'replies', description: 'The replies: {id, text, author?, authorId?, at}.', snippet: '{[${1}]}' },
-      { name: 'text', description: 'A note\'s text (PostHog writes a note as <!-- text -->).', snippet: '"${1}"' },
+      { name: 'text', description: 'A note\'s text (PostHog writes a note as <!-- text -->).', snippet: '"${1}"', optional: true },
     ],
     shell: false,
   },
@@ -145,7 +147,7 @@ export const TAGS: readonly TagDefinition[] = [
     description: 'A question for PostHog AI, answered in the notebook.',
     props: [
       { name: 'question', description: 'The question.', snippet: '"${1}"' },
-      { name: 'keepQuestion', description: 'Keep the question above the answer (true unless {false}).', snippet: '{${1:false}}' },
+      { name: 'keepQuestion', description: 'Keep the question above the answer (true unless {false}).', snippet: '{${1:false}}', optional: true },
     ],
     shell: false,
   },
@@ -222,6 +224,16 @@ export function propsOfTag(tag: string): readonly PropDefinition[] {
     return [];
   }
   return definition.shell ? [...definition.props, ...SHELL_PROPS.filter((shell) => !definition.props.some((own) => own.name === shell.name))] : definition.props;
+}
+
+/**
+ * A new tag's text after its name, as snippet text: its props that are not optional, each with its starting
+ * value (`${1:…}` placeholders numbered in order).
+ */
+export function tagSnippet(tag: string): string {
+  let placeholder = 0;
+  const props = (tagDefinition(tag)?.props ?? []).filter((prop) => !prop.optional && prop.snippet !== undefined);
+  return props.map((prop) => ` ${prop.name}=${prop.snippet!.replace(/\$\{1/g, () => `\${${++placeholder}`)}`).join('');
 }
 
 /** The prop's sentence, for a hover: the tag's own, a shell prop's, or undefined. */

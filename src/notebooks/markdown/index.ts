@@ -8,4 +8,4 @@ export * from './tags';
 export * from './toMarkdown';
 export * from './posthogModel';
 export { readPostHogMarkdown } from './posthogReader';
-export { toPostHogMarkdown, type PostHogConversion, type PostHogConversionOptions, type PostHogLoss, type PostHogLossKind } from './posthogWriter';
+export { formatTag as formatPostHogTag, toPostHogMarkdown, type PostHogConversion, type PostHogConversionOptions, type PostHogLoss, type PostHogLossKind } from './posthogWriter';

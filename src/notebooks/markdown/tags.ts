@@ -638,11 +638,18 @@ function codeLineRanges(markdown: string): [number, number][] {
   return ranges;
 }
 
-/** What completion can offer at the cursor: a tag name after `<`, or a query kind in a `<Query>`'s `"kind":"…` */
-export type CompletionContext = { readonly kind: 'tagName' | 'queryKind'; readonly typed: string };
+/**
+ * What completion can offer at the cursor: a tag name after `<`, a query kind in a `<Query>`'s `"kind":"…`, a
+ * prop name inside a tag (with the props already given), or a named view in `view="…`.
+ */
+export type CompletionContext =
+  | { readonly kind: 'tagName' | 'queryKind'; readonly typed: string }
+  | { readonly kind: 'propName'; readonly tag: string; readonly typed: string; readonly given: readonly string[] }
+  | { readonly kind: 'viewName'; readonly tag: string; readonly typed: string };
 
 const KIND_VALUE_BEFORE_CURSOR = /"kind"\s*:\s*"([A-Za-z]*)$/;
 const TAG_NAME_BEFORE_CURSOR = /(^|[^\\])<([A-Za-z0-9]*)$/;
+const OPEN_TAG = /<([A-Z][A-Za-z0-9]*)(?=[\s/>])/g;
 
 /**
  * What to complete, from the text before the cursor (the cursor is at its end; a few thousand characters
@@ -656,5 +663,81 @@ export function completionContext(textBeforeCursor: string): CompletionContext |
     return queryTag !== -1 && !textBeforeCursor.includes('/>', queryTag) ? { kind: 'queryKind', typed: kindValue[1]! } : undefined;
   }
   const tagName = TAG_NAME_BEFORE_CURSOR.exec(line);
-  return tagName ? { kind: 'tagName', typed: tagName[2]! } : undefined;
+  if (tagName) {
+    return { kind: 'tagName', typed: tagName[2]! };
+  }
+  return insideTag(textBeforeCursor);
+}
+
+/** A prop name or view being typed inside the last tag opened before the cursor, if the cursor is in one. */
+function insideTag(text: string): CompletionContext | undefined {
+  const paragraphStart = Math.max(text.lastIndexOf('\n\n'), -1) + 1;
+  let open: RegExpExecArray | undefined;
+  OPEN_TAG.lastIndex = paragraphStart;
+  for (let match = OPEN_TAG.exec(text); match; match = OPEN_TAG.exec(text)) {
+    open = match;
+  }
+  if (!open) {
+    return undefined;
+  }
+  const tag = open[1]!;
+  const state = scanProps(text, open.index + open[0].length);
+  if (state === undefined) {
+    return undefined;
+  }
+  if (state.quoteStart !== undefined) {
+    const view = /(?:^|\s)view\s*=\s*["']$/.test(text.slice(0, state.quoteStart + 1));
+    return view ? { kind: 'viewName', tag, typed: text.slice(state.quoteStart + 1) } : undefined;
+  }
+  const word = /(?:^|\s)([A-Za-z_][A-Za-z0-9_-]*)?$/.exec(text.slice(open.index + open[0].length));
+  return word && !state.inValue ? { kind: 'propName', tag, typed: word[1] ?? '', given: state.given } : undefined;
+}
+
+/**
+ * The props given between a tag's name and the end of the text: undefined once the tag has ended (`/>` or
+ * `>`), else where an open quote starts (if the text ends inside one) and whether it ends inside a value.
+ */
+function scanProps(text: string, from: number): { given: string[]; quoteStart?: number; inValue: boolean } | undefined {
+  const given: string[] = [];
+  let depth = 0;
+  let quote: string | undefined;
+  let quoteStart = 0;
+  let afterEquals = false;
+  for (let index = from; index < text.length; index++) {
+    const char = text[index]!;
+    if (quote !== undefined) {
+      if (char === '\\') {
+        index++;
+      } else if (char === quote) {
+        quote = undefined;
+        afterEquals = depth > 0;
+      }
+      continue;
+    }
+    if (char === '"' || char === "'") {
+      quote = char;
+      quoteStart = index;
+    } else if (char === '{') {
+      depth++;
+    } else if (char === '}') {
+      depth = Math.max(0, depth - 1);
+      afterEquals = depth > 0;
+    } else if (depth === 0 && (char === '>' || (char === '/' && text[index + 1] === '>'))) {
+      return undefined;
+    } else if (depth === 0 && char === '=') {
+      afterEquals = true;
+    } else if (depth === 0 && /\s/.test(char)) {
+      afterEquals = false;
+    } else if (depth === 0 && !afterEquals && /[A-Za-z_]/.test(char) && (index === from || /\s/.test(text[index - 1]!))) {
+      const name = /^[A-Za-z_][A-Za-z0-9_-]*/.exec(text.slice(index, index + 100))![0];
+      if (index + name.length < text.length) {
+        given.push(name);
+      }
+      index += name.length - 1;
+    }
+  }
+  if (quote !== undefined) {
+    return depth === 0 ? { given, quoteStart, inValue: true } : { given, inValue: true };
+  }
+  return { given, inValue: depth > 0 || afterEquals };
 }

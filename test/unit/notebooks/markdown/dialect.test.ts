@@ -11,6 +11,7 @@ import {
   nodeTypeOfTag,
   propsOfTag,
   QUERY_KINDS,
+  tagSnippet,
   TAGS,
   tagDefinition,
   tagOfNodeType,
@@ -90,6 +91,13 @@ describe("PostHog's notebook tags", () => {
     assert.deepEqual(names('Comment'), ['ref', 'replies', 'text']);
     assert.match(describeProp('Query', 'showFilters') ?? '', /filters/);
     assert.equal(describeProp('Query', 'nonsense'), undefined);
+  });
+
+  test("a new tag is completed with its props that are not optional, placeholders in order", () => {
+    assert.equal(tagSnippet('Group'), ' id="${1}" groupTypeIndex={${2:0}}');
+    assert.equal(tagSnippet('ReplayTimestamp'), ' playbackTime={${1:0}} sessionRecordingId="${2}"');
+    assert.equal(tagSnippet('Person'), ' id="${1}"', 'distinctId is optional');
+    assert.equal(tagSnippet('TaskCreate'), '');
   });
 
   test('the Comment forms and code-fence anchors are described', () => {

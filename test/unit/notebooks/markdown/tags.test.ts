@@ -308,6 +308,18 @@ describe('what completion offers', () => {
     assert.equal(completionContext('closing </'), undefined);
   });
 
+  test('prop names inside a tag, with those already given, and named views in view="…"', () => {
+    assert.deepEqual(completionContext('<FeatureFlag '), { kind: 'propName', tag: 'FeatureFlag', typed: '', given: [] });
+    assert.deepEqual(completionContext('<FeatureFlag id={42} vi'), { kind: 'propName', tag: 'FeatureFlag', typed: 'vi', given: ['id'] });
+    assert.deepEqual(completionContext('<Query query={{"kind":"X"}}\n  hideFilters '), { kind: 'propName', tag: 'Query', typed: '', given: ['query', 'hideFilters'] });
+    assert.deepEqual(completionContext('<FeatureFlag id={42} view="con'), { kind: 'viewName', tag: 'FeatureFlag', typed: 'con' });
+    assert.equal(completionContext('<Query query={{"ki'), undefined, 'inside a value');
+    assert.equal(completionContext('<Query query='), undefined);
+    assert.equal(completionContext('<Query title="Q3 pl'), undefined, 'inside a text value');
+    assert.equal(completionContext('<Query id="x" /> '), undefined, 'after the tag');
+    assert.equal(completionContext('<Query id="x"\n\ntext '), undefined, 'a blank line ends a tag');
+  });
+
   test('query kinds in a "kind" value inside a <Query>, even over several lines', () => {
     assert.deepEqual(completionContext('<Query query={{"kind":"'), { kind: 'queryKind', typed: '' });
     assert.deepEqual(completionContext('<Query query={{\n  "source": { "kind": "Tre'), { kind: 'queryKind', typed: 'Tre' });
