@@ -1,4 +1,5 @@
 import type { PhInline, PhMark, PhText } from './posthogModel';
+import { parseTagAt, type ParsedTag } from './tags';
 import {
   isAsciiAlphanumericAt,
   isEscapableAt,
@@ -31,7 +32,27 @@ import {
  * is read once (nested content is read in place, its bounds on a stack).
  */
 export function readPostHogInline(text: string): PhInline[] {
-  return new InlineReader(text).read();
+  return new InlineReader(text, false).read() as PhInline[];
+}
+
+/** A tag inside text (a legacy notebook's inline node), with the marks around it. */
+export interface InlineTag {
+  type: 'tag';
+  tag: ParsedTag;
+  /** The tag's text as written. */
+  source: string;
+  marks?: PhMark[];
+}
+
+/**
+ * Inline text of a legacy notebook's Markdown: PostHog's rules (so PostHog's own spelling reads the same), and
+ * this extension's spellings for what PostHog cannot hold: `<br>` is a line break where a newline cannot be
+ * one (hard breaks do not merge), `<Tag … />` inside text is an inline node, a backslash before whitespace
+ * keeps that whitespace (at an emphasis edge, where PostHog would not see the delimiter), and a link keeps
+ * any href (PostHog shows only the label of one that is not http(s)).
+ */
+export function readLegacyInline(text: string): (PhInline | InlineTag)[] {
+  return new InlineReader(text, true).read();
 }
 
 interface Emphasis {
@@ -98,15 +119,18 @@ interface Frame {
 
 class InlineReader {
   private readonly closers: CloserIndex;
-  private readonly nodes: PhInline[] = [];
+  private readonly nodes: (PhInline | InlineTag)[] = [];
   private lastText: { node: PhText; parts: string[]; marks: MarkSet } | undefined;
   private special = { from: -1, at: -1 };
 
-  constructor(private readonly text: string) {
-    this.closers = new CloserIndex(text);
+  constructor(
+    private readonly text: string,
+    private readonly extensions: boolean,
+  ) {
+    this.closers = new CloserIndex(text, extensions);
   }
 
-  read(): PhInline[] {
+  read(): (PhInline | InlineTag)[] {
     const stack: Frame[] = [{ pos: 0, end: this.text.length, marks: new MarkSet([]) }];
     while (stack.length > 0) {
       const frame = stack[stack.length - 1]!;
@@ -133,7 +157,7 @@ class InlineReader {
         frame.pos++;
         return undefined;
       case 0x5c /* \ */: {
-        const escaped = isEscapableAt(text, pos + 1, frame.end);
+        const escaped = isEscapableAt(text, pos + 1, frame.end) || (this.extensions && isEscapedWhitespaceAt(text, pos + 1, frame.end));
         this.pushText(escaped ? text[pos + 1]! : '\\', frame.marks);
         frame.pos += escaped ? 2 : 1;
         return undefined;
@@ -143,6 +167,9 @@ class InlineReader {
       case 0x7e /* ~ */:
         return this.emphasis(frame) ?? this.plainText(frame);
       case 0x3c /* < */:
+        if (this.extensions && (this.lineBreakTag(frame) || this.nodeTag(frame))) {
+          return undefined;
+        }
         return this.underline(frame) ?? this.inlineTag(frame) ?? this.plainText(frame);
       case 0x60 /* ` */:
         return this.codeSpan(frame) ? undefined : this.plainText(frame);
@@ -151,6 +178,40 @@ class InlineReader {
       default:
         return this.plainText(frame);
     }
+  }
+
+  /** `<br>`, `<br/>` or `<br />`: a hard break (extensions only). */
+  private lineBreakTag(frame: Frame): boolean {
+    const match = /<br\s*\/?>/y;
+    match.lastIndex = frame.pos;
+    const found = match.exec(this.text);
+    if (!found || frame.pos + found[0].length > frame.end) {
+      return false;
+    }
+    this.endText();
+    this.nodes.push({ type: 'hardBreak' });
+    frame.pos += found[0].length;
+    return true;
+  }
+
+  /** `<Tag … />` inside text: a legacy notebook's inline node (extensions only). */
+  private nodeTag(frame: Frame): boolean {
+    const first = this.text.charCodeAt(frame.pos + 1);
+    if (!(first >= 0x41 && first <= 0x5a)) {
+      return false;
+    }
+    const parse = parseTagAt(this.text, frame.pos);
+    if (!parse.ok || parse.end > frame.end) {
+      return false;
+    }
+    this.endText();
+    const node: InlineTag = { type: 'tag', tag: parse.tag, source: this.text.slice(frame.pos, parse.end) };
+    if (frame.marks.marks.length > 0) {
+      node.marks = frame.marks.marks.map((mark) => ({ ...mark }));
+    }
+    this.nodes.push(node);
+    frame.pos = parse.end;
+    return true;
   }
 
   private emphasis(frame: Frame): Frame | undefined {
@@ -296,7 +357,8 @@ class InlineReader {
     if (close === -1 || close >= frame.end) {
       return undefined;
     }
-    const href = sanitizeLinkHref(unescapeHref(this.text.slice(labelEnd + 2, close)));
+    const raw = unescapeHref(this.text.slice(labelEnd + 2, close));
+    const href = this.extensions ? raw : sanitizeLinkHref(raw);
     frame.pos = close + 1;
     return { pos: pos + 1, end: labelEnd, marks: href === undefined ? frame.marks : frame.marks.with({ type: 'link', href }) };
   }
@@ -332,9 +394,10 @@ class InlineReader {
     this.lastText = { node, parts: [text], marks };
   }
 
+  /** PostHog keeps one of a run of hard breaks; a legacy notebook keeps each. */
   private pushBreak(): void {
     this.endText();
-    if (this.nodes[this.nodes.length - 1]?.type !== 'hardBreak') {
+    if (this.extensions || this.nodes[this.nodes.length - 1]?.type !== 'hardBreak') {
       this.nodes.push({ type: 'hardBreak' });
     }
   }
@@ -345,6 +408,11 @@ class InlineReader {
       this.lastText = undefined;
     }
   }
+}
+
+/** Whitespace other than a newline, escaped by the backslash before it (extensions only). */
+function isEscapedWhitespaceAt(text: string, index: number, end: number): boolean {
+  return index < end && text[index] !== '\n' && isWhitespaceCode(text.charCodeAt(index));
 }
 
 /** Inside a code span only `` \` `` and `\\` are escapes. */
@@ -395,7 +463,11 @@ class CloserIndex {
   private readonly candidates = new Map<string, { all: number[]; outside: (number[] | undefined)[] }>();
   private hrefCloses: Map<number, number> | undefined;
 
-  constructor(private readonly text: string) {
+  constructor(
+    private readonly text: string,
+    /** A backslash before whitespace keeps it as text, which then does not stop a closer. */
+    private readonly escapedWhitespace = false,
+  ) {
     this.escaped = new Uint8Array(text.length + 1);
     let run = 0;
     for (let index = 0; index < text.length; index++) {
@@ -452,8 +524,13 @@ class CloserIndex {
   private isCloserAtPartEnd(token: string, at: number, lowest: number): boolean {
     const { text } = this;
     return (
-      at >= lowest && text.startsWith(token, at) && this.escaped[at] === 0 && !isWhitespaceAt(text, at - 1) && isAsciiAlphanumericAt(text, at + token.length)
+      at >= lowest && text.startsWith(token, at) && this.escaped[at] === 0 && !this.whitespaceBefore(at) && isAsciiAlphanumericAt(text, at + token.length)
     );
+  }
+
+  /** Whether whitespace that counts comes just before the position (escaped whitespace does not, with extensions). */
+  private whitespaceBefore(at: number): boolean {
+    return isWhitespaceAt(this.text, at - 1) && !(this.escapedWhitespace && this.escaped[at - 1] === 1);
   }
 
   private insideSpan(position: number, first: number, last: number): boolean {
@@ -471,7 +548,7 @@ class CloserIndex {
         if (this.escaped[at] === 1) {
           continue;
         }
-        if (emphasis && (at === 0 || isWhitespaceAt(text, at - 1))) {
+        if (emphasis && (at === 0 || this.whitespaceBefore(at))) {
           continue;
         }
         if (wordBoundary && isAsciiAlphanumericAt(text, at + token.length)) {

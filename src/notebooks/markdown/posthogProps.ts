@@ -1,5 +1,5 @@
 import type { PhComponent, PhProps, PhPropValue } from './posthogModel';
-import { isWhitespaceCode, skipWhitespace } from './posthogText';
+import { skipWhitespace } from './posthogText';
 
 /**
  * A component tag's text (`<Name props />` or `<Name props>…</Name>`, trimmed, over one or more lines)
@@ -200,21 +200,4 @@ function expressionValue(raw: string): PhPropValue {
   } catch {
     return trimmed;
   }
-}
-
-/** Whether a trimmed line starts a component: `<`, a capital, letters or digits, then whitespace, `>` or `/`. */
-export function startsComponent(trimmed: string): boolean {
-  if (trimmed.charCodeAt(0) !== 0x3c /* < */) {
-    return false;
-  }
-  const first = trimmed.charCodeAt(1);
-  if (!(first >= 0x41 && first <= 0x5a)) {
-    return false;
-  }
-  let index = 2;
-  while (index < trimmed.length && /[A-Za-z0-9]/.test(trimmed[index]!)) {
-    index++;
-  }
-  const after = trimmed.charCodeAt(index);
-  return index < trimmed.length && (after === 0x3e /* > */ || after === 0x2f /* / */ || isWhitespaceCode(after));
 }

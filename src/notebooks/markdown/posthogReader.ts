@@ -1,11 +1,26 @@
 import { readPostHogInline } from './posthogInline';
 import {
+  alignmentOf,
+  clampDepths,
+  CommentEnds,
+  headingOf,
+  imageOf,
+  isClosingFence,
+  isDivider,
+  isListLine,
+  isOrderedListLine,
+  isTableStart,
+  listLineOf,
+  openingFence,
+  splitTableRow,
+  startsComponent,
+  unquote,
+} from './posthogLines';
+import {
   COMMENT_NOTE_TAG,
   DIVIDER_TAG,
   IMAGE_TAG,
-  type PhAlignment,
   type PhBlock,
-  type PhComponent,
   type PhDocument,
   type PhInline,
   type PhList,
@@ -14,8 +29,7 @@ import {
   type PhParseError,
   type PhTable,
 } from './posthogModel';
-import { readComponentTag, startsComponent } from './posthogProps';
-import { hasLineTerminator, isAsciiDigitCode, isLineTerminatorCode, isWhitespaceCode, skipWhitespace } from './posthogText';
+import { readComponentTag } from './posthogProps';
 
 /**
  * Markdown read exactly as PostHog's web app reads a Markdown notebook (MarkdownNotebook parseMarkdownNotebook),
@@ -44,11 +58,11 @@ interface BlockRead {
 
 class BlockReader {
   private readonly trimmed: string[];
-  /** For each line, the first line from it on whose trimmed text holds `-->` (lines.length when none). */
-  private commentEnds: Int32Array | undefined;
+  private readonly comments: CommentEnds;
 
   constructor(private readonly lines: string[]) {
     this.trimmed = lines.map((line) => line.trim());
+    this.comments = new CommentEnds(this.trimmed);
   }
 
   read(): PhDocument {
@@ -85,13 +99,13 @@ class BlockReader {
     }
     const image = imageOf(trimmed);
     if (image) {
-      return { node: image, next: index + 1 };
+      return { node: { type: 'component', tagName: IMAGE_TAG, props: { alt: image.alt, src: image.src } }, next: index + 1 };
     }
     if (isDivider(trimmed)) {
       return { node: { type: 'component', tagName: DIVIDER_TAG, props: {} }, next: index + 1 };
     }
     if (trimmed.startsWith('<!--')) {
-      const end = this.commentEnd(index);
+      const end = this.comments.endOf(index);
       if (end !== -1) {
         return this.commentNote(index, end);
       }
@@ -103,7 +117,7 @@ class BlockReader {
     if (heading) {
       return { node: { type: 'heading', level: heading.level, children: readPostHogInline(heading.text) }, next: index + 1 };
     }
-    if (this.isTableStart(index)) {
+    if (isTableStart(trimmed, this.lines[index + 1])) {
       return this.table(index);
     }
     if (isListLine(line)) {
@@ -132,10 +146,10 @@ class BlockReader {
       trimmed.startsWith('```') ||
       imageOf(trimmed) !== undefined ||
       isDivider(trimmed) ||
-      (trimmed.startsWith('<!--') && this.commentEnd(index) !== -1) ||
+      (trimmed.startsWith('<!--') && this.comments.endOf(index) !== -1) ||
       startsComponent(trimmed) ||
       headingOf(line) !== undefined ||
-      this.isTableStart(index) ||
+      isTableStart(trimmed, this.lines[index + 1]) ||
       isListLine(line) ||
       trimmed.startsWith('>')
     );
@@ -143,10 +157,7 @@ class BlockReader {
 
   private codeBlock(start: number): BlockRead {
     const opening = this.trimmed[start]!;
-    let fence = 0;
-    while (opening[fence] === '`') {
-      fence++;
-    }
+    const fence = openingFence(opening);
     const language = opening.slice(fence).trim();
     let index = start + 1;
     while (index < this.lines.length && !isClosingFence(this.trimmed[index]!, fence)) {
@@ -162,32 +173,6 @@ class BlockReader {
     return { node, next: index, error: { message: 'Unclosed code block', raw: this.lines.slice(start).join('\n'), line: start + 1 } };
   }
 
-  /**
-   * The line where a `<!--` note starting at `start` ends: the first `-->` (after the opening `<!--`) must
-   * end its line; -1 when it does not, or never comes (the text is then not a note).
-   */
-  private commentEnd(start: number): number {
-    const first = this.trimmed[start]!.indexOf('-->', 4);
-    const [line, at] = first !== -1 ? [start, first] : this.nextArrow(start + 1);
-    if (line === -1) {
-      return -1;
-    }
-    return at === this.trimmed[line]!.length - 3 ? line : -1;
-  }
-
-  private nextArrow(from: number): [number, number] {
-    if (!this.commentEnds) {
-      const ends = new Int32Array(this.lines.length + 1);
-      ends[this.lines.length] = this.lines.length;
-      for (let index = this.lines.length - 1; index >= 0; index--) {
-        ends[index] = this.trimmed[index]!.includes('-->') ? index : ends[index + 1]!;
-      }
-      this.commentEnds = ends;
-    }
-    const line = this.commentEnds[from]!;
-    return line >= this.lines.length ? [-1, -1] : [line, this.trimmed[line]!.indexOf('-->')];
-  }
-
   private commentNote(start: number, end: number): BlockRead {
     const raw = this.lines
       .slice(start, end + 1)
@@ -199,38 +184,15 @@ class BlockReader {
 
   /** A tag runs over non-blank lines until one ends with `/>` or holds `</Name>`. */
   private component(start: number): BlockRead {
-    const name = /^<([A-Z][A-Za-z0-9]*)/.exec(this.trimmed[start]!)![1]!;
-    const closing = `</${name}>`;
-    let index = start;
-    let closed = false;
-    while (index < this.lines.length && (index === start || this.trimmed[index] !== '')) {
-      const line = this.lines[index]!;
-      if (line.trimEnd().endsWith('/>') || line.includes(closing)) {
-        closed = true;
-        break;
-      }
-      index++;
-    }
-    const raw = this.lines
-      .slice(start, closed ? index + 1 : index)
-      .join('\n')
-      .trim();
+    const { raw, next, closed } = componentLines(this.lines, this.trimmed, start);
     if (!closed) {
-      return { node: rawParagraph(raw), next: index, error: { message: 'Unclosed component tag', raw, line: start + 1 } };
+      return { node: rawParagraph(raw), next, error: { message: 'Unclosed component tag', raw, line: start + 1 } };
     }
     const component = readComponentTag(raw);
     if (!component) {
-      return { node: rawParagraph(raw), next: index + 1, error: { message: 'Invalid notebook component tag', raw, line: start + 1 } };
+      return { node: rawParagraph(raw), next, error: { message: 'Invalid notebook component tag', raw, line: start + 1 } };
     }
-    return { node: component, next: index + 1 };
-  }
-
-  private isTableStart(index: number): boolean {
-    if (!this.trimmed[index]!.startsWith('|')) {
-      return false;
-    }
-    const separator = splitTableRow(this.lines[index + 1] ?? '');
-    return separator.length >= 1 && separator.every(isSeparatorCell);
+    return { node: component, next };
   }
 
   private table(start: number): BlockRead {
@@ -272,139 +234,50 @@ class BlockReader {
   }
 }
 
-/** A trimmed quote line without its `>` and one whitespace character after it. */
-function unquote(trimmed: string): string {
-  return trimmed.slice(trimmed.length > 1 && isWhitespaceCode(trimmed.charCodeAt(1)) ? 2 : 1);
-}
-
-function isDivider(trimmed: string): boolean {
-  if (trimmed.length < 3) {
-    return false;
-  }
-  const char = trimmed[0];
-  if (char !== '-' && char !== '*' && char !== '_') {
-    return false;
-  }
-  for (let index = 1; index < trimmed.length; index++) {
-    if (trimmed[index] !== char) {
-      return false;
-    }
-  }
-  return true;
-}
-
-function isClosingFence(trimmed: string, length: number): boolean {
-  if (trimmed.length < length) {
-    return false;
-  }
-  for (let index = 0; index < trimmed.length; index++) {
-    if (trimmed[index] !== '`') {
-      return false;
-    }
-  }
-  return true;
-}
-
 /**
- * `![alt](src)` as a whole trimmed line: in the alt a backslash takes the next character (not a line
- * terminator) and `]` ends it; in the src the same, with `)`. Only `\\`, `\]` and `\)` are unescaped.
+ * A component's lines from `start`: non-blank lines up to one ending with `/>` or holding `</Name>`
+ * (`closed`), else up to the blank line; `raw` is their text trimmed, `next` the line after.
  */
-function imageOf(trimmed: string): PhComponent | undefined {
-  if (!trimmed.startsWith('![')) {
-    return undefined;
-  }
-  const altEnd = escapedRunEnd(trimmed, 2, ']');
-  if (altEnd === -1 || trimmed[altEnd + 1] !== '(') {
-    return undefined;
-  }
-  const srcEnd = escapedRunEnd(trimmed, altEnd + 2, ')');
-  if (srcEnd !== trimmed.length - 1) {
-    return undefined;
-  }
-  const alt = unescapeImageText(trimmed.slice(2, altEnd));
-  const src = unescapeImageText(trimmed.slice(altEnd + 2, srcEnd));
-  return { type: 'component', tagName: IMAGE_TAG, props: { alt, src } };
-}
-
-/** Where `stop` ends a run in which a backslash takes the next character; -1 at a bad escape or the end. */
-function escapedRunEnd(text: string, from: number, stop: string): number {
-  let index = from;
-  while (index < text.length) {
-    const char = text[index];
-    if (char === stop) {
-      return index;
+export function componentLines(lines: readonly string[], trimmed: readonly string[], start: number): { raw: string; next: number; closed: boolean } {
+  const name = /^<([A-Z][A-Za-z0-9]*)/.exec(trimmed[start]!)![1]!;
+  const closing = `</${name}>`;
+  let index = start;
+  while (index < lines.length && (index === start || trimmed[index] !== '')) {
+    const line = lines[index]!;
+    if (line.trimEnd().endsWith('/>') || line.includes(closing)) {
+      return { raw: lines.slice(start, index + 1).join('\n').trim(), next: index + 1, closed: true };
     }
-    if (char === '\\') {
-      if (index + 1 >= text.length || isLineTerminatorCode(text.charCodeAt(index + 1))) {
-        return -1;
-      }
-      index += 2;
-    } else {
-      index++;
-    }
-  }
-  return -1;
-}
-
-function unescapeImageText(text: string): string {
-  return text.indexOf('\\') === -1 ? text : text.replace(/\\([\\\])])/g, '$1');
-}
-
-/** `#`–`######`, whitespace, then the text (which may hold no line separator). */
-function headingOf(line: string): { level: number; text: string } | undefined {
-  let level = 0;
-  while (level < line.length && line[level] === '#') {
-    level++;
-  }
-  if (level === 0 || level > 6 || level >= line.length || !isWhitespaceCode(line.charCodeAt(level))) {
-    return undefined;
-  }
-  const textStart = skipWhitespace(line, level);
-  return hasLineTerminator(line, textStart) ? undefined : { level, text: line.slice(textStart) };
-}
-
-/** A list line: optional whitespace, `-`, `*`, `+`, `•` or digits and `.`/`)`, then whitespace or the end. */
-export function isListLine(line: string): boolean {
-  const marker = listMarkerAt(line);
-  return marker !== undefined && (marker.end === line.length || isWhitespaceCode(line.charCodeAt(marker.end)));
-}
-
-function listMarkerAt(line: string): { indent: number; end: number; number: string | undefined } | undefined {
-  const indent = skipWhitespace(line, 0);
-  const char = line[indent];
-  if (char === '-' || char === '*' || char === '+' || char === '•') {
-    return { indent, end: indent + 1, number: undefined };
-  }
-  let index = indent;
-  while (index < line.length && isAsciiDigitCode(line.charCodeAt(index))) {
     index++;
   }
-  if (index === indent || (line[index] !== '.' && line[index] !== ')')) {
-    return undefined;
-  }
-  return { indent, end: index + 1, number: line.slice(indent, index) };
+  return { raw: lines.slice(start, index).join('\n').trim(), next: index, closed: false };
 }
 
 /**
- * List lines from `start` while each is an item (marker, then the end or whitespace and text without line
- * separators). Depth is the indent's columns (a tab counts 4) halved, at most one more than the item before.
+ * List lines from `start` while each is an item. Depth is the indent's columns (a tab counts 4) halved, at
+ * most one more than the item before.
  */
 function readList(lines: readonly string[], start: number, end: number): BlockRead {
   const ordered = isOrderedListLine(lines[start]!);
-  const items: PhListItem[] = [];
+  const parsed = [];
   let index = start;
   for (; index < end; index++) {
-    const item = listItemOf(lines[index]!);
+    const item = listLineOf(lines[index]!);
     if (!item) {
       break;
     }
-    items.push(item);
+    parsed.push(item);
   }
-  let previousDepth = -1;
-  for (const item of items) {
-    item.depth = Math.min(item.depth, previousDepth + 1);
-    previousDepth = item.depth;
-  }
+  const depths = clampDepths(parsed.map((item) => item.depth));
+  const items = parsed.map((line, position): PhListItem => {
+    const item: PhListItem = { children: readPostHogInline(line.text), depth: depths[position]!, ordered: line.number !== undefined };
+    if (line.number !== undefined) {
+      item.start = line.number;
+    }
+    if (line.checked !== undefined) {
+      item.checked = line.checked;
+    }
+    return item;
+  });
   const node: PhList = { type: 'list', ordered, items };
   if (ordered) {
     const first = items.find((item) => item.depth === 0 && item.ordered)?.start;
@@ -413,108 +286,6 @@ function readList(lines: readonly string[], start: number, end: number): BlockRe
     }
   }
   return { node, next: index };
-}
-
-function isOrderedListLine(line: string): boolean {
-  const marker = listMarkerAt(line);
-  return marker?.number !== undefined && (marker.end === line.length || isWhitespaceCode(line.charCodeAt(marker.end)));
-}
-
-function listItemOf(line: string): PhListItem | undefined {
-  const marker = listMarkerAt(line);
-  if (!marker) {
-    return undefined;
-  }
-  let text = '';
-  if (marker.end < line.length) {
-    if (!isWhitespaceCode(line.charCodeAt(marker.end))) {
-      return undefined;
-    }
-    const textStart = skipWhitespace(line, marker.end);
-    if (hasLineTerminator(line, textStart)) {
-      return undefined;
-    }
-    text = line.slice(textStart);
-  }
-  const ordered = marker.number !== undefined;
-  const task = ordered ? undefined : taskOf(text);
-  const item: PhListItem = { children: readPostHogInline(task ? task.text : text), depth: depthOf(line.slice(0, marker.indent)), ordered };
-  if (ordered) {
-    item.start = Number(marker.number);
-  }
-  if (task) {
-    item.checked = task.checked;
-  }
-  return item;
-}
-
-/** `[ ]`, `[x]` or `[X]`, then the end or whitespace and the item's text. */
-function taskOf(text: string): { checked: boolean; text: string } | undefined {
-  if (text[0] !== '[' || text[2] !== ']' || !' xX'.includes(text[1] ?? '-')) {
-    return undefined;
-  }
-  if (text.length === 3) {
-    return { checked: text[1] !== ' ', text: '' };
-  }
-  if (!isWhitespaceCode(text.charCodeAt(3))) {
-    return undefined;
-  }
-  return { checked: text[1] !== ' ', text: text.slice(skipWhitespace(text, 3)) };
-}
-
-function depthOf(indent: string): number {
-  let columns = 0;
-  for (const char of indent) {
-    columns += char === '\t' ? 4 : 1;
-  }
-  return Math.floor(columns / 2);
-}
-
-/**
- * A table line's cells: trimmed, one leading and one trailing `|` dropped, split at each `|` not escaped
- * as `\|` (which becomes `|`), each cell trimmed. No `|` at all: no cells.
- */
-export function splitTableRow(line: string): string[] {
-  if (!line.includes('|')) {
-    return [];
-  }
-  let source = line.trim();
-  if (source.startsWith('|')) {
-    source = source.slice(1);
-  }
-  if (source.endsWith('|')) {
-    source = source.slice(0, -1);
-  }
-  const cells: string[] = [];
-  let parts: string[] = [];
-  let partStart = 0;
-  for (let index = 0; index < source.length; index++) {
-    const char = source[index];
-    if (char === '\\' && source[index + 1] === '|') {
-      parts.push(source.slice(partStart, index));
-      partStart = index + 1;
-      index++;
-    } else if (char === '|') {
-      parts.push(source.slice(partStart, index));
-      cells.push(parts.join('').trim());
-      parts = [];
-      partStart = index + 1;
-    }
-  }
-  parts.push(source.slice(partStart));
-  cells.push(parts.join('').trim());
-  return cells;
-}
-
-function isSeparatorCell(cell: string): boolean {
-  return /^:?-{3,}:?$/.test(cell.trim());
-}
-
-function alignmentOf(cell: string): PhAlignment | null {
-  const trimmed = cell.trim();
-  const left = trimmed.startsWith(':');
-  const right = trimmed.endsWith(':');
-  return left && right ? 'center' : left ? 'left' : right ? 'right' : null;
 }
 
 function tableCell(cell: string): { children: PhInline[] } {
