@@ -157,9 +157,10 @@ class InlineReader {
         frame.pos++;
         return undefined;
       case 0x5c /* \ */: {
-        const escaped = isEscapableAt(text, pos + 1, frame.end) || (this.extensions && isEscapedWhitespaceAt(text, pos + 1, frame.end));
-        this.pushText(escaped ? text[pos + 1]! : '\\', frame.marks);
-        frame.pos += escaped ? 2 : 1;
+        const control = this.extensions && pos + 1 < frame.end ? LINE_ESCAPES[text[pos + 1]!] : undefined;
+        const escaped = control === undefined && (isEscapableAt(text, pos + 1, frame.end) || (this.extensions && isEscapedWhitespaceAt(text, pos + 1, frame.end)));
+        this.pushText(control ?? (escaped ? text[pos + 1]! : '\\'), frame.marks);
+        frame.pos += control !== undefined || escaped ? 2 : 1;
         return undefined;
       }
       case 0x2a /* * */:
@@ -409,6 +410,9 @@ class InlineReader {
     }
   }
 }
+
+/** `\n` and `\r`: a line feed and a carriage return inside a text (extensions only; a newline is a line break). */
+const LINE_ESCAPES: Readonly<Record<string, string>> = { n: '\n', r: '\r' };
 
 /** Whitespace other than a newline, escaped by the backslash before it (extensions only). */
 function isEscapedWhitespaceAt(text: string, index: number, end: number): boolean {
