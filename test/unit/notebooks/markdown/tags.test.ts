@@ -206,17 +206,15 @@ describe("scanning a notebook's Markdown", () => {
     assert.deepEqual(tags[0]!.props, { query: { kind: 'SavedInsightNode', shortId: 'Xk3pQ9aZ' }, hideFilters: true });
   });
 
-  test('skips code: fenced, indented and code spans, HTML comments and escaped tags', () => {
+  test('skips code: backtick fences (in quotes too) and code spans, notes and escaped tags; PostHog has no tilde fences', () => {
+    assert.deepEqual(
+      scanTags('~~~\n<Qurey />\n~~~').problems.map((problem) => [problem.line, problem.severity]),
+      [[1, 'warning']],
+    );
     const markdown = [
       '```md',
       '<Query query={broken} />',
       '```',
-      '',
-      '~~~',
-      '<Qurey />',
-      '~~~',
-      '',
-      '    <Query x= />',
       '',
       'Write `<Query x= />` or ``<Survey `x` />`` in text, and \\<Query x= />.',
       '',
