@@ -17,6 +17,7 @@ import {
   VIEW_DESCRIPTIONS,
 } from './markdown/dialect';
 import type { MarkdownIssue } from './markdown/issues';
+import { UNCLOSED_CODE_BLOCK, unclosedFenceLine } from './markdown/posthogLines';
 import { completionContext, scanTags, type TagInfo, type TagScan } from './markdown/tags';
 
 const REFRESH_DELAY_MS = 250;
@@ -57,7 +58,7 @@ export class NotebookMarkdownLanguage extends Disposable implements vscode.Compl
       this.diagnostics.delete(document.uri);
       return;
     }
-    const tagProblems = this.scanOf(document).problems;
+    const tagProblems = [...this.scanOf(document).problems, ...fenceProblems(document.getText())];
     // A legacy notebook's conversion back reports a broken tag too: once, at the tag, is enough.
     const extra = this.extraIssues(document).filter((issue) => !tagProblems.some((problem) => sameIssue(problem, issue)));
     const issues = [...tagProblems, ...extra];
@@ -137,6 +138,12 @@ export class NotebookMarkdownLanguage extends Disposable implements vscode.Compl
     this.scans.delete(uri.toString());
     this.diagnostics.delete(uri);
   }
+}
+
+/** PostHog's "Unclosed code block": the code runs to the end of the text. */
+function fenceProblems(text: string): MarkdownIssue[] {
+  const line = unclosedFenceLine(text);
+  return line === undefined ? [] : [{ line, endLine: line, message: vscode.l10n.t('{0}.', UNCLOSED_CODE_BLOCK), severity: 'error' }];
 }
 
 function toDiagnostic(document: vscode.TextDocument, issue: MarkdownIssue): vscode.Diagnostic {

@@ -17,6 +17,7 @@ import {
   openingFence,
   splitTableRow,
   startsComponent,
+  UNCLOSED_CODE_BLOCK,
 } from './posthogLines';
 import type { PhInline, PhMark } from './posthogModel';
 import { componentLines } from './posthogReader';
@@ -234,7 +235,7 @@ class LegacyReader {
     const code = this.lines.slice(start + 1, index).join('\n');
     const node = withContent({ type: 'codeBlock', attrs: { language: language === '' ? null : language } }, code === '' ? [] : [{ type: 'text', text: code }]);
     if (index >= this.lines.length) {
-      this.problem(start, index, 'This code block has no closing fence: end it with a line of as many backticks as open it.');
+      this.problem(start, index, `${UNCLOSED_CODE_BLOCK}.`);
       return { node, next: index };
     }
     return { node, next: index + 1 };

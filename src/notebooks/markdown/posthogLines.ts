@@ -304,3 +304,29 @@ export class CommentEnds {
     return line >= count ? [-1, -1] : [line, this.trimmed[line]!.indexOf('-->')];
   }
 }
+
+/** PostHog's error for a fence that never closes (the code then runs to the end of the text). */
+export const UNCLOSED_CODE_BLOCK = 'Unclosed code block: end it with a line of as many backticks as open it';
+
+/**
+ * The line (0-based) of a code fence that is never closed, as PostHog reads fences (outside quotes), if
+ * there is one: a quick check of the lines alone, for diagnostics while typing.
+ */
+export function unclosedFenceLine(text: string): number | undefined {
+  const lines = text.split(/\r\n?|\n/);
+  for (let line = 0; line < lines.length; line++) {
+    const fence = openingFence(lines[line]!.trim());
+    if (fence === 0) {
+      continue;
+    }
+    let close = line + 1;
+    while (close < lines.length && !isClosingFence(lines[close]!.trim(), fence)) {
+      close++;
+    }
+    if (close >= lines.length) {
+      return line;
+    }
+    line = close;
+  }
+  return undefined;
+}

@@ -159,7 +159,7 @@ describe('markdownToDoc names what cannot become a node', () => {
   test('a mention needs a member number; a code block needs its closing fence', () => {
     assert.deepEqual(contentOf('Ask <mention id="42">@Lee</mention>'), [p(text('Ask '), { type: 'ph-mention', attrs: { id: 42 } })]);
     assert.match(problemsOf('<mention id="lee">@Lee</mention>')[0]!, /needs a member's number/);
-    assert.match(problemsOf('```\ncode')[0]!, /^error 0-1: This code block has no closing fence/);
+    assert.match(problemsOf('```\ncode')[0]!, /^error 0-1: Unclosed code block: end it/);
   });
 
   test('tags that do not read, unknown tags, and block tags inside text', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { readPostHogMarkdown } from '../../../../src/notebooks/markdown';
+import { readPostHogMarkdown, unclosedFenceLine } from '../../../../src/notebooks/markdown';
 import { readPostHogInline } from '../../../../src/notebooks/markdown/posthogInline';
 import { canonical, firstDifference, readerCases } from './goldenCases';
 import { referenceInline } from './posthogInlineReference';
@@ -61,6 +61,13 @@ describe("PostHog's Markdown reader: rules", () => {
       canonical(doc.nodes[1]),
       canonical({ type: 'paragraph', children: [{ type: 'text', text: '<Query query={{"kind":"X"}}' }, { type: 'hardBreak' }, { type: 'text', text: 'more' }] }),
     );
+  });
+
+  test('a fence never closed is PostHog\'s "Unclosed code block", found by the quick check of lines too', () => {
+    const text = 'Intro\n\n```sql\nselect 1\n```\n\n````\ncode\n```\n';
+    assert.deepEqual(readPostHogMarkdown(text).errors.map((error) => [error.message, error.line]), [['Unclosed code block', 7]]);
+    assert.equal(unclosedFenceLine(text), 6);
+    assert.equal(unclosedFenceLine('```\nx\n```'), undefined);
   });
 
   test('a props string ending in an escaped backslash is PostHog\'s "Unclosed expression prop value"', () => {
