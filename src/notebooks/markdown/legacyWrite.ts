@@ -359,12 +359,24 @@ function writeList(list: PmNode, depth: number): string[] {
  * quote of text, one of a list its quoted list.
  */
 function writeQuote(node: PmNode): string {
-  return childrenOf(node)
-    .map((child) => writeBlock(child, 'quote'))
-    .join('\n\n')
+  const children = childrenOf(node);
+  return children
+    .map((child, index) => (index === 0 ? '' : quoteSeparator(children[index - 1]!, child)) + writeBlock(child, 'quote'))
+    .join('\n')
     .split('\n')
     .map((line) => (line === '' ? '>' : `> ${line}`))
     .join('\n');
+}
+
+/**
+ * Between two blocks of a quote, a `>` line where they would otherwise read as one (two paragraphs, two
+ * lists of a kind) or for air around other blocks; none between a paragraph and a list, as PostHog writes them.
+ */
+function quoteSeparator(previous: PmNode, next: PmNode): string {
+  const listKind = (node: PmNode) => (LIST_TYPES.has(node.type) ? (node.type === 'orderedList' ? 'ordered' : node.type) : undefined);
+  const textual = (node: PmNode) => node.type === 'paragraph' || listKind(node) !== undefined;
+  const merges = (previous.type === 'paragraph' && next.type === 'paragraph') || (listKind(previous) !== undefined && listKind(previous) === listKind(next));
+  return merges || !textual(previous) || !textual(next) ? '\n' : '';
 }
 
 /** A fence longer than any run of backticks in the code; the language as the info string (none for null). */

@@ -94,8 +94,16 @@ export function formatTag(name: string, props: Record<string, unknown>): string 
   return `${text} />`;
 }
 
+/**
+ * As PostHog's reader reads it back: a string as a JSON string, unless it holds `&` (PostHog decodes entities in
+ * quoted values), anything else as `{JSON}` with backslashes written `\u005c` (PostHog's reader of braces
+ * misreads a string ending in an escaped backslash).
+ */
 function formatPropValue(value: unknown): string {
-  return typeof value === 'string' ? JSON.stringify(value) : `{${JSON.stringify(value)}}`;
+  if (typeof value === 'string' && !value.includes('&')) {
+    return JSON.stringify(value);
+  }
+  return `{${JSON.stringify(value).replace(/\\\\/g, '\\u005c')}}`;
 }
 
 /**
