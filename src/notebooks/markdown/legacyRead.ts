@@ -201,7 +201,12 @@ class LegacyReader {
    * tag is a paragraph (undefined here); a tag that does not read is a problem, its lines kept as text.
    */
   private blockTag(index: number): { node?: PmNode; next: number } | undefined {
-    const text = this.lines.slice(index).join('\n');
+    // A tag ends at a blank line at the latest: its paragraph is all it can take in.
+    let paragraphEnd = index + 1;
+    while (paragraphEnd < this.lines.length && this.trimmed[paragraphEnd] !== '') {
+      paragraphEnd++;
+    }
+    const text = this.lines.slice(index, paragraphEnd).join('\n');
     const offset = this.lines[index]!.length - this.lines[index]!.trimStart().length;
     const parse = parseTagAt(text, offset);
     if (parse.ok) {

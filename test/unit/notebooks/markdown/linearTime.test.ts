@@ -43,6 +43,13 @@ describe('notebook Markdown in linear time (issue 25: what the extension host ru
     });
   }
 
+  test('a legacy notebook of many blocks (tags, paragraphs, lists) is read back in linear time', () => {
+    const blocks = ['<Query query={{"kind":"SavedInsightNode","shortId":"x"}} />', '<Recording id="r" />', 'A paragraph\nover two lines', '- item\n  - nested'];
+    const text = (size: number) => Array.from({ length: size }, (_, index) => blocks[index % blocks.length]).join('\n\n');
+    const texts = new Map([1_500, 12_000].map((size) => [size, text(size)]));
+    assertLinear('reading many blocks', (size) => markdownToDoc(texts.get(size)!), 1_500);
+  });
+
   test('the tag scanner, run after every edit, is linear on unclosed notes, long lines, code spans and many tags', () => {
     const patterns = ['<!-- a ', '<!--\n', 'x<String> ', '<A x={', 'a ` b ', '- <Qurey />\n', '<Query id="1" /> text '];
     for (const pattern of patterns) {
