@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import type { Notebook } from '../../src/api';
 import type { ConnectionSession } from '../../src/connections/connectionManager';
 import { NotebookCommands, OPEN_AS_SETTING } from '../../src/notebooks/notebookCommands';
+import { TAGS } from '../../src/notebooks/markdown/dialect';
 import { markdownOf } from '../../src/notebooks/notebookDocument';
 import { NotebookFileStore } from '../../src/notebooks/notebookFiles';
 import { DeletedNotebookNode, NotebookNode, NotebooksNode } from '../../src/notebooks/notebookNodes';
@@ -666,6 +667,33 @@ describe('Notebook Markdown files', function () {
     assert.equal(await document.save(), false);
     assert.deepEqual(await patches(notebook), []);
     await assert.rejects(Promise.resolve(vscode.workspace.fs.writeFile(document.uri, new TextEncoder().encode(document.getText()))), /line 3: .*highlight/);
+  });
+
+  it('opens a notebook holding every tag PostHog writes today without an error or a warning', async () => {
+    const tags = TAGS.filter((definition) => !definition.writtenAs && definition.tag !== 'Comment').map((definition) => `<${definition.tag}${definition.tag === 'UnknownNode' ? ' nodeType="ph-poll"' : ''} />`);
+    const markdown = [
+      '# Every tag',
+      ...tags,
+      '<Comment ref="c1" replies={[{"id":"r1","text":"Why?","author":"Lee","at":"2025-01-02T03:04:05Z"}]} />',
+      '<ref id="c1">Highlighted</ref> text by <mention id="42">@Lee</mention>.',
+      '<!-- a note -->',
+      '---',
+      '![A chart](https://posthog.com/chart.png)',
+      '<FeatureFlag id={42} view="conditions" showFilters hideResults title="Rollout" />',
+      '```python ref=c2:0-5',
+      'print(1)',
+      '```',
+    ].join('\n\n');
+    const notebook = await markdownNotebook('Every tag', markdown);
+    const document = await open(uriOf(fixture, notebook, 'markdown'));
+    fixture.harness.notebooks.language.refresh(document);
+    const diagnostics = vscode.languages.getDiagnostics(document.uri);
+    assert.deepEqual(diagnostics.map((d) => `${d.range.start.line}: ${d.message}`), []);
+    await replaceText(document, `${document.getText()}\n\n<Insight id="abc" view="nonsense" />\n\n<Qurey />\n`);
+    await waitFor('the unknown tag\'s warning', () => vscode.languages.getDiagnostics(document.uri).length > 0);
+    const after = vscode.languages.getDiagnostics(document.uri);
+    assert.deepEqual(after.map((d) => d.severity), [vscode.DiagnosticSeverity.Warning], after.map((d) => d.message).join('\n'));
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
 
   it('squiggles invalid tags, warns of unknown ones, completes tag names and props, explains a Query on hover, and previews tags as cards', async () => {
