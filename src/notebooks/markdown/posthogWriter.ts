@@ -252,8 +252,7 @@ class PostHogWriter {
         return;
       }
       if (type === 'text') {
-        const raw = node['text'];
-        pushChars(chars, typeof raw === 'string' ? raw : raw === undefined || raw === null ? '' : String(raw), inCode ? ['codeBlock'] : keptMarks(marksOf(node)));
+        pushChars(chars, textOf(node), inCode ? ['codeBlock'] : keptMarks(marksOf(node)));
         return;
       }
       if (type === 'ph-mention') {
@@ -330,7 +329,7 @@ class PostHogWriter {
       .map((child) => this.block(child, depth))
       .filter((text) => text !== '')
       .join('\n\n');
-    if (inner !== '' || type === undefined) {
+    if (inner !== '' || !type) {
       return inner;
     }
     return this.unknownNode(node);
@@ -493,7 +492,7 @@ class PostHogWriter {
     items.forEach((item, index) => {
       const marker = type === 'orderedList' ? `${start + index}.` : '-';
       const checked = attrsOf(item)?.['checked'];
-      const checkbox = typeOf(item) === 'taskItem' ? (checked === true ? '[x] ' : '[ ] ') : '';
+      const checkbox = typeOf(item) === 'taskItem' ? (isPythonTruthy(checked) ? '[x] ' : '[ ] ') : '';
       const children = childrenOf(item);
       const textIndex = children.findIndex((child) => typeOf(child) === 'paragraph');
       const text = textIndex === -1 ? '' : this.itemText(children[textIndex]!);
@@ -665,8 +664,7 @@ class PostHogWriter {
   }
 
   private text(node: Json): string {
-    const raw = node['text'];
-    const text = typeof raw === 'string' ? raw : raw === undefined || raw === null ? '' : String(raw);
+    const text = textOf(node);
     const marks = marksOf(node);
     const types = new Set(marks.map((mark) => mark.type));
     const code = types.has('code');
@@ -813,6 +811,23 @@ function commentIds(node: Json): string[] {
   return ids;
 }
 
+/** Python's truth of a JSON value, as the converter tests it: false, 0, "", null, [] and {} are false. */
+function isPythonTruthy(value: unknown): boolean {
+  if (Array.isArray(value)) {
+    return value.length > 0;
+  }
+  if (isObject(value)) {
+    return Object.keys(value).length > 0;
+  }
+  return Boolean(value);
+}
+
+/** A node's text as the converter takes it (`str(node.get("text") or "")`). */
+function textOf(node: Json): string {
+  const raw = node['text'];
+  return !isPythonTruthy(raw) ? '' : typeof raw === 'string' ? raw : typeof raw === 'boolean' ? (raw ? 'True' : 'False') : typeof raw === 'object' ? JSON.stringify(raw) : String(raw);
+}
+
 function describeType(node: Json): string {
   const type = node['type'];
   return typeof type === 'string' ? type : 'node';
@@ -835,7 +850,7 @@ function joinParts(parts: Part[]): string {
 function codeFence(node: Json): string {
   const language = attrsOf(node)?.['language'];
   const text = childrenOf(node)
-    .map((child) => (typeOf(child) === 'hardBreak' ? '\n' : String(child['text'] ?? '')))
+    .map((child) => (typeOf(child) === 'hardBreak' ? '\n' : textOf(child)))
     .join('');
   const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
   const fence = '`'.repeat(Math.max(3, longest + 1));
