@@ -32,8 +32,14 @@ import {
  * is read once (nested content is read in place, its bounds on a stack).
  */
 export function readPostHogInline(text: string): PhInline[] {
+  if (!SPECIAL_ANYWHERE.test(text)) {
+    // Plain text (most cells and many lines): nothing to read but the text itself.
+    return text === '' ? [] : [{ type: 'text', text }];
+  }
   return new InlineReader(text, false).read() as PhInline[];
 }
+
+const SPECIAL_ANYWHERE = /[\n\\*_~<`[]/;
 
 /** A tag inside text (a legacy notebook's inline node), with the marks around it. */
 export interface InlineTag {
@@ -120,7 +126,10 @@ interface Frame {
 class InlineReader {
   private readonly closers: CloserIndex;
   private readonly nodes: (PhInline | InlineTag)[] = [];
-  private lastText: { node: PhText; parts: string[]; marks: MarkSet } | undefined;
+  /** The text node being built, its marks and its text so far (one string until a second part comes). */
+  private lastNode: PhText | undefined;
+  private lastMarks: MarkSet | undefined;
+  private pending: string | string[] = '';
   private special = { from: -1, at: -1 };
 
   constructor(
@@ -385,14 +394,20 @@ class InlineReader {
     if (text === '') {
       return;
     }
-    if (this.lastText?.marks === marks) {
-      this.lastText.parts.push(text);
+    if (this.lastNode && this.lastMarks === marks) {
+      if (typeof this.pending === 'string') {
+        this.pending = [this.pending, text];
+      } else {
+        this.pending.push(text);
+      }
       return;
     }
     this.endText();
     const node: PhText = marks.marks.length > 0 ? { type: 'text', text: '', marks: marks.marks.map((mark) => ({ ...mark })) } : { type: 'text', text: '' };
     this.nodes.push(node);
-    this.lastText = { node, parts: [text], marks };
+    this.lastNode = node;
+    this.lastMarks = marks;
+    this.pending = text;
   }
 
   /** PostHog keeps one of a run of hard breaks; a legacy notebook keeps each. */
@@ -404,9 +419,11 @@ class InlineReader {
   }
 
   private endText(): void {
-    if (this.lastText) {
-      this.lastText.node.text = this.lastText.parts.join('');
-      this.lastText = undefined;
+    if (this.lastNode) {
+      this.lastNode.text = typeof this.pending === 'string' ? this.pending : this.pending.join('');
+      this.lastNode = undefined;
+      this.lastMarks = undefined;
+      this.pending = '';
     }
   }
 }
