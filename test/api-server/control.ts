@@ -11,6 +11,10 @@
  *   POST /_control/latency                     body {ms}
  *   POST /_control/keys                        body {scopes, organizations?, projects?} -> {key}
  *   POST /_control/notebooks/bulk              body {projectId, count} -> {short_ids}
+ *   POST /_control/notebooks/stored            body {projectId, title?, content?, text_content?} -> {short_id}: a
+ *                                              notebook stored as sent, as an existing one is (a REST create now
+ *                                              makes a Markdown notebook; legacy notebooks still exist until
+ *                                              PostHog migrates them); text_content defaults to the content's text
  *   POST /_control/projects/bulk               body {organizationId, count} -> {ids}
  *   POST /_control/events/bulk                 body {projectId, count, withinHours?} -> {count}
  *   POST /_control/events/now                  body {projectId, count?, event?, timestamp?} -> {ids, timestamp}: `count`
@@ -28,7 +32,7 @@ import type { ServerState } from './server';
 import type { FaultRule } from './faults';
 import type { SeededKeys } from './seed';
 import { notebookFull } from './serializers';
-import { markdownDoc, markdownOf, paragraph } from './content';
+import { markdownDoc, markdownOf, paragraph, textContentOf } from './content';
 
 export interface ControlContext {
   state: ServerState;
@@ -61,6 +65,14 @@ export function handleControl(control: ControlContext, method: string, path: str
     case 'POST notebooks/bulk': {
       const notebooks = store.addNotebooks(Number(input['projectId']), Number(input['count'] ?? 1));
       return okJson({ short_ids: notebooks.map((n) => n.short_id) }, 201);
+    }
+    case 'POST notebooks/stored': {
+      const projectId = Number(input['projectId']);
+      if (!store.getProject(projectId)) return okJson({ detail: 'Not found.' }, 404);
+      const content = input['content'] ?? null;
+      const text = typeof input['text_content'] === 'string' ? input['text_content'] : textContentOf(content);
+      const notebook = store.createNotebook(projectId, { title: input['title'] ?? null, content, text_content: text });
+      return okJson({ short_id: notebook.short_id }, 201);
     }
     case 'POST projects/bulk': {
       const projects = store.addProjects(String(input['organizationId']), Number(input['count'] ?? 1));

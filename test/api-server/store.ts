@@ -49,6 +49,8 @@ import { textContentOf } from './content';
 export interface StoreSettings {
   maxProjectsPerOrganization: number | null;
   projectDeletionDisabled: boolean;
+  /** A REST create stores a Markdown notebook, as PostHog does since PR #100471 (false: an older server, content as sent). */
+  newNotebooksAsMarkdown: boolean;
 }
 
 /** PostHog's MAX_ALLOWED_PROJECTS_PER_ORG: the cap of plans without a project limit. */
@@ -60,7 +62,7 @@ export class Store {
   readonly projects: Project[] = [];
   readonly keys = new Map<string, ApiKey>();
   readonly activity: ActivityEntry[] = [];
-  readonly settings: StoreSettings = { maxProjectsPerOrganization: null, projectDeletionDisabled: false };
+  readonly settings: StoreSettings = { maxProjectsPerOrganization: null, projectDeletionDisabled: false, newNotebooksAsMarkdown: true };
   readonly rng: Rng;
   private readonly notebooks = new Map<number, Notebook[]>();
   private readonly events = new Map<number, EventTable>();

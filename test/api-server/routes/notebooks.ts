@@ -9,6 +9,8 @@ import { notebookFull, notebookMinimal } from '../serializers';
 import { relativeDateParse } from '../relative-date';
 import { activityPage } from './activity';
 import { pythonInt } from '../python';
+import { markdownDoc, markdownOf } from '../content';
+import { toPostHogMarkdown } from '../../../src/notebooks/markdown/posthogWriter';
 
 const ORDER_FIELDS = new Set(['created_at', 'last_modified_at', 'title', 'short_id', 'version']);
 
@@ -139,7 +141,26 @@ function findNotebook(ctx: Ctx, includeDeleted: boolean): Notebook {
 
 function create(ctx: Ctx): Reply {
   const fields = validateBody(requireObject(ctx.body), NOTEBOOK_SCHEMA);
-  return ok(notebookFull(ctx.store, ctx.store.createNotebook(projectOf(ctx).id, fields, ctx.user.id)), 201);
+  const stored = ctx.store.settings.newNotebooksAsMarkdown ? asMarkdownNotebook(fields) : fields;
+  return ok(notebookFull(ctx.store, ctx.store.createNotebook(projectOf(ctx).id, stored, ctx.user.id)), 201);
+}
+
+/**
+ * PostHog now creates every notebook as a Markdown notebook (PR #100471): rich-text content goes through its
+ * converter, no content gives an empty Markdown notebook, text_content becomes the Markdown, and content the
+ * converter cannot read is a 400 on `content` (nothing is created). The converter here is the extension's
+ * (src/notebooks/markdown, PostHog's migration with its reader's faults corrected).
+ */
+function asMarkdownNotebook(fields: JsonObject): JsonObject {
+  const content = fields['content'];
+  const markdown = content === undefined || content === null ? '' : (markdownOf(content) ?? convertedMarkdown(content));
+  return { ...fields, content: markdownDoc(markdown), text_content: markdown };
+}
+
+function convertedMarkdown(content: Json): string {
+  const readable = typeof content === 'string' || Array.isArray(content) || (typeof content === 'object' && content !== null);
+  if (!readable) throw validation('Notebook content could not be converted to Markdown: send a document, a list of nodes or null.', 'content');
+  return toPostHogMarkdown(content).markdown;
 }
 
 function retrieve(ctx: Ctx): Reply {

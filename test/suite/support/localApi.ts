@@ -60,6 +60,9 @@ export const localApi = {
   injectFault: (fault: Fault) => control<void>('POST', 'faults', fault),
   createKey: async (scopes: string[]) => (await control<{ key: string }>('POST', 'keys', { scopes })).key,
   addNotebooks: (projectId: number, count: number) => control<void>('POST', 'notebooks/bulk', { projectId, count }),
+  /** A notebook stored as sent (a legacy one, say, which a REST create would make a Markdown notebook). */
+  storeNotebook: async (projectId: number, notebook: { title: string; content: unknown; text_content?: string }) =>
+    (await control<{ short_id: string }>('POST', 'notebooks/stored', { projectId, ...notebook })).short_id,
   addProjects: (organizationId: string, count: number) => control<void>('POST', 'projects/bulk', { organizationId, count }),
   /**
    * Another user's save: by default a paragraph appended (to the Markdown of a Markdown notebook); or the given

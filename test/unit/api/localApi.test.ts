@@ -185,7 +185,8 @@ describe('local API: notebooks', () => {
     assert.equal(created.version, 0);
     assert.match(created.short_id, /^[A-Za-z0-9]{8}$/);
     const fetched = await client.notebooks.get(projectId, created.short_id);
-    assert.deepEqual(fetched.content, content);
+    assert.deepEqual(fetched.content, created.content, 'PostHog stores a new notebook as a Markdown notebook');
+    assert.equal(fetched.text_content, 'Hello from the client test');
     assert.equal(await client.notebooks.get(projectId, created.short_id, { ifNoneMatchVersion: 0 }), NOT_MODIFIED);
     const edited = await client.notebooks.update(projectId, created.short_id, { content: { ...content, content: [] }, version: 0 });
     assert.equal(edited.version, 1);
