@@ -47,7 +47,7 @@ export function resolveTarget(store: Store, key: ApiKey, params: Record<string, 
  * then the key's project/organization limits; then the scope itself (write implies read, "*" is all).
  */
 export function authorize(key: ApiKey, action: Action, target: Target, refusePersonalKeyActions: boolean): void {
-  if (key.scopes.length === 0) return;
+  if (key.scopes.length === 0 || action.noScope) return;
   const required = action.scope ?? (refusePersonalKeyActions ? null : (action.allowedScope ?? null));
   if (!required) throw permissionDenied(PERSONAL_KEY_REFUSED);
   if (!required.startsWith('user:')) checkKeyLimits(key, target);

@@ -98,7 +98,10 @@ export interface Person {
 }
 
 export interface ApiKey {
+  id: string;
   value: string;
+  /** microseconds */
+  createdAt: number;
   label: string;
   userId: number;
   /** Empty = a legacy key without scopes, which PostHog lets do anything. */
