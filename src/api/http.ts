@@ -1,7 +1,7 @@
 import { Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { errorFromResponse, errorFromTransportFailure } from './errorMapping';
-import { ClientDisposedError, InvalidApiKeyError, PostHogError, ResponseShapeError } from './errors';
+import { ClientDisposedError, InvalidApiKeyError, PostHogError, RateLimitedError, ResponseShapeError } from './errors';
 import { createDispatcher, NetworkOptions, NetworkRoute } from './network';
 import { QueryParams, toSearchParams } from './query';
 import { DEFAULT_RETRY, isRetryable, retryDelayMs, RetryOptions } from './retry';
@@ -38,6 +38,8 @@ export interface RequestLogEntry {
 
 export interface CallOptions {
   signal?: AbortSignal;
+  /** false: a 429 is thrown at once, for a caller that waits for PostHog itself (the events budget). */
+  retryThrottled?: boolean;
 }
 
 export interface TransportOptions {
@@ -188,7 +190,8 @@ export class Transport {
           error: `${error.name}: ${error.message}`,
           ...noteOf(spec),
         });
-        const delay = isRetryable(spec.method, error) ? retryDelayMs(attempt - 1, error, this.retry, this.random) : undefined;
+        const retryable = isRetryable(spec.method, error) && !(error instanceof RateLimitedError && call?.retryThrottled === false);
+        const delay = retryable ? retryDelayMs(attempt - 1, error, this.retry, this.random) : undefined;
         if (delay === undefined) {
           throw error;
         }
