@@ -28,16 +28,16 @@ interface WindowShares {
 /**
  * Shares of PostHog's limits. A request may go when the key's requests in the last minute and in the last
  * hour are under its kind's share: by hand up to just under PostHog's limit, exports to about 80 %, Live to
- * 720 an hour (one panel every 5 seconds) and 60 a minute. So, whatever Live and exports do, a click still
- * has 150 requests an hour and 50 a minute of room.
+ * 720 an hour (one panel every 5 seconds) and half the minute. So, whatever Live and exports do, a click
+ * still has 150 requests an hour and 50 a minute of room.
  */
 export const BUDGET_LIMITS: Readonly<Record<BudgetBucket, readonly WindowShares[]>> = {
   events: [
-    { windowMs: MINUTE_MS, server: 240, shares: { interactive: 230, bulk: 180, live: 60 } },
+    { windowMs: MINUTE_MS, server: 240, shares: { interactive: 230, bulk: 180, live: 120 } },
     { windowMs: HOUR_MS, server: 1_200, shares: { interactive: 1_150, bulk: 1_000, live: 720 } },
   ],
   eventValues: [
-    { windowMs: MINUTE_MS, server: 60, shares: { interactive: 55, bulk: 40, live: 20 } },
+    { windowMs: MINUTE_MS, server: 60, shares: { interactive: 55, bulk: 40, live: 30 } },
     { windowMs: HOUR_MS, server: 300, shares: { interactive: 280, bulk: 200, live: 100 } },
   ],
 };

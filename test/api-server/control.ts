@@ -17,9 +17,11 @@
  *   POST /_control/events/now                  body {projectId, count?, event?, timestamp?} -> {ids, timestamp}: `count`
  *                                              events (default 1) all with the same timestamp (ISO; default now)
  *   POST /_control/events/live                 body {projectId, perSecond}: events keep arriving (0 stops)
- *   POST /_control/events/steady               body {projectId, count, perSecond?, clusterEvery?, clusterSize?}
- *                                              -> {count, oldest, newest}: a steady stream back from now, every
+ *   POST /_control/events/steady               body {projectId, count, perSecond?, clusterEvery?, clusterSize?, ids?}
+ *                                              -> {count, oldest, newest, events?}: a steady stream back from now, every
  *                                              clusterEvery-th instant holding clusterSize events on one timestamp
+ *                                              (`ids: true`: `events`, every event of the project in that span as
+ *                                              [id, microseconds], newest first)
  *   POST /_control/notebooks/:projectId/:shortId/remote-edit
  *        body {title?, content?, deleted?} (all optional: without content a paragraph is appended) -> the notebook
  *   GET  /_control/state                       keys, organizations, projects, notebooks per project
@@ -82,7 +84,13 @@ export function handleControl(control: ControlContext, method: string, path: str
         clusterEvery: Number(input['clusterEvery'] ?? 0),
         clusterSize: Number(input['clusterSize'] ?? 1),
       });
-      return okJson({ count, oldest: new Date(span.oldestMicros / 1000).toISOString(), newest: new Date(span.newestMicros / 1000).toISOString() }, 201);
+      const answer: JsonObject = { count, oldest: new Date(span.oldestMicros / 1000).toISOString(), newest: new Date(span.newestMicros / 1000).toISOString() };
+      if (input['ids'] === true) {
+        const table = store.eventsOf(Number(input['projectId']));
+        const rows = [...table.sorted()].filter((row) => table.timeOf(row) >= span.oldestMicros && table.timeOf(row) <= span.newestMicros);
+        answer['events'] = rows.map((row) => [table.record(row).uuid, table.timeOf(row)]);
+      }
+      return okJson(answer, 201);
     }
     case 'POST events/live': {
       const perSecond = Number(input['perSecond'] ?? 0);
