@@ -9,7 +9,7 @@ import { type LocalApi, startLocalApi } from '../../api-server';
 import { type Event, PostHogClient, RequestBudgets } from '../../../src/api';
 import { writeEventsFile } from '../../../src/events/exportWriter';
 import { type LiveFetch, type LiveState, LiveTail } from '../../../src/events/liveTail';
-import { VirtualClock } from './virtualClock';
+import { VirtualClock } from '../../support/virtualClock';
 
 const HOUR = 3_600_000;
 

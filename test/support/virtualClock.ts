@@ -2,8 +2,8 @@
 // Timers and sleeps wait on the virtual clock; real work (HTTP to the local API) is tracked, and time moves
 // to the next timer only when no tracked work is in flight. A sleep started inside tracked work parks it
 // (it waits for time, not for I/O), so a budget wait inside a page fetch does not stall the clock.
-import type { Sleep } from '../../../src/api';
-import type { Timers } from '../../../src/events/liveTail';
+import type { Sleep } from '../../src/api';
+import type { Timers } from '../../src/events/liveTail';
 
 export class VirtualClock implements Timers {
   private time: number;
