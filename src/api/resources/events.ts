@@ -32,7 +32,10 @@ export interface EventsCall extends CallOptions, AcquireOptions {
 
 /** Query parameters of the event list (spec 4.3). The endpoint group is deprecated. */
 export interface EventFilters {
-  /** Only events after this time (without it PostHog looks back 24 hours). */
+  /**
+   * Only events after this time (strict). Without it, some deployments look back 24 hours from `before`,
+   * others without bound: send it.
+   */
   after?: string;
   /** Only events before this time. */
   before?: string;
