@@ -204,6 +204,18 @@ describe('Events explorer (in the editor)', () => {
     assert.equal((await eventListRequests(eventsNode.project.id)).length, 1);
   });
 
+  it('a 429 is waited out as long as PostHog says, and the panel says so above the table', async () => {
+    await localApi.clearRequests();
+    await localApi.injectFault({ path: '/events/$', status: 429, throttleSeconds: 2 });
+    const posted = record(panel);
+    await panel.receive({ type: 'query', filters: defaultFilters() });
+    const waiting = posted.flatMap((message) => (message.type === 'status' && message.waiting !== undefined ? [message.waiting] : []));
+    assert.match(waiting[0] ?? '', /^PostHog asked to wait 2 s \(its rate limit for this API key\); going on at /, JSON.stringify(waiting));
+    assert.equal(waiting.at(-1), '', 'and clears the note once the rows come');
+    assert.ok(posted.some((message) => message.type === 'rows' && message.rows.length > 0));
+    assert.deepEqual((await eventListRequests(eventsNode.project.id)).slice(0, 2).map((request) => request.status), [429, 200], 'asked again once, after the wait');
+  });
+
   it('opens an event by id with its properties pretty-printed', async () => {
     const posted = record(panel);
     await panel.receive({ type: 'query', filters: defaultFilters() });
