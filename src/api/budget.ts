@@ -142,8 +142,12 @@ class BucketBudget {
 /** How often one Live panel may poll now, and why it is slower than asked when it is. */
 export interface LivePace {
   readonly intervalMs: number;
-  /** Set when the interval is longer than asked. */
-  readonly slowedBy?: 'panels' | 'hour' | 'minute' | 'throttled';
+  /**
+   * Set when the interval is longer than asked: the panels with Live on share Live's part of the hour
+   * ('panels'), one panel asked for more than that part ('share'), the key's other requests of the last
+   * hour or minute leave no room ('hour', 'minute'), or PostHog answered 429 ('throttled').
+   */
+  readonly slowedBy?: 'panels' | 'share' | 'hour' | 'minute' | 'throttled';
   /** Live panels polling with this key now. */
   readonly panels: number;
   /** PostHog's words, after a 429. */
@@ -220,7 +224,7 @@ export class KeyBudget {
     const panels = Math.max(1, this.activeLive.size);
     const hourShare = BUDGET_LIMITS.events.find((window) => window.windowMs === HOUR_MS)!.shares.live;
     const sustainableMs = Math.ceil((HOUR_MS * panels) / hourShare);
-    let pace: LivePace = sustainableMs > preferredMs ? { intervalMs: sustainableMs, slowedBy: panels > 1 ? 'panels' : 'hour', panels } : { intervalMs: preferredMs, panels };
+    let pace: LivePace = sustainableMs > preferredMs ? { intervalMs: sustainableMs, slowedBy: panels > 1 ? 'panels' : 'share', panels } : { intervalMs: preferredMs, panels };
     const wait = this.waitFor('events', 'live');
     const waitMs = wait ? wait.untilMs - this.now() : 0;
     if (wait && waitMs > pace.intervalMs) {

@@ -26,8 +26,10 @@ function slowedText(pace: LivePace): string {
   switch (pace.slowedBy) {
     case 'panels':
       return vscode.l10n.t('{0} live panels share this API key\'s PostHog limit (1,200 events requests an hour).', pace.panels);
+    case 'share':
+      return vscode.l10n.t('Live keeps to 720 of the 1,200 events requests an hour PostHog allows this API key.');
     case 'hour':
-      return vscode.l10n.t("Live keeps to 720 of the 1,200 events requests an hour PostHog allows this API key.");
+      return vscode.l10n.t("This API key's other requests of the last hour (exports, browsing) leave Live no room yet.");
     case 'minute':
     case undefined:
       return vscode.l10n.t("This API key's requests of the last minute leave Live no room yet.");

@@ -77,7 +77,7 @@ describe('request budget of a key', () => {
     shares[2]!.setActive(false);
     assert.deepEqual(budget.livePace(5_000), { intervalMs: 10_000, slowedBy: 'panels', panels: 2 });
     shares.forEach((share) => share.leave());
-    assert.deepEqual(budget.livePace(2_000), { intervalMs: 5_000, slowedBy: 'hour', panels: 1 });
+    assert.deepEqual(budget.livePace(2_000), { intervalMs: 5_000, slowedBy: 'share', panels: 1 });
     budget.throttled('events', 90, 'Request was throttled. Expected available in 90 seconds.');
     assert.deepEqual(budget.livePace(5_000), { intervalMs: 90_000, slowedBy: 'throttled', panels: 1, detail: 'Request was throttled. Expected available in 90 seconds.' });
   });

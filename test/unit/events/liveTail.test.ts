@@ -165,7 +165,7 @@ describe('live tail', () => {
     tail.start();
     await timers.run(60_000);
     assert.equal(server.calls.length, 13, 'every 5 s, not every second');
-    assert.deepEqual(sink.last, { kind: 'watching', pace: { intervalMs: 5_000, slowedBy: 'hour', panels: 1 } });
+    assert.deepEqual(sink.last, { kind: 'watching', pace: { intervalMs: 5_000, slowedBy: 'share', panels: 1 } });
     tail.stop();
   });
 
