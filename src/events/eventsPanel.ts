@@ -10,7 +10,6 @@ import { buildExport, buildQuery, FilterError } from './filters';
 import { eventsPageHtml } from './html';
 import { localizedWebviewStrings } from './webviewL10n';
 import { PanelLive } from './livePanel';
-import type { LiveBudgets } from './liveBudget';
 import { EventPager } from './pager';
 import {
   defaultFilters,
@@ -21,6 +20,7 @@ import {
 } from './protocol';
 import { eventDetail } from './rows';
 import { EventSuggestions, type SuggestNote, type SuggestRequest } from './suggestions';
+import { waitNote } from './waitText';
 
 export const EVENTS_VIEW_TYPE = 'posthogExplorer.events';
 
@@ -48,8 +48,6 @@ export interface EventsPanelDeps {
   /** The connection's current session: clients are rebuilt on sign-in and network setting changes. */
   readonly session: (connectionId: string) => Promise<ConnectionSession | undefined>;
   readonly now?: () => Date;
-  /** Live polls' budgets (default: the extension's, one per connection). */
-  readonly liveBudgets?: LiveBudgets;
 }
 
 export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
@@ -88,7 +86,7 @@ export class EventsPanel extends Disposable {
   ) {
     super();
     this.filters = restored?.filters ?? defaultFilters();
-    this.suggestions = new EventSuggestions(async (query, signal) => (await this.events()).values(project.id, query, { signal }));
+    this.suggestions = new EventSuggestions(async (query, signal) => (await this.events()).values(project.id, query, { signal, noWait: true }));
     this.scrollTop = restored?.scrollTop ?? 0;
     this.live = this._register(
       new PanelLive({
@@ -99,7 +97,6 @@ export class EventsPanel extends Disposable {
         events: () => this.events(),
         post: (message) => this.post(message),
         learn: (events) => this.suggestions.learn(events),
-        budgets: deps.liveBudgets,
       }),
     );
     panel.webview.options = webviewOptions(deps.extensionUri);
@@ -172,6 +169,8 @@ export class EventsPanel extends Disposable {
         return;
       case 'live':
         return this.live.set(message.on);
+      case 'loadGap':
+        return this.query(this.filters);
     }
   }
 
@@ -208,10 +207,18 @@ export class EventsPanel extends Disposable {
         this.suggestions.learn(events);
         this.live.firstPage(generation, events);
       },
+      waiting: (wait) => this.post({ type: 'status', generation, loading: true, waiting: wait ? waitNote(wait) : '' }),
+      skipped: (timestamp) =>
+        this.post({
+          type: 'status',
+          generation,
+          loading: true,
+          note: vscode.l10n.t('Some events at {0} are not listed: more than 51,000 share that exact time, and PostHog lists no further.', timestamp),
+        }),
     });
     this.pager = pager;
     this.live.restart(generation, query);
-    this.post({ type: 'reset', generation, columns: pager.columns });
+    this.post({ type: 'reset', generation, columns: pager.columns, range: { after: query.filters.after, before: query.filters.before } });
     await pager.need(0);
     this.live.firstPage(generation, []);
   }

@@ -1,11 +1,11 @@
 // Writes events to a file as CSV, JSON or JSON Lines, page by page, in bounded memory. vscode-free.
 // PostHog answers at most 1,000 events a request (CSV too, without a next link), so an export of more
-// rows follows the JSON list's `next` links and writes the file itself.
+// rows walks the JSON list (the client's walk: each event once, to the real end) and writes the file itself.
 import { once } from 'node:events';
 import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
-import type { Event, EventsPage } from '../api';
+import type { Event, EventsBatch } from '../api';
 import { asObject } from './rows';
 
 export type ExportFileFormat = 'csv' | 'json' | 'jsonl';
@@ -24,20 +24,29 @@ export interface ExportWriteOptions {
   signal?: AbortSignal;
 }
 
+export interface ExportWritten {
+  /** Rows in the file. */
+  rows: number;
+  /** The events ran out: the file holds every matching event (fewer than asked, or exactly as many). */
+  allMatching: boolean;
+  /** Times whose events could not all be listed (over 51,000 share each): the file lacks some of them. */
+  skippedAt: string[];
+}
+
 /**
- * Writes the events of `pages` (newest first, as PostHog pages them) to `target`, at most `rows` of
- * them, and returns how many were written. Memory holds one page at a time; CSV, whose header must list
- * every column before the first row, first writes the flattened rows to a staging file beside the target
- * (removed afterwards). On failure or abort the target may be partial: the caller removes it.
+ * Writes the events of `batches` (newest first, each once: the client's walk) to `target`, at most `rows`
+ * of them. Memory holds one page at a time; CSV, whose header must list every column before the first
+ * row, first writes the flattened rows to a staging file beside the target (removed afterwards). On
+ * failure or abort the target may be partial: the caller removes it.
  */
-export async function writeEventsFile(pages: AsyncIterable<EventsPage>, target: string, options: ExportWriteOptions): Promise<number> {
+export async function writeEventsFile(batches: AsyncIterable<EventsBatch>, target: string, options: ExportWriteOptions): Promise<ExportWritten> {
   if (options.format !== 'csv') {
-    return writeRecords(pages, target, options, options.format === 'json' ? jsonArrayWriter() : jsonLinesWriter());
+    return writeRecords(batches, target, options, options.format === 'json' ? jsonArrayWriter() : jsonLinesWriter());
   }
   const staging = `${target}.rows.tmp`;
   try {
     const headers = new Set<string>();
-    const written = await writeRecords(pages, staging, options, stagingWriter(headers));
+    const written = await writeRecords(batches, staging, options, stagingWriter(headers));
     await writeCsv(staging, target, [...headers].sort(), options.signal);
     return written;
   } finally {
@@ -72,24 +81,31 @@ function stagingWriter(headers: Set<string>): RecordWriter {
   };
 }
 
-async function writeRecords(pages: AsyncIterable<EventsPage>, path: string, options: ExportWriteOptions, writer: RecordWriter): Promise<number> {
+async function writeRecords(batches: AsyncIterable<EventsBatch>, path: string, options: ExportWriteOptions, writer: RecordWriter): Promise<ExportWritten> {
   const out = await openFile(path);
-  let written = 0;
+  const result: ExportWritten = { rows: 0, allMatching: false, skippedAt: [] };
   try {
     await write(out, writer.start);
-    for await (const page of pages) {
+    for await (const batch of batches) {
       throwIfAborted(options.signal);
-      const take = page.results.slice(0, options.rows - written);
-      await write(out, take.map((event, index) => writer.record(event, written + index)).join(''));
-      written += take.length;
-      options.onProgress?.(written);
-      if (written >= options.rows || !page.next || page.results.length === 0) {
+      const take = batch.events.slice(0, options.rows - result.rows);
+      await write(out, take.map((event, index) => writer.record(event, result.rows + index)).join(''));
+      result.rows += take.length;
+      if (batch.skippedAt && take.length > 0) {
+        result.skippedAt.push(batch.skippedAt);
+      }
+      options.onProgress?.(result.rows);
+      if (batch.last) {
+        result.allMatching = take.length === batch.events.length;
+        break;
+      }
+      if (result.rows >= options.rows) {
         break;
       }
     }
     await write(out, writer.end);
     await close(out);
-    return written;
+    return result;
   } catch (error) {
     await discard(out);
     throw error;

@@ -13,7 +13,7 @@ export const WEBVIEW_STRINGS = [
   'Distinct ID',
   'Person ID',
   'After',
-  '-24h, -7d or 2024-05-01',
+  '-24h when empty; or -7d, 2024-05-01',
   'Before',
   'e.g. -1h',
   'Page size (at most 1,000)',
@@ -64,6 +64,10 @@ export const WEBVIEW_STRINGS = [
   'Copy path',
   'Copy value',
   'No property matches.',
+  'Events after {0}',
+  'Events between {0} and {1}',
+  'Live skipped the events between {0} and {1} to stay within the PostHog limit of this API key.',
+  'Load them',
 ] as const;
 
 export type WebviewString = (typeof WEBVIEW_STRINGS)[number];

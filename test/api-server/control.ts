@@ -6,8 +6,9 @@
  *   GET  /_control/requests                    recorded requests (same shape as api.requests)
  *   POST /_control/requests/clear              clearRequests()
  *   POST /_control/faults                      body: a fault rule, `path` as a regex source (+ optional `flags`)
- *                                              (status 429/500/502/503/504/512; `queryTimeout: true` makes a 504
- *                                              PostHog's query-timeout JSON instead of a gateway page)
+ *                                              (status 400/402/429/500/502/503/504/512/513; `queryTimeout: true`
+ *                                              makes a 504 PostHog's query-timeout JSON instead of a gateway page;
+ *                                              `code` picks PostHog's query error, see faults.ts)
  *   POST /_control/latency                     body {ms}
  *   POST /_control/keys                        body {scopes, organizations?, projects?} -> {key}
  *   POST /_control/notebooks/bulk              body {projectId, count} -> {short_ids}
@@ -20,6 +21,11 @@
  *   POST /_control/events/now                  body {projectId, count?, event?, timestamp?} -> {ids, timestamp}: `count`
  *                                              events (default 1) all with the same timestamp (ISO; default now)
  *   POST /_control/events/live                 body {projectId, perSecond}: events keep arriving (0 stops)
+ *   POST /_control/events/steady               body {projectId, count, perSecond?, clusterEvery?, clusterSize?, ids?}
+ *                                              -> {count, oldest, newest, events?}: a steady stream back from now, every
+ *                                              clusterEvery-th instant holding clusterSize events on one timestamp
+ *                                              (`ids: true`: `events`, every event of the project in that span as
+ *                                              [id, microseconds], newest first)
  *   POST /_control/notebooks/:projectId/:shortId/remote-edit
  *        body {title?, content?, deleted?, by?} (all optional: without content a paragraph is appended; `by`
  *        {first_name, last_name?, email?} makes the edit a new user's, names as given, line breaks included,
@@ -84,6 +90,22 @@ export function handleControl(control: ControlContext, method: string, path: str
       return okJson({ count }, 201);
     }
     case 'POST events/now': return addEventsNow(control, input);
+    case 'POST events/steady': {
+      const count = Number(input['count'] ?? 0);
+      if (!Number.isInteger(count) || count < 1 || count > 1_000_000) return bad('count must be a whole number from 1 to 1000000');
+      const span = store.addSteadyEvents(Number(input['projectId']), count, {
+        perSecond: Number(input['perSecond'] ?? 1),
+        clusterEvery: Number(input['clusterEvery'] ?? 0),
+        clusterSize: Number(input['clusterSize'] ?? 1),
+      });
+      const answer: JsonObject = { count, oldest: new Date(span.oldestMicros / 1000).toISOString(), newest: new Date(span.newestMicros / 1000).toISOString() };
+      if (input['ids'] === true) {
+        const table = store.eventsOf(Number(input['projectId']));
+        const rows = [...table.sorted()].filter((row) => table.timeOf(row) >= span.oldestMicros && table.timeOf(row) <= span.newestMicros);
+        answer['events'] = rows.map((row) => [table.record(row).uuid, table.timeOf(row)]);
+      }
+      return okJson(answer, 201);
+    }
     case 'POST events/live': {
       const perSecond = Number(input['perSecond'] ?? 0);
       if (!Number.isFinite(perSecond) || perSecond < 0 || perSecond > 10_000) return bad('perSecond must be a number from 0 to 10000');
@@ -107,7 +129,11 @@ function addFault(control: ControlContext, input: JsonObject): Reply {
       return bad('path must be a valid regular expression source');
     }
   } else delete rule.path;
-  control.state.faults.add(rule);
+  try {
+    control.state.faults.add(rule);
+  } catch (error) {
+    return bad(error instanceof Error ? error.message : String(error));
+  }
   return okJson({ ok: true }, 201);
 }
 

@@ -104,7 +104,10 @@ export interface Person {
 }
 
 export interface ApiKey {
+  id: string;
   value: string;
+  /** microseconds */
+  createdAt: number;
   label: string;
   userId: number;
   /** Empty = a key without scopes (NULL in PostHog's database): it may do nothing. */

@@ -35,10 +35,13 @@
  *   addNotebooks(projectId, n): Notebook[]    small real documents, last_modified spread over the past days
  *   addEvents(projectId, n, { withinHours? = 24 }): void   generated events in the last `withinHours`
  *   addEventsBetween(projectId, n, fromMicros, toMicros): void   generated events in (from, to] (live events)
+ *   addSteadyEvents(projectId, n, { perSecond? = 1, clusterEvery?, clusterSize? })   a steady stream back from now,
+ *                                           every clusterEvery-th instant holding clusterSize events on one timestamp
  *   addEvent(projectId, { event, distinct_id?, properties?, timestamp?, uuid?, elements_chain? }): EventRecord
  */
 import type { ActivityChange, ActivityEntry, ApiKey, Json, JsonObject, Notebook, Organization, Project, User } from './model';
 import { EventTable, type EventRecord, type NewEvent } from './events';
+import { EventWindowCache } from './events-query';
 import { Rng, randomBase62 } from './random';
 import { conflict, permissionDenied } from './errors';
 import { defaultProjectSettings } from './defaults';
@@ -64,6 +67,8 @@ export class Store {
   readonly activity: ActivityEntry[] = [];
   readonly settings: StoreSettings = { maxProjectsPerOrganization: null, projectDeletionDisabled: false, newNotebooksAsMarkdown: true };
   readonly rng: Rng;
+  /** The events list's cache of the window that gave half a page (PostHog keeps it in Django's cache). */
+  readonly eventWindows = new EventWindowCache();
   private readonly notebooks = new Map<number, Notebook[]>();
   private readonly events = new Map<number, EventTable>();
   private readonly currentProject = new Map<number, number>();
@@ -123,8 +128,9 @@ export class Store {
     return id === null ? null : (this.users.find((u) => u.id === id) ?? null);
   }
 
-  addKey(key: ApiKey): string {
-    this.keys.set(key.value, key);
+  addKey(key: Omit<ApiKey, 'id' | 'createdAt'> & Partial<Pick<ApiKey, 'id' | 'createdAt'>>): string {
+    const createdAt = key.createdAt ?? this.clock().getTime() * 1000 - 30 * MICROS_PER_DAY;
+    this.keys.set(key.value, { ...key, id: key.id ?? this.rng.uuid(createdAt / 1000), createdAt });
     return key.value;
   }
 
@@ -348,6 +354,25 @@ export class Store {
   addEventsBetween(projectId: number, n: number, fromMicros: number, toMicros: number): void {
     this.eventsOf(projectId).generate(n, this.rng, fromMicros, toMicros);
     this.markIngested(projectId);
+  }
+
+  /**
+   * `count` generated events at a steady `perSecond` (default 1) back from a second before now, as a
+   * quiet project sees them; with `clusterEvery` N, every Nth instant holds `clusterSize` events on the
+   * very same timestamp (a batch import, a retried request). Returns the oldest and newest times.
+   */
+  addSteadyEvents(projectId: number, count: number, opts: { perSecond?: number; clusterEvery?: number; clusterSize?: number } = {}): { oldestMicros: number; newestMicros: number } {
+    const step = 1_000_000 / (opts.perSecond ?? 1);
+    const newest = this.clock().getTime() * 1000 - 1_000_000;
+    const times: number[] = [];
+    for (let instant = 0; times.length < count; instant++) {
+      const at = newest - Math.round(instant * step) - this.rng.int(0, Math.floor(step / 2));
+      const copies = opts.clusterEvery && instant % opts.clusterEvery === 0 ? Math.max(1, opts.clusterSize ?? 1) : 1;
+      for (let copy = 0; copy < copies && times.length < count; copy++) times.push(at);
+    }
+    this.eventsOf(projectId).generateAt(times, this.rng);
+    this.markIngested(projectId);
+    return { oldestMicros: times[times.length - 1] ?? newest, newestMicros: times[0] ?? newest };
   }
 
   addEvent(projectId: number, event: NewEvent): EventRecord {

@@ -15,6 +15,7 @@ import { benchEditor } from './editor';
 import { benchEvents } from './events';
 import { benchLists } from './lists';
 import { benchLive } from './live';
+import { benchLivePace } from './livePace';
 import { benchNotebook } from './notebook';
 import { benchStartup } from './startup';
 import { type Figure, markdownTable, textTable } from './results';
@@ -77,11 +78,12 @@ async function main(): Promise<number> {
     try {
       if (parts.has('lists')) await attempt(`Lists (${latencyMs} ms per request)`, () => benchLists(api, latencyMs));
       if (parts.has('notebook')) await attempt('2 MB notebook', () => benchNotebook(api, latencyMs));
-      if (parts.has('events')) await attempt('Events pager', () => benchEvents(api, latencyMs));
+      if (parts.has('events')) await attempt('Events pager and export', () => benchEvents(api, latencyMs));
     } finally {
       await api.close();
     }
   }
+  if (parts.has('events')) await attempt('Live pace on one key (an hour of virtual time)', () => benchLivePace());
   if (parts.has('editor')) await attempt('Real editor (activation, events webview)', () => benchEditor());
   if (parts.has('startup')) await attempt('VS Code startup, before and after activation on first use', () => benchStartup());
   if (parts.has('live')) await attempt(`Live events, ${options['live-minutes']} min in the real editor`, () => benchLive(Number(options['live-minutes'])));

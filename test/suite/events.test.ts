@@ -9,6 +9,7 @@ import { exportEvents } from '../../src/events/exportEvents';
 import type { EventsPanel } from '../../src/events/eventsPanel';
 import { defaultFilters, type ExtensionMessage, type WebviewMessage } from '../../src/events/protocol';
 import { EventsNode } from '../../src/events/eventsNode';
+import { timestampMicros } from '../../src/api';
 import type { WindowApi } from '../../src/workbench/window';
 import type { ScriptedWindow } from './support/scriptedWindow';
 import { ExplorerHarness, iconOf, labelOf } from './support/explorerHarness';
@@ -203,6 +204,18 @@ describe('Events explorer (in the editor)', () => {
     assert.equal((await eventListRequests(eventsNode.project.id)).length, 1);
   });
 
+  it('a 429 is waited out as long as PostHog says, and the panel says so above the table', async () => {
+    await localApi.clearRequests();
+    await localApi.injectFault({ path: '/events/$', status: 429, throttleSeconds: 2 });
+    const posted = record(panel);
+    await panel.receive({ type: 'query', filters: defaultFilters() });
+    const waiting = posted.flatMap((message) => (message.type === 'status' && message.waiting !== undefined ? [message.waiting] : []));
+    assert.match(waiting[0] ?? '', /^PostHog asked to wait 2 s \(its rate limit for this API key\); going on at /, JSON.stringify(waiting));
+    assert.equal(waiting.at(-1), '', 'and clears the note once the rows come');
+    assert.ok(posted.some((message) => message.type === 'rows' && message.rows.length > 0));
+    assert.deepEqual((await eventListRequests(eventsNode.project.id)).slice(0, 2).map((request) => request.status), [429, 200], 'asked again once, after the wait');
+  });
+
   it('opens an event by id with its properties pretty-printed', async () => {
     const posted = record(panel);
     await panel.receive({ type: 'query', filters: defaultFilters() });
@@ -223,8 +236,8 @@ describe('Events explorer (in the editor)', () => {
     assert.equal(harness.window.statusMessages.at(-1), 'Copied to the clipboard');
   });
 
-  it('exports 5,000 rows to CSV, following pages of 1,000, written whole with progress', async () => {
-    await localApi.addEvents(eventsNode.project.id, 5_000);
+  it('exports 5,000 rows of a project of about one event a second with timestamp clusters: every row once, none skipped', async () => {
+    const stream = await localApi.addSteadyEvents(eventsNode.project.id, 6_000, { perSecond: 1, clusterEvery: 11, clusterSize: 5 });
     await localApi.clearRequests();
     progressReports.length = 0;
     harness.window.messages.length = 0;
@@ -234,20 +247,21 @@ describe('Events explorer (in the editor)', () => {
     assert.equal(rows.length, 5_000);
     assert.deepEqual(header, [...header!].sort(), 'dotted, sorted headers');
     assert.ok(header!.includes('properties.$browser') && header!.includes('person.distinct_ids.0'), 'properties and persons flattened');
-    assert.equal(new Set(rows.map((row) => row[header!.indexOf('id')])).size, 5_000, 'every row once');
+    const ids = rows.map((row) => row[header!.indexOf('id')]!);
+    assert.equal(new Set(ids).size, 5_000, 'every row once');
+    const oldest = timestampMicros(rows.at(-1)![header!.indexOf('timestamp')]!)!;
+    const expected = stream.events.filter(([, micros]) => micros > oldest).map(([id]) => id);
+    const written = new Set(ids);
+    assert.deepEqual(expected.filter((id) => !written.has(id)), [], 'no event newer than the last row is missing, cluster-mates at page boundaries included');
     const pages = await eventListRequests(eventsNode.project.id);
-    assert.deepEqual(pages.map((request) => request.query['limit']), ['1000', '1000', '1000', '1000', '1000']);
-    assert.ok(pages.every((request) => request.query['include_person'] === 'true' && request.query['format'] === undefined));
-    assert.deepEqual(progressReports.map((report) => report.message), [
-      '0 of 5,000 rows written',
-      '1,000 of 5,000 rows written',
-      '2,000 of 5,000 rows written',
-      '3,000 of 5,000 rows written',
-      '4,000 of 5,000 rows written',
-      '5,000 of 5,000 rows written',
-    ]);
+    assert.ok(pages.every((request) => request.query['limit'] === '1000' && request.query['include_person'] === 'true' && request.query['format'] === undefined));
+    assert.ok(pages.length >= 6, `${pages.length} requests: PostHog answers about 900 rows a page here, without next`);
+    assert.equal(progressReports.at(-1)?.message, '5,000 of 5,000 rows written');
     assert.equal(Math.round(progressReports.reduce((sum, report) => sum + (report.increment ?? 0), 0)), 100);
-    assert.match(harness.window.messages.at(-1)?.text ?? '', /^Exported 5,000 events to /);
+    assert.equal(
+      harness.window.messages.at(-1)?.text,
+      `Exported 5,000 events to ${vscode.workspace.asRelativePath(saveTo)}: exactly the number asked; more events match the filters.`,
+    );
   });
 
   it('an export asking for more rows than match says how many were written', async () => {
@@ -259,7 +273,7 @@ describe('Events explorer (in the editor)', () => {
     assert.ok(lines.every((line) => JSON.parse(line).event === 'uploaded_file'));
     assert.equal(
       harness.window.messages.at(-1)?.text,
-      `Exported ${lines.length.toLocaleString('en-US')} events to ${vscode.workspace.asRelativePath(saveTo)}: all that match the filters (you asked for 1,000,000).`,
+      `Exported ${lines.length.toLocaleString('en-US')} events to ${vscode.workspace.asRelativePath(saveTo)}: every event that matches the filters (you asked for 1,000,000).`,
     );
   });
 

@@ -25,6 +25,7 @@ import { t } from './l10n';
 import { LiveControls } from './live';
 import { propertyTree } from './propertyTree';
 import { VirtualTable } from './table';
+import { TimeText } from './timeText';
 
 interface VsCodeApi {
   postMessage(message: unknown): void;
@@ -41,12 +42,18 @@ let projectInfo: { connectionId: string; id: number; name: string } | undefined;
 let pendingScrollTop = 0;
 let suggestionRequest = 0;
 let pendingSuggestion: { requestId: number; list: HTMLDataListElement; note: HTMLElement } | undefined;
+let times = new TimeText();
 
 // ---- layout ---------------------------------------------------------------------------------------------
 
 const app = document.getElementById('app')!;
 const heading = el('h1', {}, t('Events'));
 const status = el('p', { class: 'status', role: 'status', 'aria-live': 'polite' });
+/** The time range asked: never unbounded, so always said. */
+const rangeLine = el('p', { class: 'range' });
+/** What loading waits for (PostHog's limit for the key), and notes about the rows. */
+const waitLine = el('p', { class: 'waiting', role: 'status', 'aria-live': 'polite', hidden: true });
+const noteLine = el('p', { class: 'note', role: 'status', hidden: true });
 const alertBox = el('p', { class: 'error', role: 'alert' });
 const suggestionStatus = el('p', { class: 'visually-hidden', role: 'status', 'aria-live': 'polite' });
 const ring = el('vscode-progress-ring', { class: 'ring', hidden: true, 'aria-hidden': 'true' });
@@ -56,7 +63,7 @@ const fields = {
   event: suggestInput('event', t('Event'), t('e.g. $pageview'), () => ({ field: 'event' })),
   distinctId: textField('distinctId', t('Distinct ID'), ''),
   personId: textField('personId', t('Person ID'), ''),
-  after: textField('after', t('After'), t('-24h, -7d or 2024-05-01')),
+  after: textField('after', t('After'), t('-24h when empty; or -7d, 2024-05-01')),
   before: textField('before', t('Before'), t('e.g. -1h')),
   limit: textField('limit', t('Page size (at most 1,000)'), '100'),
 };
@@ -80,7 +87,7 @@ const table = new VirtualTable({
   open: (index, id) => openDetail(index, id),
   scrolled: debounce((scrollTop: number) => saveState({ scrollTop }), 200),
 });
-const live = new LiveControls(table, send);
+const live = new LiveControls(table, send, (iso) => times.at(iso));
 const TREE_TEXTS = {
   searchProperties: t('Search properties'),
   copyPath: t('Copy path'),
@@ -109,7 +116,7 @@ function layout(): void {
   const results = el('section', { class: 'results', 'aria-label': t('Results') });
   const statusLine = el('div', { class: 'status-line' });
   statusLine.append(ring, status, live.element);
-  results.append(statusLine, alertBox, table.element);
+  results.append(rangeLine, statusLine, waitLine, noteLine, live.gapElement, alertBox, table.element);
   const header = el('header');
   header.append(heading);
   app.append(header, form, suggestionStatus, results, detail);
@@ -369,6 +376,7 @@ function onMessage(message: ExtensionMessage): void {
       document.title = heading.textContent;
       fillForm(message.filters);
       table.setLocale(message.locale);
+      times = new TimeText(message.locale);
       pendingScrollTop = message.scrollTop;
       saveState({ filters: message.filters, scrollTop: message.scrollTop });
       return;
@@ -377,6 +385,9 @@ function onMessage(message: ExtensionMessage): void {
       table.reset(message.columns);
       live.reset();
       alertBox.textContent = '';
+      showLine(waitLine, '');
+      showLine(noteLine, '');
+      rangeLine.textContent = rangeText(message.range);
       return;
     case 'rows':
       if (message.generation !== generation) return;
@@ -393,6 +404,9 @@ function onMessage(message: ExtensionMessage): void {
       stop.toggleAttribute('disabled', !message.loading);
       if (message.loading && table.loaded === 0) status.textContent = t('Loading events…');
       if (message.error) alertBox.textContent = message.error;
+      if (message.waiting !== undefined) showLine(waitLine, message.waiting);
+      if (!message.loading) showLine(waitLine, '');
+      if (message.note) showLine(noteLine, message.note);
       if (!message.loading && !message.error && table.loaded === 0 && table.isDone) status.textContent = t('No events match these filters.');
       return;
     case 'suggestions':
@@ -409,7 +423,23 @@ function onMessage(message: ExtensionMessage): void {
     case 'liveState':
       live.state(message);
       return;
+    case 'liveGap':
+      if (message.generation === generation) live.gap(message);
+      return;
   }
+}
+
+function showLine(line: HTMLElement, text: string): void {
+  line.textContent = text;
+  line.hidden = !text;
+}
+
+/** "Events after Nov 22, 2026, 07:01:02" or "between … and …": the lower bound is always there. */
+function rangeText(range: Extract<ExtensionMessage, { type: 'reset' }>['range']): string {
+  if (!range?.after) {
+    return '';
+  }
+  return range.before ? t('Events between {0} and {1}', times.at(range.after), times.at(range.before)) : t('Events after {0}', times.at(range.after));
 }
 
 /** After a reload: load down to the row the user was at, then scroll back there. */

@@ -12,7 +12,10 @@ export interface Fault {
   /** A regular expression's source, matched against the path. */
   path?: string;
   times?: number;
-  status?: 429 | 500 | 502 | 503 | 504 | 512;
+  status?: 400 | 402 | 429 | 500 | 502 | 503 | 504 | 512 | 513;
+  /** PostHog's query error for the status (see test/api-server/faults.ts). */
+  code?: string;
+  heavyLoad?: boolean;
   /** 504 only: PostHog's JSON for a query that hit its time limit, not a gateway page. */
   queryTimeout?: boolean;
   drop?: boolean;
@@ -81,4 +84,10 @@ export const localApi = {
   addEventsNow: (projectId: number, count: number, event: string, timestamp?: string) =>
     control<{ ids: string[]; timestamp: string }>('POST', 'events/now', { projectId, count, event, timestamp }),
   liveEvents: (projectId: number, perSecond: number) => control<void>('POST', 'events/live', { projectId, perSecond }),
+  /**
+   * `count` events a steady `perSecond` back from now, every `clusterEvery`-th instant holding `clusterSize`
+   * on one timestamp; answers every event of the project in that span, [id, microseconds], newest first.
+   */
+  addSteadyEvents: (projectId: number, count: number, options: { perSecond?: number; clusterEvery?: number; clusterSize?: number } = {}) =>
+    control<{ events: [string, number][] }>('POST', 'events/steady', { projectId, count, ...options, ids: true }),
 };

@@ -11,6 +11,7 @@ import { csvRecords } from '../../support/csv';
 let api: LocalApi;
 let client: PostHogClient;
 let projectId: number;
+let quietProjectId: number;
 let directory: string;
 
 const eventPages = () => api.requests.filter((request) => request.path === `/api/projects/${projectId}/events/`);
@@ -19,7 +20,9 @@ before(async () => {
   api = await startLocalApi({ seed: 'empty' });
   const org = api.store.addOrganization('Export Org', [{ userId: api.store.mainUser.id, level: 15 }]);
   projectId = api.store.createProject(org.id, { name: 'Export' }).id;
-  api.store.addEvents(projectId, 5_000, { withinHours: 20 });
+  api.store.addSteadyEvents(projectId, 5_000, { perSecond: 20 }); // dense: PostHog's first window fills every page
+  quietProjectId = api.store.createProject(org.id, { name: 'Quiet' }).id;
+  api.store.addSteadyEvents(quietProjectId, 6_000, { perSecond: 1, clusterEvery: 13, clusterSize: 4 });
   client = new PostHogClient({ baseUrl: api.url, apiKey: api.keys.all });
   directory = mkdtempSync(join(tmpdir(), 'posthog-export-writer-'));
 });
@@ -31,7 +34,7 @@ after(async () => {
 beforeEach(() => api.clearRequests());
 
 describe('event export writer', () => {
-  test('CSV of 2,500 rows: pages of 1,000 by next, dotted sorted headers, progress per page, no staging file left', async () => {
+  test('CSV of 2,500 rows: pages of 1,000, dotted sorted headers, progress per page, no staging file left', async () => {
     const target = join(directory, 'events.csv');
     const progress: number[] = [];
     const written = await writeEventsFile(client.events.pages(projectId, { limit: EVENTS_MAX_PAGE, include_person: true }), target, {
@@ -39,8 +42,8 @@ describe('event export writer', () => {
       rows: 2_500,
       onProgress: (rows) => progress.push(rows),
     });
-    assert.equal(written, 2_500);
-    assert.deepEqual(progress, [1_000, 2_000, 2_500]);
+    assert.deepEqual(written, { rows: 2_500, allMatching: false, skippedAt: [] });
+    assert.deepEqual(progress, [1_000, 1_999, 2_500], 'each next page starts a microsecond after the last row: that row comes again and is dropped');
     const [headers, ...rows] = csvRecords(readFileSync(target, 'utf8'));
     assert.equal(rows.length, 2_500);
     assert.deepEqual(headers, [...headers!].sort());
@@ -54,10 +57,10 @@ describe('event export writer', () => {
     assert.deepEqual(readdirSync(directory), ['events.csv']);
   });
 
-  test('asking for more rows than exist writes what there is and says how many', async () => {
+  test('asking for more rows than exist writes what there is and says it is every matching event', async () => {
     const target = join(directory, 'all.jsonl');
     const written = await writeEventsFile(client.events.pages(projectId, { limit: EVENTS_MAX_PAGE }), target, { format: 'jsonl', rows: 1_000_000 });
-    assert.equal(written, 5_000);
+    assert.deepEqual(written, { rows: 5_000, allMatching: true, skippedAt: [] });
     const lines = readFileSync(target, 'utf8').trimEnd().split('\n');
     assert.equal(lines.length, 5_000);
     assert.equal(new Set(lines.map((line) => (JSON.parse(line) as Event).id)).size, 5_000);
@@ -67,11 +70,26 @@ describe('event export writer', () => {
   test('JSON is one array of the events as PostHog sent them; fewer rows than a page stops after one request', async () => {
     const target = join(directory, 'some.json');
     const written = await writeEventsFile(client.events.pages(projectId, { limit: 7 }), target, { format: 'json', rows: 7 });
-    assert.equal(written, 7);
+    assert.equal(written.rows, 7);
     const events = JSON.parse(readFileSync(target, 'utf8')) as Event[];
     assert.equal(events.length, 7);
     assert.equal(typeof events[0]!.properties, 'object');
     assert.equal(eventPages().length, 1);
+    rmSync(target);
+  });
+
+  test('a quiet project (an event a second, with clusters on one timestamp): 5,000 rows, each once, though PostHog answers pages of about 900 without next', async () => {
+    const target = join(directory, 'quiet.jsonl');
+    const after = new Date(Date.now() - 3 * 3_600_000).toISOString();
+    const written = await writeEventsFile(client.events.pages(quietProjectId, { limit: EVENTS_MAX_PAGE, after }), target, { format: 'jsonl', rows: 5_000 });
+    assert.deepEqual(written, { rows: 5_000, allMatching: false, skippedAt: [] });
+    const ids = readFileSync(target, 'utf8').trimEnd().split('\n').map((line) => (JSON.parse(line) as Event).id);
+    assert.equal(ids.length, 5_000);
+    assert.equal(new Set(ids).size, 5_000, 'no event twice');
+    const newest = [...api.store.eventsOf(quietProjectId).sorted()].slice(0, 5_000).map((row) => api.store.eventsOf(quietProjectId).record(row).uuid);
+    assert.deepEqual(new Set(ids), new Set(newest), 'exactly the 5,000 newest: none skipped at a page boundary');
+    const pages = api.requests.filter((request) => request.path === `/api/projects/${quietProjectId}/events/`);
+    assert.ok(pages.length <= 8, `${pages.length} requests for 5,000 rows`);
     rmSync(target);
   });
 
