@@ -1,7 +1,7 @@
 // `npm run bench`: what users feel, measured against the local API with injected latency, side by side with a
 // naive client and the network's floor; then activation, DOM rows and memory in the real editor, and the package
 // size. Prints a table and writes bench-results/bench.json (and bench.md, the same table in Markdown).
-//   npm run bench [-- --no-editor] [-- --latency 50] [-- --parts package,lists,notebook,events,editor,startup,live]
+//   npm run bench [-- --no-editor] [-- --latency 50] [-- --parts package,lists,notebook,hostile,events,editor,startup,live]
 //   [-- --live-minutes 10]
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import * as os from 'node:os';
@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util';
 import { extensionVsix, repoRoot } from '../host/paths';
 import { runToCompletion } from '../host/processes';
 import { describeError } from '../host/protocol';
+import { benchAdversarial } from './adversarial';
 import { BenchApi } from './benchApi';
 import { benchEditor } from './editor';
 import { benchEvents } from './events';
@@ -24,7 +25,7 @@ const { values: options } = parseArgs({
   options: {
     'no-editor': { type: 'boolean', default: false },
     latency: { type: 'string', default: '50' },
-    parts: { type: 'string', default: 'package,lists,notebook,events,editor,startup,live' },
+    parts: { type: 'string', default: 'package,lists,notebook,hostile,events,editor,startup,live' },
     'live-minutes': { type: 'string', default: '10' },
   },
 });
@@ -83,6 +84,7 @@ async function main(): Promise<number> {
       await api.close();
     }
   }
+  if (parts.has('hostile')) await attempt('Hostile notebook content, 1-5 MB', async () => benchAdversarial());
   if (parts.has('events')) await attempt('Live pace on one key (an hour of virtual time)', () => benchLivePace());
   if (parts.has('editor')) await attempt('Real editor (activation, events webview)', () => benchEditor());
   if (parts.has('startup')) await attempt('VS Code startup, before and after activation on first use', () => benchStartup());
