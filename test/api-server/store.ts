@@ -7,6 +7,7 @@
  *   store.rng                               the seeded PRNG (deterministic per seed)
  *   store.settings.maxProjectsPerOrganization  plan limit; null = unlimited up to PostHog's 2000 (past it: 403)
  *   store.settings.projectDeletionDisabled     PostHog's DISABLE_BULK_DELETES: every project DELETE answers 400
+ *   store.settings.markdownOutOfResponses      notebook responses leave a Markdown notebook's Markdown out (GET .../markdown/ has it)
  *
  * Records (times are microseconds since the epoch; see model.ts)
  *   store.users, store.organizations, store.projects (includes projects pending deletion)
@@ -49,6 +50,8 @@ import { textContentOf } from './content';
 export interface StoreSettings {
   maxProjectsPerOrganization: number | null;
   projectDeletionDisabled: boolean;
+  /** Markdown notebooks' Markdown left out of notebook responses (read it from .../markdown/), as PostHog plans. */
+  markdownOutOfResponses: boolean;
 }
 
 /** PostHog's MAX_ALLOWED_PROJECTS_PER_ORG: the cap of plans without a project limit. */
@@ -60,7 +63,7 @@ export class Store {
   readonly projects: Project[] = [];
   readonly keys = new Map<string, ApiKey>();
   readonly activity: ActivityEntry[] = [];
-  readonly settings: StoreSettings = { maxProjectsPerOrganization: null, projectDeletionDisabled: false };
+  readonly settings: StoreSettings = { maxProjectsPerOrganization: null, projectDeletionDisabled: false, markdownOutOfResponses: false };
   readonly rng: Rng;
   private readonly notebooks = new Map<number, Notebook[]>();
   private readonly events = new Map<number, EventTable>();
