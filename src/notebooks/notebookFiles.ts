@@ -6,7 +6,7 @@ import { type CollectionItemTarget, type CollectionTarget, type ProjectCollectio
 import { Disposable } from '../workbench/disposable';
 import type { DeletedNotebooks } from './deletedNotebooks';
 import type { MarkdownIssue } from './markdown';
-import { describeUser } from './notebookDocument';
+import { describeUser, markdownOf, textContentOf } from './notebookDocument';
 import type { NotebookEditors } from './notebookEditors';
 import type { NotebookLists } from './notebookLists';
 import { isCurrentName, planRename, type RenameRefusal } from './notebookNames';
@@ -259,12 +259,12 @@ export class NotebookFileStore extends Disposable implements ProjectCollection {
     });
   }
 
-  /** Creates a notebook (one POST) and returns the URI of its file in `form`. */
-  async create(session: ConnectionSession, projectId: number, title: string, form: NotebookForm): Promise<vscode.Uri> {
+  /** Creates a notebook (one POST), with `content` or a heading of its title, and returns the URI of its file in `form`. */
+  async create(session: ConnectionSession, projectId: number, title: string, form: NotebookForm, content?: unknown): Promise<vscode.Uri> {
     const notebook = await session.client.notebooks.create(projectId, {
       title,
-      content: { type: 'doc', content: [{ type: 'heading', attrs: { level: 1 }, content: [{ type: 'text', text: title }] }] },
-      text_content: title,
+      content: content ?? { type: 'doc', content: [{ type: 'heading', attrs: { level: 1 }, content: [{ type: 'text', text: title }] }] },
+      text_content: content === undefined ? title : (markdownOf(content) ?? textContentOf(content)),
     });
     this.sessions.accept({ connectionId: session.connection.id, projectId, shortId: notebook.short_id }, notebook);
     this.notebooksChanged.fire({ session, projectId });
