@@ -35,11 +35,21 @@ const MAX_NAME_LENGTH = 100;
 const MIGRATION_DELAY_MS = 1000;
 
 /**
- * `entries` (newest first, as PostHog pages them) read as history; `older` is the entry after the last one
- * (the next page's first), which tells whether the last is PostHog's migration.
+ * `entries` (newest first, as PostHog pages them) read as history; `older` are the entries after them (the
+ * next page), which tell whether one of the last is PostHog's migration.
  */
-export function readHistory(entries: readonly ActivityEntry[], older?: ActivityEntry): HistoryEntry[] {
-  return entries.map((entry, index) => historyEntry(entry, entries[index + 1] ?? older));
+export function readHistory(entries: readonly ActivityEntry[], older: readonly ActivityEntry[] = []): HistoryEntry[] {
+  const following = [...entries, ...older];
+  return entries.map((entry, index) => historyEntry(entry, previousChange(following, index)));
+}
+
+/** The entry before `following[index]` that changed the notebook (a refused save changed nothing). */
+function previousChange(following: readonly ActivityEntry[], index: number): ActivityEntry | undefined {
+  return following.slice(index + 1).find((entry) => !isRejected(entry));
+}
+
+function isRejected(entry: ActivityEntry): boolean {
+  return entry.activity === 'save_rejected_conflict' || entry.activity === 'save_rejected_stale';
 }
 
 /** Whether the entry could be PostHog's migration, which only the entry before it (`older`) decides. */
@@ -60,7 +70,7 @@ function historyEntry(entry: ActivityEntry, older: ActivityEntry | undefined): H
     content: content?.after,
     changes: others.map((change) => oneSafeLine(`${change.field ?? change.type ?? 'change'}: ${showValue(change.before)} → ${showValue(change.after)}`, 300)),
   };
-  if (entry.activity === 'save_rejected_conflict' || entry.activity === 'save_rejected_stale') {
+  if (isRejected(entry)) {
     return { ...base, kind: 'rejected', rejection: entry.activity === 'save_rejected_stale' ? 'stale' : 'conflict' };
   }
   if (mayBeMigration(entry) && older && isMigrationAfter(entry, at, older)) {
@@ -78,7 +88,7 @@ function historyEntry(entry: ActivityEntry, older: ActivityEntry | undefined): H
   }
 }
 
-/** The migration is logged under the previous editor, dated a second after the notebook's last modification (logged just before). */
+/** The migration is logged under the previous editor, dated a second after the notebook's last modification (logged just after it). */
 function isMigrationAfter(entry: ActivityEntry, at: number, older: ActivityEntry): boolean {
   const gap = at - (Date.parse(older.created_at) || 0);
   return gap > 0 && gap <= MIGRATION_DELAY_MS && authorOf(older) === authorOf(entry);
@@ -147,18 +157,13 @@ export class HistoryPages {
   async page(page: number): Promise<{ readonly entries: HistoryEntry[]; readonly more: boolean }> {
     await this.loadUpTo(page);
     const entries = this.pages[page - 1] ?? [];
-    const last = entries[entries.length - 1];
-    if (last && mayBeMigration(last)) {
+    // The last candidate needs a change after it: on a later page when none follows on this one.
+    const candidates = entries.map((entry, index) => (mayBeMigration(entry) ? index : -1)).filter((index) => index >= 0);
+    const undecided = candidates[candidates.length - 1];
+    if (undecided !== undefined && entries.slice(undecided + 1).every(isRejected)) {
       await this.loadUpTo(page + 1);
     }
-    return { entries: readHistory(entries, this.pages[page]?.[0]), more: this.pages.length > page || this.more };
-  }
-
-  /** The entry `id` among the pages loaded, as history. */
-  find(id: string): HistoryEntry | undefined {
-    const all = this.pages.flat();
-    const index = all.findIndex((entry) => entry.id === id);
-    return index < 0 ? undefined : readHistory([all[index]!], all[index + 1])[0];
+    return { entries: readHistory(entries, this.pages.slice(page).flat()), more: this.pages.length > page || this.more };
   }
 
   private async loadUpTo(page: number): Promise<void> {
