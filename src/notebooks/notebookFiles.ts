@@ -145,6 +145,7 @@ export class NotebookFileStore extends Disposable implements ProjectCollection {
       );
     }
     const overwrite = this.overwriteRequests.delete(uri);
+    this.refusals.clear(target.uri);
     let outcome: WriteOutcome;
     try {
       outcome = await session.write(uri, formOf(target.uri), new TextDecoder().decode(content), { overwrite });
@@ -157,7 +158,6 @@ export class NotebookFileStore extends Disposable implements ProjectCollection {
       }
       throw error;
     }
-    this.refusals.clear(target.uri);
     this.afterWrite(target, session, outcome);
   }
 

@@ -5,7 +5,7 @@ import type { ContentRefusedError } from './session';
 /**
  * PostHog's refusals of saved content, shown where they apply: a diagnostic at the node PostHog refused (or
  * at the top of the file when the node is not found), in the Markdown or JSON file that was saved. It stays
- * until the file saves or closes.
+ * until the file is saved again or closed.
  */
 export class NotebookRefusals extends Disposable {
   private readonly diagnostics = this._register(vscode.languages.createDiagnosticCollection('posthog-notebook-refusals'));

@@ -29,7 +29,8 @@ interface ItemTarget {
  * migration to Markdown under PostHog's name. Its commands also serve Show Notebook Activity.
  */
 export class NotebookTimeline extends CommandGroup implements TimelineProvider {
-  readonly id = 'posthogExplorer.notebookHistory';
+  /** One provider per file system scheme (in-editor tests register their own beside the extension's). */
+  readonly id: string;
   readonly label = vscode.l10n.t('PostHog');
   readonly scheme: string;
   private readonly changed = this._register(new vscode.EventEmitter<TimelineChangeEvent | undefined>());
@@ -49,6 +50,7 @@ export class NotebookTimeline extends CommandGroup implements TimelineProvider {
   ) {
     super();
     this.scheme = files.scheme;
+    this.id = `posthogExplorer.notebookHistory.${files.scheme}`;
     const { registration, reason } = registerTimelineProvider(this);
     this.unavailable = reason;
     if (registration) {
