@@ -47,7 +47,7 @@ export class NotebookEditors extends Disposable {
     this._register(
       sessions.onDidChange(({ change }) => {
         if (change.kind === 'held') {
-          void this.warnRemoteChange(vscode.Uri.parse(change.uri), change.notebook);
+          void this.warnRemoteChange(vscode.Uri.parse(change.uri), change.notebook, change.byPostHog);
         }
       }),
     );
@@ -81,17 +81,22 @@ export class NotebookEditors extends Disposable {
     await this.window.editors.diff(left, uri, vscode.l10n.t('{0} (PostHog, version {1}) ↔ Yours', oneSafeLine(server.title ?? ''), server.version));
   }
 
-  private async warnRemoteChange(uri: vscode.Uri, latest: Notebook): Promise<void> {
+  /** `byPostHog`: PostHog made the version itself (its conversion of legacy notebooks to Markdown), not its last editor. */
+  private async warnRemoteChange(uri: vscode.Uri, latest: Notebook, byPostHog: boolean): Promise<void> {
     const compare = vscode.l10n.t('Compare');
-    const choice = await this.window.showWarningMessage(
-      vscode.l10n.t(
-        '"{0}" changed on PostHog (version {1}, by {2}) while you have unsaved changes. Saving will merge their changes with yours; anything you both changed will be marked for you to choose.',
-        oneSafeLine(latest.title ?? ''),
-        latest.version,
-        describeUser(latest.last_modified_by) ?? vscode.l10n.t('someone'),
-      ),
-      compare,
-    );
+    const message = byPostHog
+      ? vscode.l10n.t(
+          'PostHog itself changed "{0}" (version {1}: its conversion of notebooks to Markdown; nobody edited it) while you have unsaved changes. Saving will merge its version with yours; anything changed on both sides will be marked for you to choose.',
+          oneSafeLine(latest.title ?? ''),
+          latest.version,
+        )
+      : vscode.l10n.t(
+          '"{0}" changed on PostHog (version {1}, by {2}) while you have unsaved changes. Saving will merge their changes with yours; anything you both changed will be marked for you to choose.',
+          oneSafeLine(latest.title ?? ''),
+          latest.version,
+          describeUser(latest.last_modified_by) ?? vscode.l10n.t('someone'),
+        );
+    const choice = await this.window.showWarningMessage(message, compare);
     if (choice === compare) {
       await this.compare(uri, latest);
     }

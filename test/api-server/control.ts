@@ -31,6 +31,7 @@
  *        {first_name, last_name?, email?} makes the edit a new user's, names as given, line breaks included,
  *        as PostHog stores them) -> the notebook
  *   GET  /_control/state                       keys, organizations, projects, notebooks per project
+ *   (notebook access, rejected saves, PostHog's Markdown migration, settings: see control-notebooks.ts)
  */
 import type { Json, JsonObject } from './model';
 import type { Reply } from './http';
@@ -38,7 +39,9 @@ import type { ServerState } from './server';
 import type { FaultRule } from './faults';
 import type { SeededKeys } from './seed';
 import { notebookFull } from './serializers';
-import { markdownDoc, markdownOf, paragraph, textContentOf } from './content';
+import { textContentOf } from './content';
+import { appendParagraph, notebookControl } from './control-notebooks';
+import { normalizeNotebookContent } from './notebook-rules';
 
 export interface ControlContext {
   state: ServerState;
@@ -117,6 +120,8 @@ export function handleControl(control: ControlContext, method: string, path: str
   if (method === 'POST' && parts.length === 4 && parts[0] === 'notebooks' && parts[3] === 'remote-edit') {
     return remoteEdit(control, Number(parts[1]), parts[2]!, input);
   }
+  const notebookReply = notebookControl(control, method, parts, input);
+  if (notebookReply) return notebookReply;
   return okJson({ detail: `No control route ${method} ${path}` }, 404);
 }
 
@@ -156,21 +161,13 @@ function remoteEdit(control: ControlContext, projectId: number, shortId: string,
   const edit: { title?: string; content?: Json; deleted?: boolean } = {};
   if (typeof input['title'] === 'string') edit.title = input['title'];
   if (typeof input['deleted'] === 'boolean') edit.deleted = input['deleted'];
-  if (input['content'] !== undefined) edit.content = input['content'];
+  if (input['content'] !== undefined) edit.content = normalizeNotebookContent(input['content']);
   else if (edit.title === undefined && edit.deleted === undefined) edit.content = appendParagraph(notebook.content, `Edited remotely (version ${notebook.version + 1}).`);
   const by = input['by'] && typeof input['by'] === 'object' && !Array.isArray(input['by']) ? input['by'] : undefined;
   const text = (value: Json | undefined) => (typeof value === 'string' ? value : '');
   const user = by ? store.addUser(text(by['first_name']), text(by['last_name']), text(by['email']) || `user${store.users.length + 1}@example.com`) : undefined;
   store.editNotebookRemotely(projectId, shortId, edit, user?.id);
   return okJson(notebookFull(store, notebook));
-}
-
-function appendParagraph(content: Json, text: string): Json {
-  const markdown = markdownOf(content);
-  if (markdown !== undefined) return markdownDoc(markdown ? `${markdown}\n\n${text}` : text);
-  const doc = content && typeof content === 'object' && !Array.isArray(content) ? content : { type: 'doc', content: [] };
-  const nodes = Array.isArray(doc['content']) ? doc['content'] : [];
-  return { ...doc, type: 'doc', content: [...nodes, paragraph(text)] };
 }
 
 function stateSummary(control: ControlContext): JsonObject {

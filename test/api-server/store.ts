@@ -7,6 +7,7 @@
  *   store.rng                               the seeded PRNG (deterministic per seed)
  *   store.settings.maxProjectsPerOrganization  plan limit; null = unlimited up to PostHog's 2000 (past it: 403)
  *   store.settings.projectDeletionDisabled     PostHog's DISABLE_BULK_DELETES: every project DELETE answers 400
+ *   store.settings.markdownOutOfResponses      notebook responses leave a Markdown notebook's Markdown out (GET .../markdown/ has it)
  *
  * Records (times are microseconds since the epoch; see model.ts)
  *   store.users, store.organizations, store.projects (includes projects pending deletion)
@@ -54,6 +55,8 @@ export interface StoreSettings {
   projectDeletionDisabled: boolean;
   /** A REST create stores a Markdown notebook, as PostHog does since PR #100471 (false: an older server, content as sent). */
   newNotebooksAsMarkdown: boolean;
+  /** Markdown notebooks' Markdown left out of notebook responses (read it from .../markdown/), as PostHog plans. */
+  markdownOutOfResponses: boolean;
 }
 
 /** PostHog's MAX_ALLOWED_PROJECTS_PER_ORG: the cap of plans without a project limit. */
@@ -65,7 +68,12 @@ export class Store {
   readonly projects: Project[] = [];
   readonly keys = new Map<string, ApiKey>();
   readonly activity: ActivityEntry[] = [];
-  readonly settings: StoreSettings = { maxProjectsPerOrganization: null, projectDeletionDisabled: false, newNotebooksAsMarkdown: true };
+  readonly settings: StoreSettings = {
+    maxProjectsPerOrganization: null,
+    projectDeletionDisabled: false,
+    newNotebooksAsMarkdown: true,
+    markdownOutOfResponses: false,
+  };
   readonly rng: Rng;
   /** The events list's cache of the window that gave half a page (PostHog keeps it in Django's cache). */
   readonly eventWindows = new EventWindowCache();

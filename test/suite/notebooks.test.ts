@@ -542,14 +542,24 @@ describe('Notebook files', function () {
     }
   });
 
-  it('shows the activity of a notebook as "who · what · when" with changes', async () => {
+  it('shows the activity of a notebook as "who · what · when" with changes; a version picked can be compared', async () => {
     const notebook = await newNotebook(fixture, 'Active');
     await fixture.session.client.notebooks.update(fixture.projectId, notebook.short_id, { title: 'Active, renamed' });
-    fixture.harness.window.pick(undefined);
-    await fixture.commands.showNotebookActivity(uriOf(fixture, notebook));
-    const prompt = fixture.harness.window.prompts.find((entry) => entry.kind === 'quickPick');
-    assert.ok(prompt, JSON.stringify(fixture.harness.window.messages));
-    assert.ok(prompt.labels.some((label) => / · (updated|created) · /.test(label)), prompt.labels.join('\n'));
+    const saved = await fixture.session.client.notebooks.update(fixture.projectId, notebook.short_id, {
+      content: { type: 'doc', content: [PARAGRAPH('A later version')] },
+      version: notebook.version,
+    });
+    fixture.harness.window.pick(' · Saved · ').pick('Compare with Current');
+    await fixture.commands.showNotebookActivity(uriOf(fixture, notebook, 'markdown'));
+    const [prompt, actions] = fixture.harness.window.prompts.filter((entry) => entry.kind === 'quickPick');
+    assert.ok(prompt && actions, JSON.stringify(fixture.harness.window.messages));
+    assert.ok(prompt.labels.some((label) => / · Created · /.test(label)), prompt.labels.join('\n'));
+    assert.ok(prompt.items?.some((item) => /updated/.test(item.label) && item.detail === 'title: "Active" → "Active, renamed"'), JSON.stringify(prompt.items));
+    assert.deepEqual(actions.labels, ['$(diff) Compare with Current', '$(discard) Restore This Version…']);
+    const diff = fixture.harness.window.diffs.at(-1);
+    assert.ok(diff, 'the version opens beside the current text');
+    assert.equal((await vscode.workspace.openTextDocument(diff.left)).getText(), 'A later version\n');
+    assert.equal(saved.version, notebook.version + 1);
   });
 });
 

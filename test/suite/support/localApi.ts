@@ -77,6 +77,14 @@ export const localApi = {
     edit: { title?: string; content?: unknown; deleted?: boolean; by?: { first_name: string; last_name?: string; email?: string } } = {},
   ) =>
     control<void>('POST', `notebooks/${projectId}/${shortId}/remote-edit`, edit),
+  /** The main user's access level on a notebook under PostHog's access control. */
+  setNotebookAccess: (projectId: number, shortId: string, level: 'none' | 'viewer' | 'editor' | 'manager') =>
+    control<void>('POST', `notebooks/${projectId}/${shortId}/access`, { level }),
+  /** A collaboration save PostHog refused, in the notebook's activity (its content never stored). */
+  rejectedSave: (projectId: number, shortId: string, save: { kind: 'conflict' | 'stale'; content?: unknown; by?: { first_name: string } }) =>
+    control<void>('POST', `notebooks/${projectId}/${shortId}/rejected-save`, save),
+  /** PostHog's migration of a legacy notebook to a Markdown notebook. */
+  migrateToMarkdown: (projectId: number, shortId: string) => control<{ migrated: boolean }>('POST', `notebooks/${projectId}/${shortId}/migrate`),
   /** Milliseconds every answer waits (0: none). */
   setLatency: (ms: number) => control<void>('POST', 'latency', { ms }),
   addEvents: (projectId: number, count: number, withinHours = 20) => control<void>('POST', 'events/bulk', { projectId, count, withinHours }),
