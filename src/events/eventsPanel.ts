@@ -8,7 +8,7 @@ import { exportEvents, type SaveDialog } from './exportEvents';
 import type { ExportFileFormat } from './exportWriter';
 import { buildExport, buildQuery, FilterError } from './filters';
 import { eventsPageHtml } from './html';
-import { localizedWebviewStrings } from './webviewL10n';
+import { translatePanelWords } from './translatePanelWords';
 import { PanelLive } from './livePanel';
 import { EventPager } from './pager';
 import {
@@ -305,7 +305,7 @@ export class EventsPanel extends Disposable {
       scriptUri: asset('dist', 'webview', 'events.js'),
       styleUri: asset('media', 'events.css'),
       title: vscode.l10n.t('Events of {0}', this.project.name),
-      strings: localizedWebviewStrings(),
+      strings: translatePanelWords(),
     });
   }
 
