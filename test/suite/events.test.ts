@@ -230,6 +230,44 @@ describe('Events explorer (in the editor)', () => {
     assert.match(detail.detail.properties, /^\{\n  "/);
   });
 
+  /** The id of the newest event the panel lists. */
+  async function newestEventId(): Promise<string> {
+    const posted = record(panel);
+    await panel.receive({ type: 'query', filters: defaultFilters() });
+    const rows = posted.find((message) => message.type === 'rows' && message.rows.length > 0);
+    const id = rows?.type === 'rows' ? rows.rows[0]?.id : undefined;
+    assert.ok(id);
+    return id;
+  }
+  const detailPath = '/events/[0-9a-f]{8}-[0-9a-f-]+/$';
+
+  it('an event\'s detail says what it waits for when PostHog\'s limit makes the key wait, then shows the event', async () => {
+    const id = await newestEventId();
+    await localApi.injectFault({ path: detailPath, status: 429, throttleSeconds: 2 });
+    const posted = record(panel);
+    await panel.receive({ type: 'open', id });
+    const details = posted.flatMap((message) => (message.type === 'detail' ? [message] : []));
+    assert.match(details[0]?.waiting ?? '', /^PostHog asked to wait 2 s \(its rate limit for this API key\); going on at /, JSON.stringify(details[0]));
+    assert.equal(details.at(-1)?.detail?.id, id);
+  });
+
+  it('closing an event\'s detail stops its wait for PostHog\'s limit: nothing more is asked or shown', async () => {
+    const id = await newestEventId();
+    await localApi.injectFault({ path: detailPath, status: 429, throttleSeconds: 2 });
+    await localApi.clearRequests();
+    const posted = record(panel);
+    const started = Date.now();
+    const opening = panel.receive({ type: 'open', id });
+    await waitFor(panel.onDidPost, (message) => message.type === 'detail' && message.waiting !== undefined, 'the wait to show');
+    await panel.receive({ type: 'closeDetail', id });
+    await opening;
+    assert.ok(Date.now() - started < 1_500, `stopped at once (${Date.now() - started} ms), not after PostHog's 2 s`);
+    assert.deepEqual(posted.flatMap((message) => (message.type === 'detail' && message.waiting === undefined ? [message] : [])), []);
+    const asked = (await localApi.requests()).filter((request) => new RegExp(detailPath).test(request.path));
+    assert.deepEqual(asked.map((request) => request.status), [429]);
+    await new Promise((resolve) => setTimeout(resolve, 2_000)); // the key's events wait out PostHog's 2 s before the next test
+  });
+
   it('copies what the webview asks through the window seam: the clipboard, and a word in the status bar', async () => {
     await panel.receive({ type: 'copy', text: '{"event":"$pageview"}' });
     assert.equal(harness.env.clipboard.text, '{"event":"$pageview"}');

@@ -46,7 +46,7 @@ export class EventDetailView {
     this.heading.focus();
   }
 
-  /** The extension's answer: the event, or why it could not be loaded. */
+  /** The extension's answer: the event, why it could not be loaded, or what loading waits for. */
   show(message: DetailMessage): void {
     if (this.shown?.id !== message.id) {
       return;
@@ -55,12 +55,18 @@ export class EventDetailView {
       this.body.replaceChildren(...this.contents(message.detail, this.shown.person));
     } else if (message.error !== undefined) {
       this.body.replaceChildren(el('p', { class: 'error', role: 'alert' }, message.error || t('The event could not be loaded.')));
+    } else if (message.waiting !== undefined) {
+      const waiting = el('p', { class: 'waiting', role: 'status', 'aria-live': 'polite' }, message.waiting);
+      this.body.replaceChildren(el('p', {}, t('Loading…')), waiting);
     } else {
       this.body.replaceChildren(el('p', { class: 'error', role: 'alert' }, t('The event could not be loaded.')));
     }
   }
 
   hide(): void {
+    if (this.shown) {
+      this.send({ type: 'closeDetail', id: this.shown.id });
+    }
     this.element.hidden = true;
     this.shown = undefined;
     this.table.focus();
