@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { oneSafeLine } from '../common/text';
 import { type BudgetWait, type EventFilters, type EventsApi, EVENTS_MAX_PAGE, isAbortError, errorText } from '../api';
 import { abortSignalFor, type WindowApi } from '../workbench/window';
 import { EXPORT_FILE_EXTENSIONS, type ExportFileFormat, type ExportWritten, type FormulaCells, writeEventsFile } from './exportWriter';
@@ -51,7 +52,7 @@ export async function exportEvents(
   const fileName = `events-${request.projectId}-${stamp}.${extension}`;
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   const uri = await saveDialog({
-    title: vscode.l10n.t('Export Events of {0}', request.projectName),
+    title: vscode.l10n.t('Export Events of {0}', oneSafeLine(request.projectName)),
     saveLabel: vscode.l10n.t('Export'),
     defaultUri: folder ? vscode.Uri.joinPath(folder, fileName) : undefined,
     filters: DIALOG_FILTERS[request.format],
@@ -71,7 +72,7 @@ export async function exportEvents(
     await window.withProgress(
       {
         location: vscode.ProgressLocation.Notification,
-        title: vscode.l10n.t('Exporting events of {0}', request.projectName),
+        title: vscode.l10n.t('Exporting events of {0}', oneSafeLine(request.projectName)),
         cancellable: true,
       },
       async (progress, token) => {

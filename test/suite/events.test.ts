@@ -88,6 +88,20 @@ describe('Events explorer (in the editor)', () => {
     assert.equal(events.command?.arguments?.[0], children[1]!.node);
   });
 
+  it('puts a project name from the server on one safe line in the Events item\'s tooltip and the panel\'s title', async () => {
+    const staging = (await harness.child('Hedgebox Inc.', 'Hedgebox Staging', 'Events')) as EventsNode;
+    const hostile = 'Q3\n[click](https://evil.example)\u202Eevil\u0007';
+    const node = new EventsNode(staging, staging.session, { ...staging.project, name: hostile });
+    assert.equal(node.treeItem().tooltip, 'Browse the events of Q3 [click](https://evil.example)\uFFFDevil\uFFFD');
+    const opened = await commands.browseEvents(node);
+    assert.ok(opened);
+    try {
+      assert.equal(opened.panel.title, 'Events: Q3 [click](https://evil.example)\uFFFDevil\uFFFD');
+    } finally {
+      opened.dispose();
+    }
+  });
+
   it('opens a panel whose webview script runs under the CSP and asks for the first page', async () => {
     await localApi.clearRequests();
     const opened = await commands.browseEvents(eventsNode);
