@@ -193,8 +193,11 @@ function columnName(prefix: string, key: string): string {
   return prefix ? `${prefix}.${key}` : key;
 }
 
-/** What a spreadsheet takes for the start of a formula (OWASP's list for CSV injection). */
-const FORMULA_START = /^[=+\-@\t\r]/;
+/**
+ * What a spreadsheet takes for the start of a formula: OWASP's list for CSV injection, and the full-width
+ * = + - @ that Apple Numbers reads as those (csv-stringify's finding).
+ */
+const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
 /** A number, which a spreadsheet reads as a number (-5, +2.5e-3), not a formula. No backtracking blow-up. */
 const PLAIN_NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 const NEEDS_QUOTES = /[",\r\n]/;

@@ -152,6 +152,9 @@ describe('CSV cells a spreadsheet would run as formulas', () => {
     assert.equal(csvCell('@SUM(A1:A9)'), `'@SUM(A1:A9)`);
     assert.equal(csvCell('\t=1+1'), `'\t=1+1`);
     assert.equal(csvCell('\r=1+1'), `"'\r=1+1"`);
+    for (const fullWidth of ['\uFF1D1+1', '\uFF0B1', '\uFF0D5', '\uFF20SUM(A1)']) {
+      assert.equal(csvCell(fullWidth), `'${fullWidth}`, `full-width ${fullWidth[0]}, which Apple Numbers reads as its ASCII twin`);
+    }
     for (const number of ['-5', '+5', '-0.25', '-.5', '-1e5', '+2.5E-3', '-12345678901234567890']) {
       assert.equal(csvCell(number), number, `${number} is a number, not a formula`);
     }
