@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { type EventsApi, isAbortError, errorText } from '../api';
+import { type BudgetWait, type EventsApi, isAbortError, errorText } from '../api';
 import { Disposable } from '../workbench/disposable';
 import { displayLanguage, type EnvApi, type WindowApi } from '../workbench/window';
 import type { ConnectionSession } from '../connections';
@@ -8,7 +8,7 @@ import { exportEvents, type SaveDialog } from './exportEvents';
 import type { ExportFileFormat } from './exportWriter';
 import { buildExport, buildQuery, FilterError } from './filters';
 import { eventsPageHtml } from './html';
-import { localizedWebviewStrings } from './webviewL10n';
+import { translatePanelWords } from './translatePanelWords';
 import { PanelLive } from './livePanel';
 import { EventPager } from './pager';
 import {
@@ -66,6 +66,8 @@ export class EventsPanel extends Disposable {
   private pager: EventPager | undefined;
   private filters: FilterState;
   private suggestion: AbortController | undefined;
+  /** Loading the event whose detail is open (a newer detail, closing it or the panel stops it). */
+  private detailLoad: { id: string; controller: AbortController } | undefined;
   private readonly suggestions: EventSuggestions;
   private readonly posted = this._register(new vscode.EventEmitter<ExtensionMessage>());
   /** What the panel sent to its webview (tests watch it). */
@@ -157,6 +159,9 @@ export class EventsPanel extends Disposable {
       }
       case 'open':
         return this.open(message.id);
+      case 'closeDetail':
+        if (this.detailLoad?.id === message.id) this.detailLoad.controller.abort();
+        return;
       case 'export':
         return this.export(message.format, message.filters);
       case 'copy':
@@ -244,12 +249,22 @@ export class EventsPanel extends Disposable {
     }
   }
 
+  /** Loads an event's detail; a wait for PostHog's limit shows in the detail, as it does above the table. */
   private async open(id: string): Promise<void> {
+    this.detailLoad?.controller.abort();
+    const controller = new AbortController();
+    this.detailLoad = { id, controller };
     try {
-      const event = await (await this.events()).get(this.project.id, id, { include_person: true });
+      const events = await this.events();
+      const onWait = (wait: BudgetWait) => this.post({ type: 'detail', id, waiting: waitNote(wait) });
+      const event = await events.get(this.project.id, id, { include_person: true }, { signal: controller.signal, onWait });
       this.post({ type: 'detail', id, detail: eventDetail(event) });
     } catch (error) {
-      this.post({ type: 'detail', id, error: errorText(error) });
+      if (!isAbortError(error)) {
+        this.post({ type: 'detail', id, error: errorText(error) });
+      }
+    } finally {
+      if (this.detailLoad?.controller === controller) this.detailLoad = undefined;
     }
   }
 
@@ -305,13 +320,14 @@ export class EventsPanel extends Disposable {
       scriptUri: asset('dist', 'webview', 'events.js'),
       styleUri: asset('media', 'events.css'),
       title: vscode.l10n.t('Events of {0}', this.project.name),
-      strings: localizedWebviewStrings(),
+      strings: translatePanelWords(),
     });
   }
 
   override dispose(): void {
     this.pager?.cancel();
     this.suggestion?.abort();
+    this.detailLoad?.controller.abort();
     super.dispose();
   }
 }

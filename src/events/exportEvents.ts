@@ -1,9 +1,16 @@
-import { rm } from 'node:fs/promises';
 import * as vscode from 'vscode';
+import { oneSafeLine } from '../common/text';
 import { type BudgetWait, type EventFilters, type EventsApi, EVENTS_MAX_PAGE, isAbortError, errorText } from '../api';
 import { abortSignalFor, type WindowApi } from '../workbench/window';
-import { EXPORT_FILE_EXTENSIONS, type ExportFileFormat, type ExportWritten, writeEventsFile } from './exportWriter';
+import { EXPORT_FILE_EXTENSIONS, type ExportFileFormat, type ExportWritten, type FormulaCells, writeEventsFile } from './exportWriter';
 import { waitNote } from './waitText';
+
+export const CSV_FORMULA_CELLS_SETTING = 'posthogExplorer.events.csvFormulaCells';
+
+/** How CSV cells that a spreadsheet would run as formulas are written: neutralised unless the user asked for raw values. */
+export function formulaCellsSetting(): FormulaCells {
+  return vscode.workspace.getConfiguration().get<string>(CSV_FORMULA_CELLS_SETTING) === 'raw' ? 'raw' : 'neutralize';
+}
 
 export type SaveDialog = (options: vscode.SaveDialogOptions) => Thenable<vscode.Uri | undefined>;
 
@@ -31,8 +38,8 @@ const DIALOG_FILTERS: Record<ExportFileFormat, Record<string, string[]>> = {
  * Exports up to `rows` events to a file the user chose: walks the list (PostHog answers at most 1,000 a
  * request; each event once, to the real end) and writes the file as they arrive, with a cancellable
  * progress notification (rows written / asked, and any wait for PostHog's limit). A cancelled or failed
- * export leaves no file behind; the final message says how many rows were written, and whether that is
- * every matching event or exactly the number asked.
+ * export writes nothing: a file it was to replace stays as it was, and nothing is left beside it. The final
+ * message says how many rows were written, and whether that is every matching event or exactly the number asked.
  */
 export async function exportEvents(
   events: Pick<EventsApi, 'pages'>,
@@ -45,7 +52,7 @@ export async function exportEvents(
   const fileName = `events-${request.projectId}-${stamp}.${extension}`;
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   const uri = await saveDialog({
-    title: vscode.l10n.t('Export Events of {0}', request.projectName),
+    title: vscode.l10n.t('Export Events of {0}', oneSafeLine(request.projectName)),
     saveLabel: vscode.l10n.t('Export'),
     defaultUri: folder ? vscode.Uri.joinPath(folder, fileName) : undefined,
     filters: DIALOG_FILTERS[request.format],
@@ -65,7 +72,7 @@ export async function exportEvents(
     await window.withProgress(
       {
         location: vscode.ProgressLocation.Notification,
-        title: vscode.l10n.t('Exporting events of {0}', request.projectName),
+        title: vscode.l10n.t('Exporting events of {0}', oneSafeLine(request.projectName)),
         cancellable: true,
       },
       async (progress, token) => {
@@ -84,16 +91,16 @@ export async function exportEvents(
           rows: asked,
           onProgress: report,
           signal,
+          formulaCells: formulaCellsSetting(),
         });
       },
     );
   } catch (error) {
-    await rm(target, { force: true }).catch(() => undefined);
     if (isAbortError(error)) {
-      void window.showInformationMessage(vscode.l10n.t('Export cancelled; no file was left behind.'));
+      void window.showInformationMessage(vscode.l10n.t('Export cancelled; nothing was written to {0}.', vscode.workspace.asRelativePath(uri)));
       return { kind: 'cancelled' };
     }
-    void window.showErrorMessage(vscode.l10n.t('Could not export events: {0} No file was left behind.', errorText(error)));
+    void window.showErrorMessage(vscode.l10n.t('Could not export events: {0} Nothing was written to {1}.', errorText(error), vscode.workspace.asRelativePath(uri)));
     return { kind: 'failed' };
   }
   const where = vscode.workspace.asRelativePath(uri);

@@ -3,7 +3,8 @@
 // rows walks the JSON list (the client's walk: each event once, to the real end) and writes the file itself.
 import { once } from 'node:events';
 import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { mkdtemp, rename, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Event, EventsBatch } from '../api';
 import { asObject } from './rows';
@@ -15,6 +16,12 @@ export const EXPORT_FILE_EXTENSIONS: Record<ExportFileFormat, string> = { csv: '
 /** The most rows one export may ask for. */
 export const MAX_EXPORT_ROWS = 1_000_000;
 
+/**
+ * CSV cells a spreadsheet would run as a formula: 'neutralize' starts them with a `'` (shown as text),
+ * 'raw' writes them as they are (posthogExplorer.events.csvFormulaCells).
+ */
+export type FormulaCells = 'neutralize' | 'raw';
+
 export interface ExportWriteOptions {
   format: ExportFileFormat;
   /** Rows asked for: writing stops there, or earlier when the events run out. */
@@ -22,6 +29,8 @@ export interface ExportWriteOptions {
   /** Called after each page with the rows written so far. */
   onProgress?(written: number): void;
   signal?: AbortSignal;
+  /** CSV only; default 'neutralize'. */
+  formulaCells?: FormulaCells;
 }
 
 export interface ExportWritten {
@@ -35,23 +44,34 @@ export interface ExportWritten {
 
 /**
  * Writes the events of `batches` (newest first, each once: the client's walk) to `target`, at most `rows`
- * of them. Memory holds one page at a time; CSV, whose header must list every column before the first
- * row, first writes the flattened rows to a staging file beside the target (removed afterwards). On
- * failure or abort the target may be partial: the caller removes it.
+ * of them. Memory holds one page at a time. The file is written in a folder of its own beside the target
+ * and renamed over it only once complete: a failed or cancelled export leaves the target as it was (the
+ * file the user chose to replace, or none) and nothing beside it. CSV, whose header must list every
+ * column before the first row, first writes the flattened rows to a staging file in that folder.
  */
 export async function writeEventsFile(batches: AsyncIterable<EventsBatch>, target: string, options: ExportWriteOptions): Promise<ExportWritten> {
-  if (options.format !== 'csv') {
-    return writeRecords(batches, target, options, options.format === 'json' ? jsonArrayWriter() : jsonLinesWriter());
-  }
-  const staging = `${target}.rows.tmp`;
+  // A new folder (mkdtemp never reuses a name), so that what is removed afterwards is only ever ours; in the
+  // target's folder, so that the rename stays on one file system; named apart from the target, whose name
+  // may already be as long as a file name can be.
+  const folder = await mkdtemp(join(dirname(target), '.posthog-export-'));
   try {
-    const headers = new Set<string>();
-    const written = await writeRecords(batches, staging, options, stagingWriter(headers));
-    await writeCsv(staging, target, [...headers].sort(), options.signal);
+    const file = join(folder, 'file');
+    const written =
+      options.format === 'csv'
+        ? await writeCsvFile(batches, file, join(folder, 'rows'), options)
+        : await writeRecords(batches, file, options, options.format === 'json' ? jsonArrayWriter() : jsonLinesWriter());
+    await rename(file, target);
     return written;
   } finally {
-    await rm(staging, { force: true });
+    await rm(folder, { recursive: true, force: true });
   }
+}
+
+async function writeCsvFile(batches: AsyncIterable<EventsBatch>, path: string, staging: string, options: ExportWriteOptions): Promise<ExportWritten> {
+  const headers = new Set<string>();
+  const written = await writeRecords(batches, staging, options, stagingWriter(headers));
+  await writeCsv(staging, path, [...headers].sort(), options);
+  return written;
 }
 
 interface RecordWriter {
@@ -112,16 +132,17 @@ async function writeRecords(batches: AsyncIterable<EventsBatch>, path: string, o
   }
 }
 
-async function writeCsv(staging: string, target: string, headers: string[], signal: AbortSignal | undefined): Promise<void> {
-  const out = await openFile(target);
+async function writeCsv(staging: string, path: string, headers: string[], options: ExportWriteOptions): Promise<void> {
+  const out = await openFile(path);
   const lines = createInterface({ input: createReadStream(staging, 'utf8'), crlfDelay: Infinity });
+  const formulaCells = options.formulaCells ?? 'neutralize';
   try {
-    await write(out, csvLine(headers));
+    await write(out, csvLine(headers, formulaCells));
     for await (const line of lines) {
-      throwIfAborted(signal);
+      throwIfAborted(options.signal);
       if (line) {
         const cells = new Map(JSON.parse(line) as [string, string][]);
-        await write(out, csvLine(headers.map((header) => cells.get(header) ?? '')));
+        await write(out, csvLine(headers.map((header) => cells.get(header) ?? ''), formulaCells));
       }
     }
     await close(out);
@@ -136,7 +157,9 @@ async function writeCsv(staging: string, target: string, headers: string[], sign
 /**
  * An event as PostHog's CSV shows it: nested objects and lists flattened into dotted columns
  * (`properties.$browser`, `elements.0.tag_name`), properties and person given as JSON text parsed
- * first, null as an empty cell, booleans as True/False (Python's text).
+ * first, null as an empty cell, booleans as True/False (Python's text). Unlike PostHog's, a key holding a
+ * `.` or a `[` is written quoted in brackets (`properties["a.b"]`), so that it keeps a column apart from
+ * the nested `properties.a.b` instead of sharing it.
  */
 export function flattenEvent(event: Event): Map<string, string> {
   const value: Record<string, unknown> = { ...event };
@@ -152,7 +175,7 @@ function flatten(value: unknown, prefix: string, out: Map<string, string>): Map<
   if (value !== null && typeof value === 'object') {
     const entries = Array.isArray(value) ? value.map((child, index) => [String(index), child] as const) : Object.entries(value);
     for (const [key, child] of entries) {
-      flatten(child, prefix ? `${prefix}.${key}` : key, out);
+      flatten(child, columnName(prefix, key), out);
     }
     return out;
   }
@@ -162,8 +185,35 @@ function flatten(value: unknown, prefix: string, out: Map<string, string>): Map<
   return out;
 }
 
-export function csvLine(cells: readonly string[]): string {
-  return `${cells.map((text) => (/[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text)).join(',')}\r\n`;
+/** `prefix.key`, or `prefix["key"]` when the key holds what separates keys (a `.`, or a `[` that opens a quoted one). */
+function columnName(prefix: string, key: string): string {
+  if (/[.[]/.test(key)) {
+    return `${prefix}[${JSON.stringify(key)}]`;
+  }
+  return prefix ? `${prefix}.${key}` : key;
+}
+
+/**
+ * What a spreadsheet takes for the start of a formula: OWASP's list for CSV injection, and the full-width
+ * = + - @ that Apple Numbers reads as those (csv-stringify's finding).
+ */
+const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
+/** A number, which a spreadsheet reads as a number (-5, +2.5e-3), not a formula. No backtracking blow-up. */
+const PLAIN_NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+const NEEDS_QUOTES = /[",\r\n]/;
+
+/**
+ * One CSV cell (RFC 4180 quoting). Event properties are written by whoever holds a project's public
+ * token, so by default a cell that a spreadsheet would run as a formula (`=HYPERLINK(…)`, `@SUM(…)`,
+ * `-2+3`) starts with a `'`, which spreadsheets show as text; a plain number such as -5 stays a number.
+ */
+export function csvCell(text: string, formulaCells: FormulaCells = 'neutralize'): string {
+  const cell = formulaCells === 'neutralize' && FORMULA_START.test(text) && !PLAIN_NUMBER.test(text) ? `'${text}` : text;
+  return NEEDS_QUOTES.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell;
+}
+
+export function csvLine(cells: readonly string[], formulaCells: FormulaCells = 'neutralize'): string {
+  return `${cells.map((text) => csvCell(text, formulaCells)).join(',')}\r\n`;
 }
 
 /** A file opened for writing (created now, so that removing it later cannot race its creation). */
@@ -188,8 +238,11 @@ async function write(out: WriteStream, text: string): Promise<void> {
   }
 }
 
+/** Ends the file and waits until it is closed (a file still open cannot be renamed on Windows). */
 async function close(out: WriteStream): Promise<void> {
+  const closed = once(out, 'close');
   await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
+  await closed;
 }
 
 function throwIfAborted(signal: AbortSignal | undefined): void {

@@ -93,6 +93,8 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
     text: text(400),
   }),
   z.object({ type: z.literal('open'), id: text(200) }),
+  /** The detail of event `id` was closed: stop loading it (a wait for PostHog's limit included). */
+  z.object({ type: z.literal('closeDetail'), id: text(200) }),
   z.object({ type: z.literal('export'), format: z.enum(['csv', 'json', 'jsonl']), filters: FilterStateSchema }),
   z.object({ type: z.literal('copy'), text: text(5_000_000) }),
   z.object({ type: z.literal('cancel') }),
@@ -170,7 +172,17 @@ export const ExtensionMessageSchema = z.discriminatedUnion('type', [
     note: z.optional(z.string()),
     error: z.optional(z.string()),
   }),
-  z.object({ type: z.literal('detail'), id: z.string(), detail: z.optional(EventDetailSchema), error: z.optional(z.string()) }),
+  /**
+   * An event's detail: the event, why it could not be loaded, or (before either) what loading it waits for
+   * (PostHog's limit for the key), in words.
+   */
+  z.object({
+    type: z.literal('detail'),
+    id: z.string(),
+    detail: z.optional(EventDetailSchema),
+    error: z.optional(z.string()),
+    waiting: z.optional(z.string()),
+  }),
   /** Live: new rows, newest first, to put at the top; the list keeps at most `keep` rows (the oldest go). */
   z.object({ type: z.literal('liveRows'), generation: count(), rows: z.array(RowSchema), keep: count() }),
   /** Live is on or off, and what it is doing in words. */

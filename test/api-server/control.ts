@@ -18,7 +18,7 @@
  *                                              PostHog migrates them); text_content defaults to the content's text
  *   POST /_control/projects/bulk               body {organizationId, count} -> {ids}
  *   POST /_control/events/bulk                 body {projectId, count, withinHours?} -> {count}
- *   POST /_control/events/now                  body {projectId, count?, event?, timestamp?} -> {ids, timestamp}: `count`
+ *   POST /_control/events/now                  body {projectId, count?, event?, timestamp?, properties?} -> {ids, timestamp}: `count`
  *                                              events (default 1) all with the same timestamp (ISO; default now)
  *   POST /_control/events/live                 body {projectId, perSecond}: events keep arriving (0 stops)
  *   POST /_control/events/steady               body {projectId, count, perSecond?, clusterEvery?, clusterSize?, ids?}
@@ -150,7 +150,8 @@ function addEventsNow(control: ControlContext, input: JsonObject): Reply {
   const given = typeof input['timestamp'] === 'string' ? Date.parse(input['timestamp']) : Number.NaN;
   const timestamp = (Number.isNaN(given) ? store.now().getTime() : given) * 1000;
   const event = typeof input['event'] === 'string' ? input['event'] : 'live test';
-  const ids = Array.from({ length: count }, (_, i) => store.addEvent(projectId, { event, properties: { n: i + 1 }, timestamp: new Date(timestamp / 1000) }).uuid);
+  const properties = typeof input['properties'] === 'object' && input['properties'] !== null && !Array.isArray(input['properties']) ? input['properties'] : {};
+  const ids = Array.from({ length: count }, (_, i) => store.addEvent(projectId, { event, properties: { n: i + 1, ...properties }, timestamp: new Date(timestamp / 1000) }).uuid);
   return okJson({ ids, timestamp: new Date(timestamp / 1000).toISOString() }, 201);
 }
 

