@@ -1,8 +1,9 @@
 import { normalizeBaseUrl } from './baseUrl';
+import { type RequestBudgets, sharedBudgets } from './budget';
 import { RequestLogEntry, Timeouts, Transport } from './http';
 import type { NetworkOptions, NetworkRoute } from './network';
 import { DEFAULT_PAGE_CONCURRENCY } from './paging';
-import { OrganizationsApi, UsersApi } from './resources/discovery';
+import { OrganizationsApi, PersonalApiKeysApi, UsersApi } from './resources/discovery';
 import { EventsApi } from './resources/events';
 import { NotebooksApi } from './resources/notebooks';
 import { ProjectsApi } from './resources/projects';
@@ -28,6 +29,8 @@ export interface PostHogClientOptions {
   network?: NetworkOptions;
   /** The largest successful answer read (default 64 MB, DEFAULT_MAX_BODY_BYTES). */
   maxBodyBytes?: number;
+  /** Where the key's request budget is kept (default: one per host and key for the whole process). */
+  budgets?: RequestBudgets;
 }
 
 /** One client per connection (base URL + key), on its own keep-alive connection pool. */
@@ -35,6 +38,7 @@ export class PostHogClient {
   readonly baseUrl: string;
   readonly organizations: OrganizationsApi;
   readonly users: UsersApi;
+  readonly personalApiKeys: PersonalApiKeysApi;
   readonly projects: ProjectsApi;
   readonly notebooks: NotebooksApi;
   readonly events: EventsApi;
@@ -47,9 +51,11 @@ export class PostHogClient {
       transport: this.transport,
       baseUrl: this.baseUrl,
       pageConcurrency: Math.max(1, Math.floor(options.pageConcurrency ?? DEFAULT_PAGE_CONCURRENCY)),
+      budget: (options.budgets ?? sharedBudgets).of(this.baseUrl, options.apiKey),
     };
     this.organizations = new OrganizationsApi(context);
     this.users = new UsersApi(context);
+    this.personalApiKeys = new PersonalApiKeysApi(context);
     this.projects = new ProjectsApi(context);
     this.notebooks = new NotebooksApi(context);
     this.events = new EventsApi(context);

@@ -11,8 +11,12 @@ import {
   PersonalApiKeyNotSupportedError,
   PostHogError,
   PostHogErrorInit,
+  QueryMemoryError,
+  QueryTooLargeError,
   QueryTooSlowError,
   ProjectScopedKeyError,
+  QuotaExceededError,
+  ServiceUnavailableError,
   RateLimitedError,
   ServerError,
   TimeoutError,
@@ -115,7 +119,7 @@ export function errorFromResponse(response: FailedResponse): PostHogError {
   const detail = body.detail ?? '';
   switch (response.status) {
     case 400:
-      return new ValidationError(init);
+      return body.code === 'too_many_bytes' ? new QueryTooLargeError(init) : new ValidationError(init);
     case 401:
       return new AuthenticationError(init);
     case 403: {
@@ -142,9 +146,15 @@ export function errorFromResponse(response: FailedResponse): PostHogError {
         ...init,
         retryAfterSeconds: retryAfterSeconds(response.retryAfter, detail, response.now),
       });
+    case 402:
+      return new QuotaExceededError(init);
+    case 503:
+      return new ServiceUnavailableError({ ...init, retryAfterSeconds: retryAfterSeconds(response.retryAfter, undefined, response.now) });
     case 504:
     case 512:
       return new QueryTooSlowError(init);
+    case 513:
+      return new QueryMemoryError(init);
   }
   if (response.status >= 500) {
     return new ServerError(init);

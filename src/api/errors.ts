@@ -134,13 +134,24 @@ export class NotFoundError extends PostHogError {
 
 export class ValidationError extends PostHogError {
   override name = 'ValidationError';
-  constructor(init: PostHogErrorInit) {
+  constructor(init: PostHogErrorInit, userMessage?: string) {
     const field = init.attr ? `${init.attr.replace(/__/g, '.')}: ` : '';
     super(
       describe(init, 'invalid request'),
-      `PostHog did not accept the request. ${field}${sentence(init.detail) || 'The input is invalid.'}`,
+      userMessage ?? `PostHog did not accept the request. ${field}${sentence(init.detail) || 'The input is invalid.'}`,
       init,
     );
+  }
+}
+
+/**
+ * 400 too_many_bytes: PostHog's query would read more data than it allows. Its own text, and the way out:
+ * a narrower query. Not retried (the same query reads as much again).
+ */
+export class QueryTooLargeError extends ValidationError {
+  override name = 'QueryTooLargeError';
+  constructor(init: PostHogErrorInit) {
+    super(init, `${sentence(init.detail) || "PostHog's query would read too much data."} Narrow it: a shorter time range or more filters.`);
   }
 }
 
@@ -171,6 +182,20 @@ export class ConflictError extends PostHogError {
   }
 }
 
+/** "in 45 seconds", "in 1 second", "in 12 minutes": a wait in plain words. */
+export function waitText(seconds: number): string {
+  const whole = Math.max(1, Math.ceil(seconds));
+  if (whole < 120) {
+    return `${whole} second${whole === 1 ? '' : 's'}`;
+  }
+  const minutes = Math.ceil(whole / 60);
+  return `${minutes} minutes`;
+}
+
+/**
+ * 429: PostHog counts every request of a personal API key, across all its projects (the events endpoints
+ * 240 a minute and 1,200 an hour), and names the wait only in its text ("Expected available in N seconds").
+ */
 export class RateLimitedError extends PostHogError {
   override name = 'RateLimitedError';
   /** Seconds the server asked to wait, when it said. */
@@ -181,11 +206,27 @@ export class RateLimitedError extends PostHogError {
     super(
       describe(init, 'rate limited'),
       wait === undefined
-        ? 'PostHog is limiting the request rate. Try again in a minute.'
-        : `PostHog is limiting the request rate. Try again in ${Math.ceil(wait)} second${Math.ceil(wait) === 1 ? '' : 's'}.`,
+        ? 'PostHog has limited the requests of this API key. Try again in a minute.'
+        : `PostHog has limited the requests of this API key. Try again in ${waitText(wait)}.`,
       init,
     );
     this.retryAfterSeconds = wait;
+  }
+}
+
+/**
+ * 402: the organization reached a billing limit (quota_limit_exceeded), used up its API query allowance
+ * (api_queries_quota_exceeded), or the feature is paid (payment_required). PostHog's text and where to go;
+ * never retried.
+ */
+export class QuotaExceededError extends PostHogError {
+  override name = 'QuotaExceededError';
+  constructor(init: PostHogErrorInit) {
+    const next =
+      init.code === 'payment_required'
+        ? 'This needs a paid PostHog plan.'
+        : "Check the organization's billing limits in PostHog (Settings → Billing), or ask an organization admin.";
+    super(describe(init, 'payment required'), `${sentence(init.detail) || 'PostHog refused the request under its billing limits.'} ${next}`, init);
   }
 }
 
@@ -211,6 +252,51 @@ export class QueryTooSlowError extends ServerError {
       init,
       sentence(init.detail) ||
         `PostHog's query took too long (HTTP ${init.status ?? 504}). Narrow the filters, for example to a shorter time range.`,
+    );
+  }
+}
+
+/**
+ * 513: the query ran out of memory (clickhouse_memory_limit_exceeded). PostHog's own text says what to do:
+ * a shorter range or narrower filters, or, when it is under heavy load, to wait. Never retried at once.
+ */
+export class QueryMemoryError extends ServerError {
+  override name = 'QueryMemoryError';
+  /** PostHog said it is under heavy load: waiting helps, narrowing may not. */
+  readonly heavyLoad: boolean;
+  constructor(init: PostHogErrorInit) {
+    const heavyLoad = /heavy load/i.test(init.detail ?? '');
+    super(
+      init,
+      `${sentence(init.detail) || 'PostHog ran out of memory running the query.'} ${heavyLoad ? 'Wait a few minutes, then try again.' : 'Try a shorter time range or narrower filters.'}`,
+    );
+    this.heavyLoad = heavyLoad;
+  }
+}
+
+/**
+ * 503: PostHog's database is briefly unavailable (database_unavailable, with Retry-After: 1) or its queries
+ * are too busy (no Retry-After), or a load balancer's page. Reads are retried after the wait it names, else
+ * with backoff.
+ */
+export class ServiceUnavailableError extends ServerError {
+  override name = 'ServiceUnavailableError';
+  /** Seconds the Retry-After header asked to wait, when it did. */
+  readonly retryAfterSeconds?: number;
+  constructor(init: PostHogErrorInit & { retryAfterSeconds?: number }) {
+    const text = sentence(init.detail) || 'PostHog is unavailable for a moment (HTTP 503).';
+    super(init, /try again/i.test(text) ? text : `${text} Try again in a moment.`);
+    this.retryAfterSeconds = init.retryAfterSeconds;
+  }
+}
+
+/** A time range PostHog would refuse (over 366 days): caught before anything is sent. */
+export class EventRangeError extends PostHogError {
+  override name = 'EventRangeError';
+  constructor(readonly days: number) {
+    super(
+      `events range of ${days} days refused before sending`,
+      `The time range is ${days} days long; PostHog lists events from at most 366 days at once. Move After and Before closer together (for a year, use -365d).`,
     );
   }
 }

@@ -1,7 +1,7 @@
 import { Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { errorFromResponse, errorFromTransportFailure } from './errorMapping';
-import { ClientDisposedError, InvalidApiKeyError, PostHogError, ResponseShapeError, ResponseTooLargeError, TimeoutError } from './errors';
+import { ClientDisposedError, InvalidApiKeyError, PostHogError, RateLimitedError, ResponseShapeError, ResponseTooLargeError, TimeoutError } from './errors';
 import { createDispatcher, NetworkOptions, NetworkRoute } from './network';
 import { QueryParams, toSearchParams } from './query';
 import { DEFAULT_RETRY, isRetryable, retryDelayMs, RetryOptions } from './retry';
@@ -51,6 +51,8 @@ export interface RequestLogEntry {
 
 export interface CallOptions {
   signal?: AbortSignal;
+  /** false: a 429 is thrown at once, for a caller that waits for PostHog itself (the events budget). */
+  retryThrottled?: boolean;
 }
 
 export interface TransportOptions {
@@ -190,7 +192,7 @@ export class Transport {
       this.timeouts.totalMs,
     );
     try {
-      return await this.attempts(spec, endpoint, call?.signal, deadline.signal, handle);
+      return await this.attempts(spec, endpoint, call, deadline.signal, handle);
     } finally {
       clearTimeout(timer);
     }
@@ -200,10 +202,11 @@ export class Transport {
   private async attempts<R>(
     spec: RequestSpec,
     endpoint: string,
-    caller: AbortSignal | undefined,
+    call: CallOptions | undefined,
     deadline: AbortSignal,
     handle: (response: SuccessResponse) => Promise<R>,
   ): Promise<R> {
+    const caller = call?.signal;
     const signal = caller ? AbortSignal.any([caller, deadline]) : deadline;
     for (let attempt = 1; ; attempt++) {
       if (signal.aborted) {
@@ -237,7 +240,8 @@ export class Transport {
           error: `${error.name}: ${error.message}`,
           ...noteOf(spec),
         });
-        const delay = !deadline.aborted && isRetryable(spec.method, error) ? retryDelayMs(attempt - 1, error, this.retry, this.random) : undefined;
+        const retryable = !deadline.aborted && isRetryable(spec.method, error) && !(error instanceof RateLimitedError && call?.retryThrottled === false);
+        const delay = retryable ? retryDelayMs(attempt - 1, error, this.retry, this.random) : undefined;
         if (delay === undefined) {
           throw error;
         }

@@ -1,4 +1,4 @@
-import { NetworkError, PostHogError, RateLimitedError, ServerError, TimeoutError } from './errors';
+import { NetworkError, PostHogError, RateLimitedError, ServerError, ServiceUnavailableError, TimeoutError } from './errors';
 
 export interface RetryOptions {
   /** Retries after the first attempt (default 3). */
@@ -19,7 +19,10 @@ export const DEFAULT_RETRY: Required<RetryOptions> = {
 };
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-/** Not 504 (nor 512): a query that timed out would run again just as long (QueryTooSlowError). */
+/**
+ * Not 504 (nor 512): a query that timed out would run again just as long (QueryTooSlowError); not 513: it
+ * would run out of memory again (QueryMemoryError).
+ */
 const RETRYABLE_STATUSES = new Set([502, 503]);
 const RETRYABLE_NETWORK_REASONS = new Set([
   'ECONNRESET',
@@ -64,8 +67,9 @@ export function isRetryable(method: string, error: PostHogError): boolean {
 
 /**
  * Milliseconds to wait before retry number `retry` (0 = first retry), or undefined to give up.
- * Exponential backoff with full jitter; a 429 that names its wait is honoured (plus a little jitter
- * so parallel requests do not return together), unless that wait exceeds maxRetryAfterMs.
+ * Exponential backoff with full jitter; a 429 or 503 that names its wait (PostHog's text, Retry-After) is
+ * honoured (plus a little jitter so parallel requests do not return together), unless that wait exceeds
+ * maxRetryAfterMs.
  */
 export function retryDelayMs(
   retry: number,
@@ -77,8 +81,9 @@ export function retryDelayMs(
     return undefined;
   }
   const ceiling = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** retry);
-  if (error instanceof RateLimitedError && error.retryAfterSeconds !== undefined) {
-    const wait = error.retryAfterSeconds * 1000;
+  const named = error instanceof RateLimitedError || error instanceof ServiceUnavailableError ? error.retryAfterSeconds : undefined;
+  if (named !== undefined) {
+    const wait = named * 1000;
     if (wait > options.maxRetryAfterMs) {
       return undefined;
     }

@@ -39,6 +39,10 @@ export class SignInFlow {
         return undefined;
       }
       const connection = await this.connections.signedIn(baseUrl, check.account, apiKey);
+      // A key limited to some projects may not list them: show the ones PostHog named.
+      for (const projectId of check.scopedProjects) {
+        await this.connections.store.addProject(connection.id, projectId);
+      }
       this.reportSignedIn(connection, check);
       return connection;
     }
@@ -118,9 +122,11 @@ export class SignInFlow {
   }
 
   private reportSignedIn(connection: Connection, check: KeyCheck): void {
-    const limited = check.limitedToProjects
-      ? ` ${vscode.l10n.t('The key is limited to some projects, so PostHog does not let it list organizations: the explorer shows your current project and the projects you add by id.')}`
-      : '';
+    const limited = !check.limitedToProjects
+      ? ''
+      : check.scopedProjects.length > 0
+        ? ` ${vscode.l10n.t('The key is limited to some projects ({0}), so PostHog does not let it list organizations: the explorer shows those projects and the ones you add by id.', check.scopedProjects.join(', '))}`
+        : ` ${vscode.l10n.t('The key is limited to some projects, so PostHog does not let it list organizations: the explorer shows your current project and the projects you add by id.')}`;
     if (check.missingScopes.length === 0) {
       void this.window.showInformationMessage(`${vscode.l10n.t('Signed in to {0}.', connectionLabel(connection))}${limited}`);
       return;

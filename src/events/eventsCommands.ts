@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { projectKey } from '../common/keys';
+import { oneSafeLine } from '../common/text';
 import type { EnvApi, WindowApi } from '../workbench/window';
 import type { ConnectionManager, ConnectionSession } from '../connections';
 import { commandTarget, pickProject, ProjectNode } from '../tree';
@@ -60,7 +61,7 @@ export class EventsCommands extends CommandGroup implements vscode.WebviewPanelS
     }
     const panel = this.window.createWebviewPanel(
       EVENTS_VIEW_TYPE,
-      vscode.l10n.t('Events: {0}', project.name),
+      vscode.l10n.t('Events: {0}', oneSafeLine(project.name)),
       vscode.ViewColumn.Active,
       webviewOptions(this.extensionUri),
     );

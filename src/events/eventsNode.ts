@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { ProjectListItem } from '../api';
+import { oneSafeLine } from '../common/text';
 import type { ConnectionSession } from '../connections';
 import { type ExplorerNode, type ProjectNode, type ProjectSection, SessionNode } from '../tree';
 import { COMMANDS } from '../workbench/commandIds';
@@ -26,7 +27,7 @@ export class EventsNode extends SessionNode {
     const item = new vscode.TreeItem(vscode.l10n.t('Events'), vscode.TreeItemCollapsibleState.None);
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon('pulse');
-    item.tooltip = vscode.l10n.t('Browse the events of {0}', this.project.name);
+    item.tooltip = vscode.l10n.t('Browse the events of {0}', oneSafeLine(this.project.name));
     item.contextValue = 'events';
     item.command = { command: COMMANDS.browseEvents, title: vscode.l10n.t('Browse Events'), arguments: [this] };
     return item;

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { type EventsApi, isAbortError, errorText } from '../api';
+import { type BudgetWait, type EventsApi, isAbortError, errorText } from '../api';
 import { Disposable } from '../workbench/disposable';
 import { displayLanguage, type EnvApi, type WindowApi } from '../workbench/window';
 import type { ConnectionSession } from '../connections';
@@ -8,9 +8,8 @@ import { exportEvents, type SaveDialog } from './exportEvents';
 import type { ExportFileFormat } from './exportWriter';
 import { buildExport, buildQuery, FilterError } from './filters';
 import { eventsPageHtml } from './html';
-import { localizedWebviewStrings } from './webviewL10n';
+import { translatePanelWords } from './translatePanelWords';
 import { PanelLive } from './livePanel';
-import type { LiveBudgets } from './liveBudget';
 import { EventPager } from './pager';
 import {
   defaultFilters,
@@ -21,6 +20,7 @@ import {
 } from './protocol';
 import { eventDetail } from './rows';
 import { EventSuggestions, type SuggestNote, type SuggestRequest } from './suggestions';
+import { waitNote } from './waitText';
 
 export const EVENTS_VIEW_TYPE = 'posthogExplorer.events';
 
@@ -48,8 +48,6 @@ export interface EventsPanelDeps {
   /** The connection's current session: clients are rebuilt on sign-in and network setting changes. */
   readonly session: (connectionId: string) => Promise<ConnectionSession | undefined>;
   readonly now?: () => Date;
-  /** Live polls' budgets (default: the extension's, one per connection). */
-  readonly liveBudgets?: LiveBudgets;
 }
 
 export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
@@ -68,6 +66,8 @@ export class EventsPanel extends Disposable {
   private pager: EventPager | undefined;
   private filters: FilterState;
   private suggestion: AbortController | undefined;
+  /** Loading the event whose detail is open (a newer detail, closing it or the panel stops it). */
+  private detailLoad: { id: string; controller: AbortController } | undefined;
   private readonly suggestions: EventSuggestions;
   private readonly posted = this._register(new vscode.EventEmitter<ExtensionMessage>());
   /** What the panel sent to its webview (tests watch it). */
@@ -88,7 +88,7 @@ export class EventsPanel extends Disposable {
   ) {
     super();
     this.filters = restored?.filters ?? defaultFilters();
-    this.suggestions = new EventSuggestions(async (query, signal) => (await this.events()).values(project.id, query, { signal }));
+    this.suggestions = new EventSuggestions(async (query, signal) => (await this.events()).values(project.id, query, { signal, noWait: true }));
     this.scrollTop = restored?.scrollTop ?? 0;
     this.live = this._register(
       new PanelLive({
@@ -99,7 +99,6 @@ export class EventsPanel extends Disposable {
         events: () => this.events(),
         post: (message) => this.post(message),
         learn: (events) => this.suggestions.learn(events),
-        budgets: deps.liveBudgets,
       }),
     );
     panel.webview.options = webviewOptions(deps.extensionUri);
@@ -160,6 +159,9 @@ export class EventsPanel extends Disposable {
       }
       case 'open':
         return this.open(message.id);
+      case 'closeDetail':
+        if (this.detailLoad?.id === message.id) this.detailLoad.controller.abort();
+        return;
       case 'export':
         return this.export(message.format, message.filters);
       case 'copy':
@@ -172,6 +174,8 @@ export class EventsPanel extends Disposable {
         return;
       case 'live':
         return this.live.set(message.on);
+      case 'loadGap':
+        return this.query(this.filters);
     }
   }
 
@@ -208,10 +212,18 @@ export class EventsPanel extends Disposable {
         this.suggestions.learn(events);
         this.live.firstPage(generation, events);
       },
+      waiting: (wait) => this.post({ type: 'status', generation, loading: true, waiting: wait ? waitNote(wait) : '' }),
+      skipped: (timestamp) =>
+        this.post({
+          type: 'status',
+          generation,
+          loading: true,
+          note: vscode.l10n.t('Some events at {0} are not listed: more than 51,000 share that exact time, and PostHog lists no further.', timestamp),
+        }),
     });
     this.pager = pager;
     this.live.restart(generation, query);
-    this.post({ type: 'reset', generation, columns: pager.columns });
+    this.post({ type: 'reset', generation, columns: pager.columns, range: { after: query.filters.after, before: query.filters.before } });
     await pager.need(0);
     this.live.firstPage(generation, []);
   }
@@ -237,12 +249,22 @@ export class EventsPanel extends Disposable {
     }
   }
 
+  /** Loads an event's detail; a wait for PostHog's limit shows in the detail, as it does above the table. */
   private async open(id: string): Promise<void> {
+    this.detailLoad?.controller.abort();
+    const controller = new AbortController();
+    this.detailLoad = { id, controller };
     try {
-      const event = await (await this.events()).get(this.project.id, id, { include_person: true });
+      const events = await this.events();
+      const onWait = (wait: BudgetWait) => this.post({ type: 'detail', id, waiting: waitNote(wait) });
+      const event = await events.get(this.project.id, id, { include_person: true }, { signal: controller.signal, onWait });
       this.post({ type: 'detail', id, detail: eventDetail(event) });
     } catch (error) {
-      this.post({ type: 'detail', id, error: errorText(error) });
+      if (!isAbortError(error)) {
+        this.post({ type: 'detail', id, error: errorText(error) });
+      }
+    } finally {
+      if (this.detailLoad?.controller === controller) this.detailLoad = undefined;
     }
   }
 
@@ -298,13 +320,14 @@ export class EventsPanel extends Disposable {
       scriptUri: asset('dist', 'webview', 'events.js'),
       styleUri: asset('media', 'events.css'),
       title: vscode.l10n.t('Events of {0}', this.project.name),
-      strings: localizedWebviewStrings(),
+      strings: translatePanelWords(),
     });
   }
 
   override dispose(): void {
     this.pager?.cancel();
     this.suggestion?.abort();
+    this.detailLoad?.controller.abort();
     super.dispose();
   }
 }

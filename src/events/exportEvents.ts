@@ -1,8 +1,16 @@
-import { rm } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import { type EventFilters, type EventsApi, EVENTS_MAX_PAGE, isAbortError, errorText } from '../api';
+import { oneSafeLine } from '../common/text';
+import { type BudgetWait, type EventFilters, type EventsApi, EVENTS_MAX_PAGE, isAbortError, errorText } from '../api';
 import { abortSignalFor, type WindowApi } from '../workbench/window';
-import { EXPORT_FILE_EXTENSIONS, type ExportFileFormat, writeEventsFile } from './exportWriter';
+import { EXPORT_FILE_EXTENSIONS, type ExportFileFormat, type ExportWritten, type FormulaCells, writeEventsFile } from './exportWriter';
+import { waitNote } from './waitText';
+
+export const CSV_FORMULA_CELLS_SETTING = 'posthogExplorer.events.csvFormulaCells';
+
+/** How CSV cells that a spreadsheet would run as formulas are written: neutralised unless the user asked for raw values. */
+export function formulaCellsSetting(): FormulaCells {
+  return vscode.workspace.getConfiguration().get<string>(CSV_FORMULA_CELLS_SETTING) === 'raw' ? 'raw' : 'neutralize';
+}
 
 export type SaveDialog = (options: vscode.SaveDialogOptions) => Thenable<vscode.Uri | undefined>;
 
@@ -17,7 +25,7 @@ export interface ExportRequest {
 }
 
 export type ExportOutcome =
-  | { kind: 'saved'; uri: vscode.Uri; rows: number }
+  | { kind: 'saved'; uri: vscode.Uri; rows: number; allMatching: boolean }
   | { kind: 'cancelled' | 'failed' | 'dismissed' };
 
 const DIALOG_FILTERS: Record<ExportFileFormat, Record<string, string[]>> = {
@@ -27,10 +35,11 @@ const DIALOG_FILTERS: Record<ExportFileFormat, Record<string, string[]>> = {
 };
 
 /**
- * Exports up to `rows` events to a file the user chose: follows the list's `next` pages (PostHog answers
- * at most 1,000 a request) and writes the file as they arrive, with a cancellable progress notification
- * (rows written / asked). A cancelled or failed export leaves no file behind; the final message says how
- * many rows were written.
+ * Exports up to `rows` events to a file the user chose: walks the list (PostHog answers at most 1,000 a
+ * request; each event once, to the real end) and writes the file as they arrive, with a cancellable
+ * progress notification (rows written / asked, and any wait for PostHog's limit). A cancelled or failed
+ * export writes nothing: a file it was to replace stays as it was, and nothing is left beside it. The final
+ * message says how many rows were written, and whether that is every matching event or exactly the number asked.
  */
 export async function exportEvents(
   events: Pick<EventsApi, 'pages'>,
@@ -43,7 +52,7 @@ export async function exportEvents(
   const fileName = `events-${request.projectId}-${stamp}.${extension}`;
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   const uri = await saveDialog({
-    title: vscode.l10n.t('Export Events of {0}', request.projectName),
+    title: vscode.l10n.t('Export Events of {0}', oneSafeLine(request.projectName)),
     saveLabel: vscode.l10n.t('Export'),
     defaultUri: folder ? vscode.Uri.joinPath(folder, fileName) : undefined,
     filters: DIALOG_FILTERS[request.format],
@@ -58,44 +67,54 @@ export async function exportEvents(
   const target = uri.fsPath;
   const asked = request.rows;
   let written = 0;
+  let result: ExportWritten | undefined;
   try {
     await window.withProgress(
       {
         location: vscode.ProgressLocation.Notification,
-        title: vscode.l10n.t('Exporting events of {0}', request.projectName),
+        title: vscode.l10n.t('Exporting events of {0}', oneSafeLine(request.projectName)),
         cancellable: true,
       },
       async (progress, token) => {
         const signal = abortSignalFor(token);
-        const filters = { ...request.filters, limit: Math.min(asked, EVENTS_MAX_PAGE) };
+        const filters = { ...request.filters, limit: EVENTS_MAX_PAGE };
+        const rowsText = (rows: number) => vscode.l10n.t('{0} of {1} rows written', rows.toLocaleString('en-US'), asked.toLocaleString('en-US'));
         const report = (rows: number) => {
           const increment = ((rows - written) / asked) * 100;
           written = rows;
-          progress.report({ message: vscode.l10n.t('{0} of {1} rows written', rows.toLocaleString('en-US'), asked.toLocaleString('en-US')), increment });
+          progress.report({ message: rowsText(rows), increment });
         };
+        const onWait = (wait: BudgetWait) => progress.report({ message: `${rowsText(written)}; ${waitNote(wait)}` });
         report(0);
-        await writeEventsFile(events.pages(request.projectId, filters, { signal }), target, {
+        result = await writeEventsFile(events.pages(request.projectId, filters, { signal, priority: 'bulk', onWait }), target, {
           format: request.format,
           rows: asked,
           onProgress: report,
           signal,
+          formulaCells: formulaCellsSetting(),
         });
       },
     );
   } catch (error) {
-    await rm(target, { force: true }).catch(() => undefined);
     if (isAbortError(error)) {
-      void window.showInformationMessage(vscode.l10n.t('Export cancelled; no file was left behind.'));
+      void window.showInformationMessage(vscode.l10n.t('Export cancelled; nothing was written to {0}.', vscode.workspace.asRelativePath(uri)));
       return { kind: 'cancelled' };
     }
-    void window.showErrorMessage(vscode.l10n.t('Could not export events: {0} No file was left behind.', errorText(error)));
+    void window.showErrorMessage(vscode.l10n.t('Could not export events: {0} Nothing was written to {1}.', errorText(error), vscode.workspace.asRelativePath(uri)));
     return { kind: 'failed' };
   }
   const where = vscode.workspace.asRelativePath(uri);
-  void window.showInformationMessage(
+  const allMatching = result?.allMatching ?? false;
+  const count = written.toLocaleString('en-US');
+  const summary =
     written < asked
-      ? vscode.l10n.t('Exported {0} events to {1}: all that match the filters (you asked for {2}).', written.toLocaleString('en-US'), where, asked.toLocaleString('en-US'))
-      : vscode.l10n.t('Exported {0} events to {1}.', written.toLocaleString('en-US'), where),
-  );
-  return { kind: 'saved', uri, rows: written };
+      ? vscode.l10n.t('Exported {0} events to {1}: every event that matches the filters (you asked for {2}).', count, where, asked.toLocaleString('en-US'))
+      : allMatching
+        ? vscode.l10n.t('Exported {0} events to {1}: exactly the number asked, and every event that matches the filters.', count, where)
+        : vscode.l10n.t('Exported {0} events to {1}: exactly the number asked; more events match the filters.', count, where);
+  const skipped = result?.skippedAt.length
+    ? ` ${vscode.l10n.t('Some events at {0} are missing: more than 51,000 share that exact time, and PostHog lists no further.', result.skippedAt.join(', '))}`
+    : '';
+  void (skipped ? window.showWarningMessage(`${summary}${skipped}`) : window.showInformationMessage(summary));
+  return { kind: 'saved', uri, rows: written, allMatching };
 }

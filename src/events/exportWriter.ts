@@ -1,11 +1,12 @@
 // Writes events to a file as CSV, JSON or JSON Lines, page by page, in bounded memory. vscode-free.
 // PostHog answers at most 1,000 events a request (CSV too, without a next link), so an export of more
-// rows follows the JSON list's `next` links and writes the file itself.
+// rows walks the JSON list (the client's walk: each event once, to the real end) and writes the file itself.
 import { once } from 'node:events';
 import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { mkdtemp, rename, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
-import type { Event, EventsPage } from '../api';
+import type { Event, EventsBatch } from '../api';
 import { asObject } from './rows';
 
 export type ExportFileFormat = 'csv' | 'json' | 'jsonl';
@@ -15,6 +16,12 @@ export const EXPORT_FILE_EXTENSIONS: Record<ExportFileFormat, string> = { csv: '
 /** The most rows one export may ask for. */
 export const MAX_EXPORT_ROWS = 1_000_000;
 
+/**
+ * CSV cells a spreadsheet would run as a formula: 'neutralize' starts them with a `'` (shown as text),
+ * 'raw' writes them as they are (posthogExplorer.events.csvFormulaCells).
+ */
+export type FormulaCells = 'neutralize' | 'raw';
+
 export interface ExportWriteOptions {
   format: ExportFileFormat;
   /** Rows asked for: writing stops there, or earlier when the events run out. */
@@ -22,27 +29,49 @@ export interface ExportWriteOptions {
   /** Called after each page with the rows written so far. */
   onProgress?(written: number): void;
   signal?: AbortSignal;
+  /** CSV only; default 'neutralize'. */
+  formulaCells?: FormulaCells;
+}
+
+export interface ExportWritten {
+  /** Rows in the file. */
+  rows: number;
+  /** The events ran out: the file holds every matching event (fewer than asked, or exactly as many). */
+  allMatching: boolean;
+  /** Times whose events could not all be listed (over 51,000 share each): the file lacks some of them. */
+  skippedAt: string[];
 }
 
 /**
- * Writes the events of `pages` (newest first, as PostHog pages them) to `target`, at most `rows` of
- * them, and returns how many were written. Memory holds one page at a time; CSV, whose header must list
- * every column before the first row, first writes the flattened rows to a staging file beside the target
- * (removed afterwards). On failure or abort the target may be partial: the caller removes it.
+ * Writes the events of `batches` (newest first, each once: the client's walk) to `target`, at most `rows`
+ * of them. Memory holds one page at a time. The file is written in a folder of its own beside the target
+ * and renamed over it only once complete: a failed or cancelled export leaves the target as it was (the
+ * file the user chose to replace, or none) and nothing beside it. CSV, whose header must list every
+ * column before the first row, first writes the flattened rows to a staging file in that folder.
  */
-export async function writeEventsFile(pages: AsyncIterable<EventsPage>, target: string, options: ExportWriteOptions): Promise<number> {
-  if (options.format !== 'csv') {
-    return writeRecords(pages, target, options, options.format === 'json' ? jsonArrayWriter() : jsonLinesWriter());
-  }
-  const staging = `${target}.rows.tmp`;
+export async function writeEventsFile(batches: AsyncIterable<EventsBatch>, target: string, options: ExportWriteOptions): Promise<ExportWritten> {
+  // A new folder (mkdtemp never reuses a name), so that what is removed afterwards is only ever ours; in the
+  // target's folder, so that the rename stays on one file system; named apart from the target, whose name
+  // may already be as long as a file name can be.
+  const folder = await mkdtemp(join(dirname(target), '.posthog-export-'));
   try {
-    const headers = new Set<string>();
-    const written = await writeRecords(pages, staging, options, stagingWriter(headers));
-    await writeCsv(staging, target, [...headers].sort(), options.signal);
+    const file = join(folder, 'file');
+    const written =
+      options.format === 'csv'
+        ? await writeCsvFile(batches, file, join(folder, 'rows'), options)
+        : await writeRecords(batches, file, options, options.format === 'json' ? jsonArrayWriter() : jsonLinesWriter());
+    await rename(file, target);
     return written;
   } finally {
-    await rm(staging, { force: true });
+    await rm(folder, { recursive: true, force: true });
   }
+}
+
+async function writeCsvFile(batches: AsyncIterable<EventsBatch>, path: string, staging: string, options: ExportWriteOptions): Promise<ExportWritten> {
+  const headers = new Set<string>();
+  const written = await writeRecords(batches, staging, options, stagingWriter(headers));
+  await writeCsv(staging, path, [...headers].sort(), options);
+  return written;
 }
 
 interface RecordWriter {
@@ -72,40 +101,48 @@ function stagingWriter(headers: Set<string>): RecordWriter {
   };
 }
 
-async function writeRecords(pages: AsyncIterable<EventsPage>, path: string, options: ExportWriteOptions, writer: RecordWriter): Promise<number> {
+async function writeRecords(batches: AsyncIterable<EventsBatch>, path: string, options: ExportWriteOptions, writer: RecordWriter): Promise<ExportWritten> {
   const out = await openFile(path);
-  let written = 0;
+  const result: ExportWritten = { rows: 0, allMatching: false, skippedAt: [] };
   try {
     await write(out, writer.start);
-    for await (const page of pages) {
+    for await (const batch of batches) {
       throwIfAborted(options.signal);
-      const take = page.results.slice(0, options.rows - written);
-      await write(out, take.map((event, index) => writer.record(event, written + index)).join(''));
-      written += take.length;
-      options.onProgress?.(written);
-      if (written >= options.rows || !page.next || page.results.length === 0) {
+      const take = batch.events.slice(0, options.rows - result.rows);
+      await write(out, take.map((event, index) => writer.record(event, result.rows + index)).join(''));
+      result.rows += take.length;
+      if (batch.skippedAt && take.length > 0) {
+        result.skippedAt.push(batch.skippedAt);
+      }
+      options.onProgress?.(result.rows);
+      if (batch.last) {
+        result.allMatching = take.length === batch.events.length;
+        break;
+      }
+      if (result.rows >= options.rows) {
         break;
       }
     }
     await write(out, writer.end);
     await close(out);
-    return written;
+    return result;
   } catch (error) {
     await discard(out);
     throw error;
   }
 }
 
-async function writeCsv(staging: string, target: string, headers: string[], signal: AbortSignal | undefined): Promise<void> {
-  const out = await openFile(target);
+async function writeCsv(staging: string, path: string, headers: string[], options: ExportWriteOptions): Promise<void> {
+  const out = await openFile(path);
   const lines = createInterface({ input: createReadStream(staging, 'utf8'), crlfDelay: Infinity });
+  const formulaCells = options.formulaCells ?? 'neutralize';
   try {
-    await write(out, csvLine(headers));
+    await write(out, csvLine(headers, formulaCells));
     for await (const line of lines) {
-      throwIfAborted(signal);
+      throwIfAborted(options.signal);
       if (line) {
         const cells = new Map(JSON.parse(line) as [string, string][]);
-        await write(out, csvLine(headers.map((header) => cells.get(header) ?? '')));
+        await write(out, csvLine(headers.map((header) => cells.get(header) ?? ''), formulaCells));
       }
     }
     await close(out);
@@ -120,7 +157,9 @@ async function writeCsv(staging: string, target: string, headers: string[], sign
 /**
  * An event as PostHog's CSV shows it: nested objects and lists flattened into dotted columns
  * (`properties.$browser`, `elements.0.tag_name`), properties and person given as JSON text parsed
- * first, null as an empty cell, booleans as True/False (Python's text).
+ * first, null as an empty cell, booleans as True/False (Python's text). Unlike PostHog's, a key holding a
+ * `.` or a `[` is written quoted in brackets (`properties["a.b"]`), so that it keeps a column apart from
+ * the nested `properties.a.b` instead of sharing it.
  */
 export function flattenEvent(event: Event): Map<string, string> {
   const value: Record<string, unknown> = { ...event };
@@ -136,7 +175,7 @@ function flatten(value: unknown, prefix: string, out: Map<string, string>): Map<
   if (value !== null && typeof value === 'object') {
     const entries = Array.isArray(value) ? value.map((child, index) => [String(index), child] as const) : Object.entries(value);
     for (const [key, child] of entries) {
-      flatten(child, prefix ? `${prefix}.${key}` : key, out);
+      flatten(child, columnName(prefix, key), out);
     }
     return out;
   }
@@ -146,8 +185,35 @@ function flatten(value: unknown, prefix: string, out: Map<string, string>): Map<
   return out;
 }
 
-export function csvLine(cells: readonly string[]): string {
-  return `${cells.map((text) => (/[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text)).join(',')}\r\n`;
+/** `prefix.key`, or `prefix["key"]` when the key holds what separates keys (a `.`, or a `[` that opens a quoted one). */
+function columnName(prefix: string, key: string): string {
+  if (/[.[]/.test(key)) {
+    return `${prefix}[${JSON.stringify(key)}]`;
+  }
+  return prefix ? `${prefix}.${key}` : key;
+}
+
+/**
+ * What a spreadsheet takes for the start of a formula: OWASP's list for CSV injection, and the full-width
+ * = + - @ that Apple Numbers reads as those (csv-stringify's finding).
+ */
+const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
+/** A number, which a spreadsheet reads as a number (-5, +2.5e-3), not a formula. No backtracking blow-up. */
+const PLAIN_NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+const NEEDS_QUOTES = /[",\r\n]/;
+
+/**
+ * One CSV cell (RFC 4180 quoting). Event properties are written by whoever holds a project's public
+ * token, so by default a cell that a spreadsheet would run as a formula (`=HYPERLINK(…)`, `@SUM(…)`,
+ * `-2+3`) starts with a `'`, which spreadsheets show as text; a plain number such as -5 stays a number.
+ */
+export function csvCell(text: string, formulaCells: FormulaCells = 'neutralize'): string {
+  const cell = formulaCells === 'neutralize' && FORMULA_START.test(text) && !PLAIN_NUMBER.test(text) ? `'${text}` : text;
+  return NEEDS_QUOTES.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell;
+}
+
+export function csvLine(cells: readonly string[], formulaCells: FormulaCells = 'neutralize'): string {
+  return `${cells.map((text) => csvCell(text, formulaCells)).join(',')}\r\n`;
 }
 
 /** A file opened for writing (created now, so that removing it later cannot race its creation). */
@@ -172,8 +238,11 @@ async function write(out: WriteStream, text: string): Promise<void> {
   }
 }
 
+/** Ends the file and waits until it is closed (a file still open cannot be renamed on Windows). */
 async function close(out: WriteStream): Promise<void> {
+  const closed = once(out, 'close');
   await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
+  await closed;
 }
 
 function throwIfAborted(signal: AbortSignal | undefined): void {

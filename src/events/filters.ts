@@ -1,5 +1,5 @@
 // Turns the filter form into the event list's query parameters (spec 4.3). vscode-free.
-import { type EventFilters, EVENTS_MAX_PAGE } from '../api';
+import { checkEventRange, EventRangeError, type EventFilters, EVENTS_MAX_PAGE } from '../api';
 import { MAX_EXPORT_ROWS } from './exportWriter';
 import { type FilterState, type PropertyRow, VALUELESS_OPERATORS } from './protocol';
 
@@ -105,6 +105,12 @@ export interface EventQuery {
 /** Rows an export writes when the form does not say. */
 export const DEFAULT_EXPORT_ROWS = 1_000;
 
+/**
+ * The lower bound when After is empty: the last 24 hours. Every request is bounded, so the list answers
+ * the same on every deployment (some answer only 24 hours without `after`, others scan everything).
+ */
+export const DEFAULT_AFTER = '-24h';
+
 export function buildQuery(state: FilterState, now: Date): EventQuery {
   const filters: EventFilters = {};
   const set = <K extends keyof EventFilters>(name: K, value: EventFilters[K] | undefined) => {
@@ -115,8 +121,13 @@ export function buildQuery(state: FilterState, now: Date): EventQuery {
   set('event', state.event.trim() || undefined);
   set('distinct_id', state.distinctId.trim() || undefined);
   set('person_id', state.personId.trim() || undefined);
-  set('after', resolveTime(state.after, now));
+  set('after', resolveTime(state.after.trim() || DEFAULT_AFTER, now));
   set('before', resolveTime(state.before, now));
+  try {
+    checkEventRange(filters, now.getTime());
+  } catch (error) {
+    throw error instanceof EventRangeError ? new FilterError(error.userMessage) : error;
+  }
   set('properties', propertyFilters(state.properties, state.propertiesJson));
   set('limit', wholeNumber(state.limit, EVENTS_MAX_PAGE, 'The page size'));
   filters.include_person = true;

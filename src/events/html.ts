@@ -9,7 +9,7 @@ export interface PageResources {
   styleUri: string;
   nonce?: string;
   title: string;
-  /** The webview's words, localised (see ./webviewStrings.ts): English → the editor's language. */
+  /** The webview's words, localised (see ./panelWords.ts): English → the editor's language. */
   strings?: Readonly<Record<string, string>>;
 }
 

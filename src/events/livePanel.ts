@@ -1,19 +1,17 @@
 // The vscode side of an events panel's Live mode: settings, visibility and window focus go to the tail
 // (liveTail.ts), and what it finds goes to the webview as rows.
 import * as vscode from 'vscode';
-import type { Event, EventsApi } from '../api';
+import { type Event, type EventsApi, EVENTS_MAX_PAGE, type EventsBatch, type LivePace, errorText } from '../api';
 import { Disposable } from '../workbench/disposable';
 import type { WindowApi } from '../workbench/window';
 import type { EventQuery } from './filters';
-import { liveBudgets, type LiveBudgets } from './liveBudget';
-import { DEFAULT_KEPT_EVENTS, DEFAULT_LIVE_INTERVAL_MS, type LiveState, LiveTail } from './liveTail';
+import { DEFAULT_KEPT_EVENTS, DEFAULT_LIVE_INTERVAL_MS, type LiveBudget, type LiveState, LiveTail } from './liveTail';
 import type { ExtensionMessage } from './protocol';
 import { eventRow } from './rows';
+import { durationText } from './waitText';
 
 export const LIVE_INTERVAL_SETTING = 'posthogExplorer.events.liveIntervalSeconds';
 export const LIVE_KEPT_SETTING = 'posthogExplorer.events.liveKeptEvents';
-/** PostHog's most rows a request. */
-const PAGE_SIZE = 1_000;
 
 export function liveSettings(): { intervalMs: number; keep: number } {
   const config = vscode.workspace.getConfiguration();
@@ -23,10 +21,31 @@ export function liveSettings(): { intervalMs: number; keep: number } {
   };
 }
 
+/** Why Live checks less often than the setting asks, in words. */
+function slowedText(pace: LivePace): string {
+  switch (pace.slowedBy) {
+    case 'panels':
+      return vscode.l10n.t('{0} live panels share this API key\'s PostHog limit (1,200 events requests an hour).', pace.panels);
+    case 'share':
+      return vscode.l10n.t('Live keeps to 720 of the 1,200 events requests an hour PostHog allows this API key.');
+    case 'hour':
+      return vscode.l10n.t("This API key's other requests of the last hour (exports, browsing) leave Live no room yet.");
+    case 'minute':
+    case undefined:
+      return vscode.l10n.t("This API key's requests of the last minute leave Live no room yet.");
+    case 'throttled':
+      return vscode.l10n.t('PostHog asked this API key to wait ({0}).', pace.detail ?? vscode.l10n.t('rate limit'));
+  }
+}
+
 function stateText(state: LiveState): string {
   switch (state.kind) {
-    case 'watching':
-      return vscode.l10n.t('Live: new events appear at the top (checked every {0} s).', state.intervalMs / 1000);
+    case 'watching': {
+      const every = durationText(state.pace.intervalMs);
+      return state.pace.slowedBy
+        ? vscode.l10n.t('Live: new events appear at the top (checked every {0}, slowed down: {1})', every, slowedText(state.pace))
+        : vscode.l10n.t('Live: new events appear at the top (checked every {0}).', every);
+    }
     case 'paused':
       return state.reason === 'hidden'
         ? vscode.l10n.t('Live is paused while the panel is hidden.')
@@ -48,7 +67,6 @@ export interface PanelLiveDeps {
   readonly post: (message: ExtensionMessage) => void;
   /** Every event found (the panel learns event names from them). */
   readonly learn: (events: readonly Event[]) => void;
-  readonly budgets?: LiveBudgets;
 }
 
 export class PanelLive extends Disposable {
@@ -115,8 +133,21 @@ export class PanelLive extends Disposable {
     }
   }
 
+  /** The key's budget, from the connection's current client (one per host and key, so it stays the same). */
+  private budget: LiveBudget | undefined;
+
   private start(): void {
     if (!this.wanted || this.tail || !this.query || !this.shown) {
+      return;
+    }
+    if (!this.budget) {
+      this.deps.events().then(
+        (events) => {
+          this.budget = events.budget;
+          this.start();
+        },
+        (error: unknown) => this.show({ type: 'liveState', on: false, text: vscode.l10n.t('Live stopped: {0}', errorText(error)), error: true }),
+      );
       return;
     }
     const query = this.query;
@@ -137,8 +168,11 @@ export class PanelLive extends Disposable {
             this.wanted = false;
           }
         },
+        gap: (gap) => {
+          if (this.tail === tail) this.deps.post({ type: 'liveGap', generation, after: gap.after, before: gap.before });
+        },
       },
-      { ...settings, budget: (this.deps.budgets ?? liveBudgets).of(this.deps.connectionId) },
+      { ...settings, budget: this.budget },
       this.shown,
     );
     this.tail = tail;
@@ -147,12 +181,11 @@ export class PanelLive extends Disposable {
     tail.start();
   }
 
-  private async *pages(query: EventQuery, after: string | undefined, signal: AbortSignal): AsyncGenerator<readonly Event[], void, undefined> {
+  /** Live never waits for the budget: a poll that finds no room is tried later (liveTail.ts). */
+  private async *pages(query: EventQuery, after: string | undefined, signal: AbortSignal): AsyncGenerator<EventsBatch, void, undefined> {
     const events = await this.deps.events();
-    const filters = { ...query.filters, before: undefined, after: after ?? query.filters.after, limit: PAGE_SIZE };
-    for await (const page of events.pages(this.deps.projectId, filters, { signal })) {
-      yield page.results;
-    }
+    const filters = { ...query.filters, before: undefined, after: after ?? query.filters.after, limit: EVENTS_MAX_PAGE };
+    yield* events.pages(this.deps.projectId, filters, { signal, priority: 'live', noWait: true });
   }
 
   private halt(): void {

@@ -1,8 +1,20 @@
 // Live events: polls for events newer than the newest one shown, as `tail -f` does. vscode-free: the panel
 // says when it is visible and whether the window has focus, and shows what the tail reports.
-import { type Event, isAbortError, NetworkError, PostHogError, RateLimitedError, ServerError, TimeoutError } from '../api';
-import { DEFAULT_RETRY, retryDelayMs } from '../api';
-import type { LiveBudget } from './liveBudget';
+import {
+  BudgetWaitError,
+  DEFAULT_RETRY,
+  type Event,
+  type EventsBatch,
+  isAbortError,
+  type LivePace,
+  type LiveShare,
+  NetworkError,
+  PostHogError,
+  RateLimitedError,
+  retryDelayMs,
+  ServerError,
+  TimeoutError,
+} from '../api';
 
 export const DEFAULT_LIVE_INTERVAL_MS = 5_000;
 export const MIN_LIVE_INTERVAL_MS = 1_000;
@@ -18,19 +30,37 @@ export const MAX_BACKOFF_MS = 5 * 60_000;
  */
 export const OVERLAP_MS = 1_000;
 
-/** Pages of events after `after` (undefined: the listing's own bounds), newest first. */
-export type LiveFetch = (after: string | undefined, signal: AbortSignal) => AsyncIterator<readonly Event[]>;
+/**
+ * The events after `after` (undefined: the listing's own bounds), newest first, each once (the client's
+ * walk). It asks the key's budget without waiting: BudgetWaitError when Live's share has no room.
+ */
+export type LiveFetch = (after: string | undefined, signal: AbortSignal) => AsyncIterator<EventsBatch>;
+
+/** The key's request budget, as Live uses it (KeyBudget). */
+export interface LiveBudget {
+  joinLive(): LiveShare;
+  livePace(preferredMs: number): LivePace;
+}
 
 export type LiveState =
-  | { kind: 'watching'; intervalMs: number }
+  /** `pace` says how often, and why less often than the setting when it is. */
+  | { kind: 'watching'; pace: LivePace }
   | { kind: 'paused'; reason: 'hidden' | 'unfocused' }
   | { kind: 'backingOff'; retryInMs: number; error: string }
   | { kind: 'stopped'; error?: string };
+
+/** Events Live did not fetch: newer than `after` and older than `before` (ISO times). */
+export interface LiveGap {
+  after: string;
+  before: string;
+}
 
 export interface LiveSink {
   /** Events not reported before, newest first. */
   events(events: readonly Event[]): void;
   state(state: LiveState): void;
+  /** A catch-up was cut short by the key's budget: these events were skipped (the panel offers to load them). */
+  gap?(gap: LiveGap): void;
 }
 
 export interface Timers {
@@ -59,6 +89,7 @@ export interface LiveOptions {
 export function isTransient(error: unknown): error is PostHogError {
   return (
     error instanceof RateLimitedError ||
+    error instanceof BudgetWaitError ||
     error instanceof ServerError ||
     error instanceof NetworkError ||
     error instanceof TimeoutError ||
@@ -87,6 +118,7 @@ export class LiveTail {
   private readonly seen = new Map<string, number>();
   /** Requests made (each page is one). */
   requests = 0;
+  private share: LiveShare | undefined;
 
   constructor(
     private readonly fetch: LiveFetch,
@@ -118,6 +150,7 @@ export class LiveTail {
       return;
     }
     this.running = true;
+    this.share = this.options.budget.joinLive();
     this.schedule(0);
   }
 
@@ -126,6 +159,8 @@ export class LiveTail {
       return;
     }
     this.running = false;
+    this.share?.leave();
+    this.share = undefined;
     this.timers.clearTimeout(this.timer);
     this.inFlight?.abort();
     this.inFlight = undefined;
@@ -182,14 +217,10 @@ export class LiveTail {
       return;
     }
     const paused = this.pauseReason();
+    this.share?.setActive(!paused);
     if (paused) {
       this.sink.state({ kind: 'paused', reason: paused });
       return; // setVisible / setFocused resume
-    }
-    const wait = this.options.budget.waitMs(this.timers.now());
-    if (wait > 0) {
-      this.schedule(wait);
-      return;
     }
     const controller = new AbortController();
     this.inFlight = controller;
@@ -203,10 +234,17 @@ export class LiveTail {
         this.sink.events(fresh);
       }
       this.primed = true;
-      this.sink.state({ kind: 'watching', intervalMs: this.intervalMs });
-      this.schedule(this.intervalMs);
+      this.watchOn();
     } catch (error) {
       if (controller.signal.aborted || isAbortError(error)) {
+        return;
+      }
+      if (error instanceof BudgetWaitError) {
+        // Live's share of the key's budget has no room now: not a failure, a slower pace.
+        const pace = this.options.budget.livePace(this.intervalMs);
+        const waitMs = Math.max(pace.intervalMs, error.wait.untilMs - this.timers.now());
+        this.sink.state({ kind: 'watching', pace: { ...pace, intervalMs: waitMs, slowedBy: error.wait.reason, ...(error.wait.detail ? { detail: error.wait.detail } : {}) } });
+        this.schedule(waitMs);
         return;
       }
       if (!isTransient(error)) {
@@ -225,20 +263,44 @@ export class LiveTail {
     }
   }
 
-  /** New events since the cursor, newest first; pages stop at the first event already seen or at `keep`. */
+  /** Next poll at the pace the key's budget allows (the setting, or slower when shared or used). */
+  private watchOn(): void {
+    const pace = this.options.budget.livePace(this.intervalMs);
+    this.sink.state({ kind: 'watching', pace });
+    this.schedule(pace.intervalMs);
+  }
+
+  /**
+   * New events since the cursor, newest first. Pages go on down to the cursor (the first event already
+   * seen, or the end of the walk), up to `keep`. When the key's budget stops a catch-up halfway, what was
+   * fetched is shown and the rest reported as a gap.
+   */
   private async poll(signal: AbortSignal): Promise<Event[]> {
-    const pages = this.fetch(this.after, signal);
+    const after = this.after;
+    const pages = this.fetch(after, signal);
     const fresh: Event[] = [];
     const freshIds = new Set<string>();
     try {
       let reachedSeen = false;
-      while (!reachedSeen && fresh.length < this.keep && this.options.budget.take(this.timers.now())) {
+      while (!reachedSeen && fresh.length < this.keep) {
+        let page: IteratorResult<EventsBatch>;
+        try {
+          page = await pages.next();
+        } catch (error) {
+          const cut = fresh.length > 0 && (error instanceof BudgetWaitError || error instanceof RateLimitedError);
+          if (!cut) {
+            throw error;
+          }
+          if (this.primed && after !== undefined) {
+            this.sink.gap?.({ after, before: fresh[fresh.length - 1]!.timestamp });
+          }
+          break;
+        }
         this.requests++;
-        const page = await pages.next();
         if (page.done || signal.aborted) {
           break;
         }
-        for (const event of page.value) {
+        for (const event of page.value.events) {
           if (this.seen.has(event.id)) {
             reachedSeen = true;
           } else if (fresh.length < this.keep && !freshIds.has(event.id)) {
@@ -246,12 +308,12 @@ export class LiveTail {
             fresh.push(event);
           }
         }
-        if (page.value.length === 0) {
+        if (page.value.last) {
           break;
         }
       }
     } finally {
-      void pages.return?.();
+      void pages.return?.(undefined);
     }
     this.remember(fresh);
     return fresh;

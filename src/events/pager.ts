@@ -1,5 +1,5 @@
 // Loads the event list page by page as the user scrolls, ahead of where they are. vscode-free.
-import { type Event, type EventsApi, type EventsPage, isAbortError, PostHogError } from '../api';
+import { type BudgetWait, type Event, type EventsApi, type EventsBatch, isAbortError, PostHogError } from '../api';
 import type { EventQuery } from './filters';
 import type { Row } from './protocol';
 import { eventColumns, eventRow } from './rows';
@@ -15,6 +15,10 @@ export interface PagerSink {
   status(loading: boolean, error?: string): void;
   /** The events of each page as they arrive (the panel learns event names from them). */
   events?(events: readonly Event[]): void;
+  /** A request waits for room in the key's budget or for PostHog's 429 (undefined: no longer waiting). */
+  waiting?(wait: BudgetWait | undefined): void;
+  /** Events at this time could not all be listed (over 51,000 share it). */
+  skipped?(timestamp: string): void;
 }
 
 export interface PagerOptions {
@@ -86,8 +90,10 @@ export class EventPager {
         const rows = page?.rows ?? [];
         const start = this.loadedCount;
         this.loadedCount += rows.length;
-        this.finished = !page || !page.more || rows.length === 0 || this.loadedCount >= this.maxRows;
-        this.sink.rows(start, rows, this.finished);
+        this.finished = !page || !page.more || this.loadedCount >= this.maxRows;
+        if (rows.length > 0 || this.finished) {
+          this.sink.rows(start, rows, this.finished);
+        }
       }
       if (!this.cancelled) {
         this.sink.status(false);
@@ -102,18 +108,33 @@ export class EventPager {
     }
   }
 
-  /** The plain listing: follow `next` (PostHog moves `before` back to the last row). */
+  /**
+   * The listing, newest first: the client's walk (eventPages.ts) asks below the oldest row it has until
+   * PostHog answers nothing older, so a page without `next` does not end it.
+   */
   private eventPages(): PageLoader {
-    let iterator: AsyncGenerator<EventsPage, void, undefined> | undefined;
+    let iterator: AsyncGenerator<EventsBatch, void, undefined> | undefined;
+    let waited = false;
+    const onWait = (wait: BudgetWait) => {
+      waited = true;
+      this.sink.waiting?.(wait);
+    };
     return async (signal) => {
-      iterator ??= this.events.pages(this.projectId, this.query.filters, { signal });
+      iterator ??= this.events.pages(this.projectId, this.query.filters, { signal, priority: 'interactive', onWait });
       const next = await iterator.next();
+      if (waited) {
+        waited = false;
+        this.sink.waiting?.(undefined);
+      }
       if (next.done) {
         return undefined;
       }
-      const page = next.value;
-      this.sink.events?.(page.results);
-      return { rows: page.results.map((event) => eventRow(event, this.query.columns)), more: Boolean(page.next) };
+      const batch = next.value;
+      if (batch.skippedAt) {
+        this.sink.skipped?.(batch.skippedAt);
+      }
+      this.sink.events?.(batch.events);
+      return { rows: batch.events.map((event) => eventRow(event, this.query.columns)), more: !batch.last };
     };
   }
 }

@@ -39,8 +39,11 @@ export const FilterStateSchema = z.object({
   event: z._default(text(400), ''),
   distinctId: z._default(text(400), ''),
   personId: z._default(text(400), ''),
-  /** Absolute (ISO 8601, a date) or relative (-24h, -7d, -2w, -1m, -1y, -30min). */
-  after: z._default(text(100), ''),
+  /**
+   * Absolute (ISO 8601, a date) or relative (-24h, -7d, -2w, -1m, -1y, -30min). Never unbounded: empty
+   * means the default, the last 24 hours (DEFAULT_AFTER).
+   */
+  after: z._default(text(100), '-24h'),
   before: z._default(text(100), ''),
   properties: z._default(z.array(PropertyRowSchema).check(z.maxLength(50)), []),
   /** More property filters as raw JSON: a list, or an {type: AND|OR, values} group. */
@@ -90,11 +93,15 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
     text: text(400),
   }),
   z.object({ type: z.literal('open'), id: text(200) }),
+  /** The detail of event `id` was closed: stop loading it (a wait for PostHog's limit included). */
+  z.object({ type: z.literal('closeDetail'), id: text(200) }),
   z.object({ type: z.literal('export'), format: z.enum(['csv', 'json', 'jsonl']), filters: FilterStateSchema }),
   z.object({ type: z.literal('copy'), text: text(5_000_000) }),
   z.object({ type: z.literal('cancel') }),
   /** The Live toggle: show new events at the top as they arrive. */
   z.object({ type: z.literal('live'), on: z.boolean() }),
+  /** Load the events Live skipped: the listing again, from the top. */
+  z.object({ type: z.literal('loadGap') }),
 ]);
 export type WebviewMessage = z.infer<typeof WebviewMessageSchema>;
 
@@ -129,8 +136,16 @@ export const ExtensionMessageSchema = z.discriminatedUnion('type', [
     /** VS Code's display language, for dates and relative ages. */
     locale: z.optional(z.string()),
   }),
-  /** A new query began: forget the rows; `columns` are the table's headers. */
-  z.object({ type: z.literal('reset'), generation: count(), columns: z.array(z.string()) }),
+  /**
+   * A new query began: forget the rows; `columns` are the table's headers, `range` the times asked (ISO;
+   * no `before`: until now), shown above the table.
+   */
+  z.object({
+    type: z.literal('reset'),
+    generation: count(),
+    columns: z.array(z.string()),
+    range: z.optional(z.object({ after: z.optional(z.string()), before: z.optional(z.string()) })),
+  }),
   /** Rows appended at `start` (pages arrive in order, each once). */
   z.object({
     type: z.literal('rows'),
@@ -144,6 +159,10 @@ export const ExtensionMessageSchema = z.discriminatedUnion('type', [
     generation: count(),
     loading: z.boolean(),
     error: z.optional(z.string()),
+    /** What loading waits for (PostHog's rate limit for the key), in words; '' when it no longer waits. */
+    waiting: z.optional(z.string()),
+    /** Something to know about the rows, e.g. events that could not all be listed. */
+    note: z.optional(z.string()),
   }),
   /** The answer to a `suggest`: values, and a note (e.g. "type an event name first") or an error to show by the field. */
   z.object({
@@ -153,11 +172,23 @@ export const ExtensionMessageSchema = z.discriminatedUnion('type', [
     note: z.optional(z.string()),
     error: z.optional(z.string()),
   }),
-  z.object({ type: z.literal('detail'), id: z.string(), detail: z.optional(EventDetailSchema), error: z.optional(z.string()) }),
+  /**
+   * An event's detail: the event, why it could not be loaded, or (before either) what loading it waits for
+   * (PostHog's limit for the key), in words.
+   */
+  z.object({
+    type: z.literal('detail'),
+    id: z.string(),
+    detail: z.optional(EventDetailSchema),
+    error: z.optional(z.string()),
+    waiting: z.optional(z.string()),
+  }),
   /** Live: new rows, newest first, to put at the top; the list keeps at most `keep` rows (the oldest go). */
   z.object({ type: z.literal('liveRows'), generation: count(), rows: z.array(RowSchema), keep: count() }),
   /** Live is on or off, and what it is doing in words. */
   z.object({ type: z.literal('liveState'), on: z.boolean(), text: z.string(), error: z.optional(z.boolean()) }),
+  /** Live skipped the events between these times (ISO) to stay within the key's budget; offer to load them. */
+  z.object({ type: z.literal('liveGap'), generation: count(), after: z.string(), before: z.string() }),
 ]);
 export type ExtensionMessage = z.infer<typeof ExtensionMessageSchema>;
 

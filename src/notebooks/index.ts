@@ -11,6 +11,7 @@ import { DeletedNotebooks } from './deletedNotebooks';
 import { posthogTagsPlugin } from './markdown';
 import { NotebookMarkdownLanguage } from './markdownLanguage';
 import { NotebookAutoSave } from './notebookAutoSave';
+import { NotebookAccessLens } from './notebookAccess';
 import { NotebookCommands } from './notebookCommands';
 import { NotebookEditorCommands } from './notebookEditorCommands';
 import { NotebookEditors } from './notebookEditors';
@@ -22,6 +23,8 @@ import { NOTEBOOKS_FOLDER, parseNotebookPath } from './notebookPaths';
 import { NotebookPicker } from './notebookPicker';
 import { NotebookPresence } from './notebookPresence';
 import { NotebookTargets } from './notebookTargets';
+import { NotebookTimeline } from './notebookTimeline';
+import { NotebookVersions } from './notebookVersions';
 import { DEFAULT_POLL_SECONDS, NotebookSessions } from './session';
 
 export const POLL_INTERVAL_SETTING = 'posthogExplorer.notebooks.pollIntervalSeconds';
@@ -61,6 +64,10 @@ export class NotebooksFeature extends Disposable {
   readonly editorCommands: NotebookEditorCommands;
   readonly picker: NotebookPicker;
   readonly listCommands: NotebookListCommands;
+  /** Versions from a notebook's history: compare, restore, copy to a new notebook. */
+  readonly versions: NotebookVersions;
+  /** Each notebook's history in VS Code's Timeline view (where VS Code lets the extension use that API). */
+  readonly timeline: NotebookTimeline;
 
   constructor(services: NotebooksServices) {
     super();
@@ -101,8 +108,11 @@ export class NotebooksFeature extends Disposable {
     );
     this._register(services.documents.registerCollection(NOTEBOOKS_FOLDER, this.files));
     this._register(this.files.onDidChangeNotebooks((change) => tree.refreshProject(change.session, change.projectId)));
+    this._register(new NotebookAccessLens(scheme, this.sessions, connections));
+    this.versions = this._register(new NotebookVersions(this.files, this.sessions, connections, window));
+    this.timeline = this._register(new NotebookTimeline(this.files, this.sessions, connections, this.versions, window, services.log).register(registry));
     const targets = new NotebookTargets(this.files, connections, window, this.lists);
-    this.commands = this._register(new NotebookCommands(targets, window).register(registry));
+    this.commands = this._register(new NotebookCommands(targets, window, this.timeline).register(registry));
     this.editorCommands = this._register(new NotebookEditorCommands(targets, window).register(registry));
     this.picker = this._register(new NotebookPicker(targets, window).register(registry));
     this.listCommands = this._register(new NotebookListCommands(this.section, tree, connections, window).register(registry));

@@ -1,37 +1,29 @@
 import * as vscode from 'vscode';
 import { escapeMarkdown } from '../common/markdown';
 import { Disposable } from '../workbench/disposable';
-import { describeQuery, describeTag, kindLabel, QUERY_KINDS, shorten, TAGS, UNKNOWN_TAG } from './markdown/dialect';
+import {
+  codeFenceAnchors,
+  describeComment,
+  describeProp,
+  describeQuery,
+  describeTag,
+  kindLabel,
+  propsOfTag,
+  QUERY_KINDS,
+  shorten,
+  tagDefinition,
+  TAGS,
+  tagSnippet,
+  VIEW_DESCRIPTIONS,
+} from './markdown/dialect';
 import type { MarkdownIssue } from './markdown/issues';
+import { UNCLOSED_CODE_BLOCK, unclosedFenceLine } from './markdown/posthogLines';
 import { completionContext, scanTags, type TagInfo, type TagScan } from './markdown/tags';
 
 const REFRESH_DELAY_MS = 250;
 const HOVER_VALUE_LENGTH = 80;
 /** How much text before the cursor completion reads, to find the `<Query` it is in. */
 const COMPLETION_LOOKBEHIND = 20_000;
-
-/**
- * The props a new tag usually needs, as snippet text after its name (PostHog's node attributes). Tags not
- * listed get none.
- */
-const TAG_SNIPPETS: Readonly<Record<string, string>> = {
-  Query: ' query={{"kind":"SavedInsightNode","shortId":"${1:short id}"}}',
-  Python: ' code="${1}"',
-  Recording: ' id="${1:session id}"',
-  FeatureFlag: ' id="${1:flag id}"',
-  Experiment: ' id={${1:experiment id}}',
-  EarlyAccessFeature: ' id="${1:feature id}"',
-  Survey: ' id="${1:survey id}"',
-  Person: ' id="${1:person id}"',
-  Group: ' id="${1:group key}" groupTypeIndex={${2:0}}',
-  Cohort: ' id={${1:cohort id}}',
-  Backlink: ' href="${1:url}"',
-  ReplayTimestamp: ' playbackTime={${1:0}} sessionRecordingId="${2:session id}"',
-  Image: ' src="${1:url}"',
-  Embed: ' src="${1:url}"',
-  Latex: ' content="${1}"',
-  [UNKNOWN_TAG]: ' nodeType="${1:ph-}"',
-};
 
 /**
  * Editor help for notebooks' Markdown: diagnostics for PostHog tags that do not read (plus what the caller
@@ -66,7 +58,7 @@ export class NotebookMarkdownLanguage extends Disposable implements vscode.Compl
       this.diagnostics.delete(document.uri);
       return;
     }
-    const tagProblems = this.scanOf(document).problems;
+    const tagProblems = [...this.scanOf(document).problems, ...fenceProblems(document.getText())];
     // A legacy notebook's conversion back reports a broken tag too: once, at the tag, is enough.
     const extra = this.extraIssues(document).filter((issue) => !tagProblems.some((problem) => sameIssue(problem, issue)));
     const issues = [...tagProblems, ...extra];
@@ -84,7 +76,16 @@ export class NotebookMarkdownLanguage extends Disposable implements vscode.Compl
       return undefined;
     }
     const range = new vscode.Range(position.translate(0, -context.typed.length), position);
-    return context.kind === 'queryKind' ? queryKindItems(range) : tagItems(range);
+    switch (context.kind) {
+      case 'queryKind':
+        return queryKindItems(range);
+      case 'propName':
+        return propItems(context.tag, context.given, range);
+      case 'viewName':
+        return viewItems(context.tag, range);
+      default:
+        return tagItems(range);
+    }
   }
 
   provideHover(document: vscode.TextDocument, position: vscode.Position): vscode.Hover | undefined {
@@ -94,7 +95,7 @@ export class NotebookMarkdownLanguage extends Disposable implements vscode.Compl
     const offset = document.offsetAt(position);
     const tag = this.scanOf(document).tags.find((candidate) => candidate.start <= offset && offset < candidate.end);
     if (!tag) {
-      return undefined;
+      return anchorHover(document.lineAt(position.line).text, position);
     }
     return new vscode.Hover(tagHover(tag), new vscode.Range(tag.line, tag.column, tag.endLine, tag.endColumn));
   }
@@ -139,6 +140,12 @@ export class NotebookMarkdownLanguage extends Disposable implements vscode.Compl
   }
 }
 
+/** PostHog's "Unclosed code block": the code runs to the end of the text. */
+function fenceProblems(text: string): MarkdownIssue[] {
+  const line = unclosedFenceLine(text);
+  return line === undefined ? [] : [{ line, endLine: line, message: vscode.l10n.t('{0}.', UNCLOSED_CODE_BLOCK), severity: 'error' }];
+}
+
 function toDiagnostic(document: vscode.TextDocument, issue: MarkdownIssue): vscode.Diagnostic {
   const lastLine = Math.max(0, document.lineCount - 1);
   const endLine = Math.min(issue.endLine, lastLine);
@@ -160,12 +167,37 @@ function toDiagnostic(document: vscode.TextDocument, issue: MarkdownIssue): vsco
 }
 
 function tagItems(range: vscode.Range): vscode.CompletionItem[] {
-  const definitions = [...TAGS, { tag: UNKNOWN_TAG, nodeType: vscode.l10n.t('any node type') }];
-  return definitions.map((definition, index) => {
+  return TAGS.filter((definition) => definition.writtenAs !== '---').map((definition, index) => {
     const item = new vscode.CompletionItem(definition.tag, vscode.CompletionItemKind.Struct);
-    item.detail = definition.nodeType;
+    item.detail = definition.nodeType ?? vscode.l10n.t('no node type');
     item.documentation = tagDescription(definition.tag);
-    item.insertText = new vscode.SnippetString(`${definition.tag}${TAG_SNIPPETS[definition.tag] ?? '$0'} />`);
+    item.insertText = new vscode.SnippetString(`${definition.tag}${tagSnippet(definition.tag) || '$0'} />`);
+    item.range = range;
+    item.sortText = String(index).padStart(3, '0');
+    return item;
+  });
+}
+
+/** The props a tag reads that are not given yet: its own, then the card shell's. */
+function propItems(tag: string, given: readonly string[], range: vscode.Range): vscode.CompletionItem[] {
+  return propsOfTag(tag)
+    .filter((prop) => !given.includes(prop.name))
+    .map((prop, index) => {
+      const item = new vscode.CompletionItem(prop.name, vscode.CompletionItemKind.Property);
+      item.documentation = vscode.l10n.t(prop.description);
+      item.insertText = new vscode.SnippetString(prop.snippet === undefined ? prop.name : `${prop.name}=${prop.snippet}`);
+      item.range = range;
+      item.sortText = String(index).padStart(3, '0');
+      return item;
+    });
+}
+
+function viewItems(tag: string, range: vscode.Range): vscode.CompletionItem[] {
+  return (tagDefinition(tag)?.views ?? []).map((view, index) => {
+    const item = new vscode.CompletionItem(view, vscode.CompletionItemKind.EnumMember);
+    item.detail = index === 0 ? vscode.l10n.t('the default view') : undefined;
+    const description = VIEW_DESCRIPTIONS[view];
+    item.documentation = description === undefined ? undefined : vscode.l10n.t(description);
     item.range = range;
     item.sortText = String(index).padStart(3, '0');
     return item;
@@ -199,18 +231,38 @@ function tagHover(tag: TagInfo): vscode.MarkdownString {
   if (description) {
     markdown.appendMarkdown(`\n\n${escapeMarkdown(description)}`);
   }
-  const query = tag.name === 'Query' ? describeQuery(tag.props) : undefined;
-  if (query) {
-    markdown.appendMarkdown(`\n\n${escapeMarkdown(query)}`);
+  const summary = tag.name === 'Query' ? describeQuery(tag.props) : tag.name === 'Comment' ? describeComment(tag.props) : undefined;
+  if (summary) {
+    markdown.appendMarkdown(`\n\n${escapeMarkdown(summary)}`);
   }
   const props = Object.entries(tag.props).map(([key, value]) => {
     const text = typeof value === 'string' ? value : JSON.stringify(value);
-    return `- ${escapeMarkdown(key)}: ${escapeMarkdown(shorten(text, HOVER_VALUE_LENGTH))}`;
+    const view = key === 'view' && typeof value === 'string' ? VIEW_DESCRIPTIONS[value] : undefined;
+    const about = view ?? describeProp(tag.name, key);
+    return `- ${escapeMarkdown(key)}: ${escapeMarkdown(shorten(text, HOVER_VALUE_LENGTH))}${about ? ` — ${escapeMarkdown(vscode.l10n.t(about))}` : ''}`;
   });
   if (props.length > 0) {
     markdown.appendMarkdown(`\n\n${vscode.l10n.t('Props:')}\n\n${props.join('\n')}`);
   }
   return markdown;
+}
+
+/** On a code fence's `ref=<id>:<start>-<end>`: the discussion thread anchored to that part of the code. */
+function anchorHover(line: string, position: vscode.Position): vscode.Hover | undefined {
+  const fence = /^(\s*`{3,})(.*)$/.exec(line);
+  if (!fence) {
+    return undefined;
+  }
+  const infoStart = fence[1]!.length;
+  for (const anchor of codeFenceAnchors(fence[2]!)) {
+    const token = `ref=${anchor.id}:${anchor.start}-${anchor.end}`;
+    const at = line.indexOf(token, infoStart);
+    if (at !== -1 && position.character >= at && position.character < at + token.length) {
+      const text = vscode.l10n.t('A discussion thread (<Comment ref="{0}">) on characters {1} to {2} of this code.', anchor.id, anchor.start, anchor.end);
+      return new vscode.Hover(new vscode.MarkdownString(escapeMarkdown(text)), new vscode.Range(position.line, at, position.line, at + token.length));
+    }
+  }
+  return undefined;
 }
 
 function sameIssue(a: MarkdownIssue, b: MarkdownIssue): boolean {

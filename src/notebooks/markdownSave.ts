@@ -1,7 +1,7 @@
 import type { Notebook } from '../api';
 import { docToMarkdown, docToMarkdownText, type MarkdownIssue, markdownToDoc } from './markdown';
 import { findConflictMarkers } from './merge';
-import { editableOf, type EditableNotebook, EMPTY_DOC, MARKDOWN_NODE, markdownOf, sameJson, type SaveBody, textContentOf } from './notebookDocument';
+import { editableOf, type EditableNotebook, EMPTY_DOC, isObject, MARKDOWN_NODE, markdownOf, sameJson, type SaveBody, textContentOf } from './notebookDocument';
 
 /**
  * A notebook's Markdown file: a Markdown notebook shows its Markdown verbatim; a legacy (ProseMirror)
@@ -102,7 +102,13 @@ export function editableFromMarkdown(text: string, like: EditableNotebook): Edit
   if (sameJson(doc, like.content)) {
     return like;
   }
-  return { title: like.title, content: doc, text_content: textContentOf(doc) };
+  const content = withDocumentFields(doc, like.content);
+  return { title: like.title, content, text_content: textContentOf(content) };
+}
+
+/** The document-level fields beside `content` (which the Markdown cannot show, and which the editor flags) stay as they were. */
+function withDocumentFields(doc: { type: 'doc'; content: unknown[] }, like: unknown): unknown {
+  return isObject(like) ? { ...like, type: doc.type, content: doc.content } : doc;
 }
 
 /** Reads the editor's Markdown and decides what a save sends: nothing, or one PATCH based on `base`. */

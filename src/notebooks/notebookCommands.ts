@@ -1,19 +1,30 @@
 import * as vscode from 'vscode';
-import { type ActivityPage, errorText, PersonalApiKeyNotSupportedError } from '../api';
+import { errorText, PersonalApiKeyNotSupportedError } from '../api';
+import { formatRelativeTime } from '../common/time';
 import { commandTarget, type ExplorerNode, pickProject, ProjectNode } from '../tree';
 import { COMMANDS } from '../workbench/commandIds';
 import type { CommandHandlers } from '../workbench/commands';
 import { confirm } from '../workbench/confirm';
 import { displayLanguage } from '../workbench/window';
-import { describeActivity } from './activityFormat';
+import type { WindowApi } from '../workbench/window';
+import type { HistoryEntry } from './notebookActivity';
 import { NotebooksNode, notebookTitle } from './notebookNodes';
 import { notebookFormOf } from './notebookPaths';
-import { NotebookCommandGroup } from './notebookTargets';
+import { NotebookCommandGroup, type NotebookTargets } from './notebookTargets';
+import { labelOf, type NotebookTimeline } from './notebookTimeline';
 
-const ACTIVITY_PAGE_SIZE = 20;
+type EntryPick = vscode.QuickPickItem & { readonly entry?: HistoryEntry };
 
 /** What happens to a notebook on PostHog: create, rename and delete it, and show its activity. */
 export class NotebookCommands extends NotebookCommandGroup {
+  constructor(
+    targets: NotebookTargets,
+    window: WindowApi,
+    private readonly history: NotebookTimeline,
+  ) {
+    super(targets, window);
+  }
+
   protected commands(): CommandHandlers {
     return {
       [COMMANDS.createNotebook]: (node?: ExplorerNode) => this.createNotebook(node),
@@ -125,22 +136,23 @@ export class NotebookCommands extends NotebookCommandGroup {
     }
   }
 
-  /** The notebook's activity, newest first, a page at a time. */
+  /**
+   * The notebook's history, newest first, a page at a time (the Timeline's, as a quick pick): a version picked
+   * can be compared with the current text or restored, a save PostHog refused copied to a new notebook.
+   */
   async showNotebookActivity(target?: ExplorerNode | vscode.Uri): Promise<void> {
     const ref = await this.targets.ref(target);
     if (!ref) {
       return;
     }
+    const uri = ref.uri ?? this.targets.openDocumentsOf(ref)[0]?.uri ?? this.targets.uriOf(ref, this.targets.preferredForm());
+    const pages = this.history.history({ connectionId: ref.session.connection.id, projectId: ref.projectId, shortId: ref.shortId });
     const loadMore = vscode.l10n.t('Load more…');
-    const items: vscode.QuickPickItem[] = [];
+    const items: EntryPick[] = [];
     for (let page = 1; ; page++) {
-      let answer: ActivityPage | undefined;
+      let answer: Awaited<ReturnType<typeof pages.page>>;
       try {
-        const result = await this.window.withProgress(
-          { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Loading activity…') },
-          () => ref.session.client.notebooks.activity(ref.projectId, ref.shortId, { page, limit: ACTIVITY_PAGE_SIZE }),
-        );
-        answer = 'results' in result ? result : { results: [] };
+        answer = await this.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Loading activity…') }, () => pages.page(page));
       } catch (error) {
         const text =
           error instanceof PersonalApiKeyNotSupportedError
@@ -150,22 +162,51 @@ export class NotebookCommands extends NotebookCommandGroup {
         return;
       }
       const now = new Date();
-      for (const entry of answer.results) {
-        const line = describeActivity(entry, now, displayLanguage());
-        items.push({ label: line.label, detail: line.changes.join('  ·  ') || undefined });
-      }
-      const more = Boolean(answer.next);
-      const shown = items.length
-        ? [...items, ...(more ? [{ label: `$(fold-down) ${loadMore}`, alwaysShow: true }] : [])]
+      items.push(...answer.entries.map((entry) => entryPick(entry, now)));
+      const shown: EntryPick[] = items.length
+        ? [...items, ...(answer.more ? [{ label: `$(fold-down) ${loadMore}`, alwaysShow: true }] : [])]
         : [{ label: vscode.l10n.t('No activity recorded for this notebook.') }];
       const picked = await this.window.showQuickPick(shown, {
         title: vscode.l10n.t('Activity of "{0}"', notebookTitle(ref.title)),
-        placeHolder: vscode.l10n.t('Newest first. Type to filter.'),
+        placeHolder: vscode.l10n.t('Newest first. Pick a version to compare or restore it. Type to filter.'),
         matchOnDetail: true,
       });
-      if (!more || !picked?.label.endsWith(loadMore)) {
+      if (picked?.entry) {
+        await this.actOn(uri, picked.entry);
+        return;
+      }
+      if (!answer.more || !picked?.label.endsWith(loadMore)) {
         return;
       }
     }
   }
+
+  /** What to do with a version picked from the activity. */
+  private async actOn(uri: vscode.Uri, entry: HistoryEntry): Promise<void> {
+    if (entry.content === undefined) {
+      return;
+    }
+    type Action = vscode.QuickPickItem & { readonly run: () => Promise<unknown> };
+    const compare: Action = { label: `$(diff) ${vscode.l10n.t('Compare with Current')}`, run: () => this.history.versions.compare(uri, entry) };
+    const restore: Action = { label: `$(discard) ${vscode.l10n.t('Restore This Version…')}`, run: () => this.history.versions.restore(uri, entry) };
+    const copy: Action = { label: `$(copy) ${vscode.l10n.t('Copy to a New Notebook')}`, run: () => this.history.versions.copyToNewNotebook(uri, entry) };
+    const actions = entry.kind === 'rejected' ? [compare, copy] : [compare, restore];
+    const picked = await this.window.showQuickPick(actions, { title: labelOf(entry), placeHolder: vscode.l10n.t('What to do with this version') });
+    try {
+      await picked?.run();
+    } catch (error) {
+      void this.window.showErrorMessage(errorText(error));
+    }
+  }
+}
+
+/** "$(edit) Ada · Saved · 3 minutes ago", the changes of other fields below. */
+function entryPick(entry: HistoryEntry, now: Date): EntryPick {
+  const when = formatRelativeTime(new Date(entry.at).toISOString(), now, displayLanguage());
+  const note = entry.kind === 'rejected' ? vscode.l10n.t('Never stored: pick it to compare it or copy it to a new notebook.') : undefined;
+  return {
+    label: `${entry.author} · ${labelOf(entry)} · ${when}`,
+    detail: [note, ...entry.changes].filter(Boolean).join('  ·  ') || undefined,
+    entry,
+  };
 }

@@ -147,11 +147,8 @@ export function canonical(value: unknown): unknown {
   const ordered = isNode
     ? [...NODE_KEY_ORDER.filter((key) => keys.includes(key)), ...keys.filter((key) => !NODE_KEY_ORDER.includes(key)).sort()]
     : [...keys].sort();
-  const result: Record<string, unknown> = {};
-  for (const key of ordered) {
-    result[key] = canonical(value[key]);
-  }
-  return result;
+  // fromEntries defines each key as the object's own, so a member named __proto__ stays a member.
+  return Object.fromEntries(ordered.map((key) => [key, canonical(value[key])]));
 }
 
 /** Whether two JSON values are equal, whatever the order of their keys (a key set to undefined counts as absent). */

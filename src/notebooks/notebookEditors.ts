@@ -64,7 +64,8 @@ export class NotebookEditors extends Disposable {
     this._register(
       sessions.onDidChange(({ change }) => {
         if (change.kind === 'held' || (change.kind === 'merged' && change.held.length > 0)) {
-          void this.warnRemoteChange(vscode.Uri.parse(change.uri), change.notebook, change.author, change.held, change.kind === 'merged');
+          const byPostHog = change.kind === 'held' && change.byPostHog;
+          void this.warnRemoteChange(vscode.Uri.parse(change.uri), change.notebook, change.author, change.held, change.kind === 'merged', byPostHog);
         }
       }),
     );
@@ -105,9 +106,17 @@ export class NotebookEditors extends Disposable {
 
   /**
    * PostHog changed the notebook under unsaved changes: all of it held (a JSON document, or changes on lines the
-   * user edited too), or merged except where the user edited too (`mergedElsewhere`). Says which lines, by whom.
+   * user edited too), or merged except where the user edited too (`mergedElsewhere`). Says which lines, by whom;
+   * `byPostHog`: PostHog made the version itself (its conversion of legacy notebooks to Markdown), not its last editor.
    */
-  private async warnRemoteChange(uri: vscode.Uri, latest: Notebook, author: Author | undefined, held: readonly LineRange[], mergedElsewhere: boolean): Promise<void> {
+  private async warnRemoteChange(
+    uri: vscode.Uri,
+    latest: Notebook,
+    author: Author | undefined,
+    held: readonly LineRange[],
+    mergedElsewhere: boolean,
+    byPostHog: boolean,
+  ): Promise<void> {
     // PostHog's web app saves as its users type: the same held lines are told once, until the editor saves.
     const heldKey = held.map((range) => `${range.start}-${range.end}`).join(',');
     if (this.toldHeld.get(uri.toString()) === heldKey) {
@@ -118,7 +127,13 @@ export class NotebookEditors extends Disposable {
     const by = author?.name ?? describeUser(latest.last_modified_by) ?? vscode.l10n.t('someone');
     const lines = describeLines(held);
     let message: string;
-    if (mergedElsewhere) {
+    if (byPostHog && !mergedElsewhere && held.length === 0) {
+      message = vscode.l10n.t(
+        'PostHog itself changed "{0}" (version {1}: its conversion of notebooks to Markdown; nobody edited it) while you have unsaved changes. Saving will merge its version with yours; anything changed on both sides will be marked for you to choose.',
+        title,
+        latest.version,
+      );
+    } else if (mergedElsewhere) {
       message = vscode.l10n.t(
         '{0} changed "{1}" on PostHog (version {2}): their changes are in your unsaved text, except on {3}, which you changed too. Saving merges those; anything you both changed will be marked for you to choose.',
         by,

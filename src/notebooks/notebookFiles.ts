@@ -6,7 +6,7 @@ import { type CollectionItemTarget, type CollectionTarget, type ProjectCollectio
 import { Disposable } from '../workbench/disposable';
 import type { DeletedNotebooks } from './deletedNotebooks';
 import type { MarkdownIssue } from './markdown';
-import { describeUser } from './notebookDocument';
+import { describeUser, markdownOf, textContentOf } from './notebookDocument';
 import type { NotebookEditors } from './notebookEditors';
 import type { NotebookLists } from './notebookLists';
 import { isCurrentName, planRename, type RenameRefusal } from './notebookNames';
@@ -20,7 +20,9 @@ import {
   notebookShortIdOf,
   parseNotebookPath,
 } from './notebookPaths';
-import { type NotebookRef, type NotebookSession, type NotebookSessions, sessionKey, type WriteOutcome } from './session';
+import { isViewOnly } from './accessLevel';
+import { NotebookRefusals } from './notebookRefusals';
+import { ContentRefusedError, type NotebookRef, type NotebookSession, type NotebookSessions, sessionKey, type WriteOutcome } from './session';
 
 export interface NotebooksChange {
   readonly session: ConnectionSession;
@@ -42,6 +44,8 @@ export class NotebookFileStore extends Disposable implements ProjectCollection {
   private readonly overwriteRequests = new Set<string>();
   private readonly deleteRequests = new Set<string>();
   private readonly titleRequests = new Map<string, string>();
+  /** PostHog's refusals of saved content, at the node they concern. */
+  readonly refusals = this._register(new NotebookRefusals());
   private readonly changed = this._register(new vscode.EventEmitter<vscode.FileChangeEvent[]>());
   readonly onDidChange = this.changed.event;
   private readonly notebooksChanged = this._register(new vscode.EventEmitter<NotebooksChange>());
@@ -111,7 +115,14 @@ export class NotebookFileStore extends Disposable implements ProjectCollection {
       throw vscode.FileSystemError.FileNotFound(target.uri);
     }
     const uri = target.uri.toString();
-    return { type: vscode.FileType.File, ctime: session.ctime, mtime: await session.statMtime(uri), size: session.textOf(formOf(target.uri)).bytes.byteLength };
+    return {
+      type: vscode.FileType.File,
+      ctime: session.ctime,
+      mtime: await session.statMtime(uri),
+      size: session.textOf(formOf(target.uri)).bytes.byteLength,
+      // VS Code opens it read-only (the lock on its tab); notebookAccess.ts says why in the editor.
+      permissions: isViewOnly(session.notebook.user_access_level) ? vscode.FilePermission.Readonly : undefined,
+    };
   }
 
   async read(target: CollectionItemTarget): Promise<Uint8Array> {
@@ -134,7 +145,19 @@ export class NotebookFileStore extends Disposable implements ProjectCollection {
       );
     }
     const overwrite = this.overwriteRequests.delete(uri);
-    const outcome = await session.write(uri, formOf(target.uri), new TextDecoder().decode(content), { overwrite });
+    this.refusals.clear(target.uri);
+    let outcome: WriteOutcome;
+    try {
+      outcome = await session.write(uri, formOf(target.uri), new TextDecoder().decode(content), { overwrite });
+    } catch (error) {
+      if (error instanceof ContentRefusedError) {
+        this.refusals.show(target.uri, error);
+        throw new Error(vscode.l10n.t('Not saved: PostHog refused the content: {0} Your text is kept; the place is marked in the editor.', error.detail), {
+          cause: error,
+        });
+      }
+      throw error;
+    }
     this.afterWrite(target, session, outcome);
   }
 
@@ -236,12 +259,12 @@ export class NotebookFileStore extends Disposable implements ProjectCollection {
     });
   }
 
-  /** Creates a notebook (one POST) and returns the URI of its file in `form`. */
-  async create(session: ConnectionSession, projectId: number, title: string, form: NotebookForm): Promise<vscode.Uri> {
+  /** Creates a notebook (one POST), with `content` or a heading of its title, and returns the URI of its file in `form`. */
+  async create(session: ConnectionSession, projectId: number, title: string, form: NotebookForm, content?: unknown): Promise<vscode.Uri> {
     const notebook = await session.client.notebooks.create(projectId, {
       title,
-      content: { type: 'doc', content: [{ type: 'heading', attrs: { level: 1 }, content: [{ type: 'text', text: title }] }] },
-      text_content: title,
+      content: content ?? { type: 'doc', content: [{ type: 'heading', attrs: { level: 1 }, content: [{ type: 'text', text: title }] }] },
+      text_content: content === undefined ? title : (markdownOf(content) ?? textContentOf(content)),
     });
     this.sessions.accept({ connectionId: session.connection.id, projectId, shortId: notebook.short_id }, notebook);
     this.notebooksChanged.fire({ session, projectId });
@@ -305,6 +328,8 @@ export class NotebookFileStore extends Disposable implements ProjectCollection {
             fileNameOf(target.uri),
           ),
         );
+      case 'viewOnly':
+        throw vscode.FileSystemError.NoPermissions(viewOnlyRefusal(title, outcome.level));
       case 'conflicted':
         throw new Error(
           outcome.marked
@@ -312,14 +337,14 @@ export class NotebookFileStore extends Disposable implements ProjectCollection {
                 'Not saved: "{0}" was changed on PostHog (version {1}, by {2}). Your changes and theirs are merged in the editor, but {3} place(s) changed on both sides and are marked: keep what you want there, then save again.',
                 oneSafeLine(outcome.server.title ?? target.itemId),
                 outcome.server.version,
-                describeUser(outcome.server.last_modified_by) ?? vscode.l10n.t('someone'),
+                outcome.byPostHog ? 'PostHog' : (describeUser(outcome.server.last_modified_by) ?? vscode.l10n.t('someone')),
                 outcome.conflicts,
               )
             : vscode.l10n.t(
                 'Not saved: "{0}" was changed on PostHog (version {1}, by {2}) in {3} place(s) you changed too. Save again to see both sides marked in the editor.',
                 oneSafeLine(outcome.server.title ?? target.itemId),
                 outcome.server.version,
-                describeUser(outcome.server.last_modified_by) ?? vscode.l10n.t('someone'),
+                outcome.byPostHog ? 'PostHog' : (describeUser(outcome.server.last_modified_by) ?? vscode.l10n.t('someone')),
                 outcome.conflicts,
               ),
         );
@@ -351,6 +376,15 @@ export class NotebookFileStore extends Disposable implements ProjectCollection {
     }
     return { uri, connectionId: path.connectionId, projectId: path.projectId, itemId: path.shortId, session };
   }
+}
+
+/** Why a save of a view-only notebook is refused (nothing is sent). */
+export function viewOnlyRefusal(title: string, level: string): string {
+  return vscode.l10n.t(
+    'Not saved: you have {0} access to "{1}" on PostHog, and only its editors may change it. Ask someone who manages the notebook for editor access.',
+    level || 'viewer',
+    title,
+  );
 }
 
 function renameRefusal(reason: RenameRefusal, notebook: Pick<Notebook, 'short_id' | 'title'>, form: NotebookForm): string {

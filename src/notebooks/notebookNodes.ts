@@ -10,6 +10,7 @@ import { type ExplorerNode, type ExplorerTreeProvider, MessageNode, type Project
 import { COMMANDS } from '../workbench/commandIds';
 import type { WorkbenchRegistry } from '../workbench/commands';
 import { displayLanguage } from '../workbench/window';
+import { isViewOnly } from './accessLevel';
 import type { DeletedNotebook, DeletedNotebooks } from './deletedNotebooks';
 import { describeFilter, isEmptyFilter, type NotebookFilter, toNotebookQuery } from './notebookFilter';
 import type { NotebookLists } from './notebookLists';
@@ -129,11 +130,12 @@ export class NotebookNode extends SessionNode {
     const title = notebookTitle(this.notebook.title);
     const item = new vscode.TreeItem(title, vscode.TreeItemCollapsibleState.None);
     item.id = this.id;
-    item.iconPath = new vscode.ThemeIcon('notebook');
+    const viewOnly = isViewOnly(this.notebook.user_access_level);
+    item.iconPath = new vscode.ThemeIcon(viewOnly ? 'lock' : 'notebook');
     const when = this.notebook.last_modified_at
       ? formatRelativeTime(this.notebook.last_modified_at, new Date(), displayLanguage())
       : undefined;
-    item.description = [userName(this.notebook.last_modified_by), when].filter(Boolean).join(' · ');
+    item.description = [viewOnly ? vscode.l10n.t('view only') : undefined, userName(this.notebook.last_modified_by), when].filter(Boolean).join(' · ');
     item.tooltip = new vscode.MarkdownString(
       [
         `**${markdownLine(title)}**`,
@@ -144,9 +146,12 @@ export class NotebookNode extends SessionNode {
           markdownLine(userName(this.notebook.last_modified_by) ?? '—'),
           markdownLine(this.notebook.last_modified_at ?? '—'),
         ),
+        ...(viewOnly
+          ? [vscode.l10n.t('View only: you have {0} access on PostHog, so it opens read-only.', markdownLine(this.notebook.user_access_level ?? ''))]
+          : []),
       ].join('\n\n'),
     );
-    item.contextValue = 'notebook';
+    item.contextValue = viewOnly ? 'notebook viewOnly' : 'notebook';
     item.command = { command: COMMANDS.openNotebook, title: vscode.l10n.t('Open Notebook'), arguments: [this] };
     return item;
   }

@@ -47,6 +47,7 @@ export function resolveTarget(store: Store, key: ApiKey, params: Record<string, 
  * the scope itself (write implies read, "*" is all). A key without scopes (NULL or []) has none of them.
  */
 export function authorize(key: ApiKey, action: Action, target: Target, refusePersonalKeyActions: boolean): void {
+  if (action.noScope) return;
   const required = action.scope ?? (refusePersonalKeyActions ? null : (action.allowedScope ?? null));
   if (!required) throw permissionDenied(PERSONAL_KEY_REFUSED);
   if (!required.startsWith('user:')) checkKeyLimits(key, target);

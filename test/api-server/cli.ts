@@ -1,6 +1,6 @@
 // `npm run api -- --port 8010 [--host 127.0.0.1] [--seed demo|minimal|empty] [--latency ms]
-//   [--allow-personal-key-actions] [--rate-limits] [--events N] [--live-events N] [--live-notebook] [--control]
-//   [--tls [--http-next-links]]`
+//   [--allow-personal-key-actions] [--rate-limits] [--events N] [--live-events N] [--live-notebook] [--event-list-level 0|1|2]
+//   [--control] [--tls [--http-next-links]]`
 // Serves the local PostHog-compatible API until SIGINT/SIGTERM.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,10 +12,11 @@ const SEEDS = new Set(['demo', 'minimal', 'empty']);
 
 const USAGE = `Usage: npm run api -- [--port N] [--host 127.0.0.1|::1|localhost] [--seed demo|minimal|empty]
                      [--latency ms] [--allow-personal-key-actions] [--rate-limits] [--events N] [--live-events N]
-                     [--live-notebook] [--control] [--tls [--http-next-links]]
+                     [--live-notebook] [--event-list-level 0|1|2] [--control] [--tls [--http-next-links]]
   --live-events N    N new events a second keep arriving in every project that has events (the events panel's Live)
   --live-notebook    a demo collaborator types into the notebook "Live notes (demo collaborator)" of the first
                      project through the collaboration endpoints, as a web app user would
+  --event-list-level PostHog's PATCH_EVENT_LIST_MAX_OFFSET: 0 off (self-hosted default), 1 migration, 2 enabled (default)
   --tls              serve over https with a throwaway self-signed certificate (needs the openssl CLI)
   --http-next-links  with --tls: build next/previous links with http://, as self-hosted PostHog does
                      when not configured as behind a proxy`;
@@ -56,6 +57,12 @@ export function parseArgs(argv: string[]): CliOptions {
       case '--live-notebook': options.liveNotebook = true; break;
       case '--allow-personal-key-actions': options.refusePersonalKeyActions = false; break;
       case '--rate-limits': options.rateLimits = true; break;
+      case '--event-list-level': {
+        const level = integer(value(i++, flag), flag);
+        if (level > 2) throw new Error(`--event-list-level must be 0, 1 or 2, got ${level}`);
+        options.eventListLevel = level as 0 | 1 | 2;
+        break;
+      }
       case '--control': options.control = true; break;
       case '--tls': options.tls = true; break;
       case '--http-next-links': options.httpNextLinks = true; break;

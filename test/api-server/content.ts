@@ -91,6 +91,14 @@ export function markdownOf(document: Json): string | undefined {
   return typeof markdown === 'string' ? markdown : '';
 }
 
+/** A Markdown notebook's content without its Markdown (its node keeps nodeId); undefined for other content. */
+export function withoutMarkdown(document: Json): Json | undefined {
+  if (markdownOf(document) === undefined || !document || typeof document !== 'object' || Array.isArray(document)) return undefined;
+  const [node] = document['content'] as JsonObject[];
+  const { markdown: _markdown, ...attrs } = (node!['attrs'] ?? {}) as JsonObject;
+  return { ...document, content: [{ ...node, attrs }] };
+}
+
 const BLOCKS = new Set(['paragraph', 'heading', 'listItem', 'codeBlock', 'blockquote', 'bulletList', 'orderedList']);
 
 /** Plain text of a document, blocks separated by blank lines (TipTap's getText); a Markdown notebook's is its Markdown. */

@@ -6,22 +6,33 @@
  *   GET  /_control/requests                    recorded requests (same shape as api.requests)
  *   POST /_control/requests/clear              clearRequests()
  *   POST /_control/faults                      body: a fault rule, `path` as a regex source (+ optional `flags`)
- *                                              (status 429/500/502/503/504/512; `queryTimeout: true` makes a 504
- *                                              PostHog's query-timeout JSON instead of a gateway page)
+ *                                              (status 400/402/429/500/502/503/504/512/513; `queryTimeout: true`
+ *                                              makes a 504 PostHog's query-timeout JSON instead of a gateway page;
+ *                                              `code` picks PostHog's query error, see faults.ts)
  *   POST /_control/latency                     body {ms}
  *   POST /_control/keys                        body {scopes, organizations?, projects?} -> {key}
  *   POST /_control/notebooks/bulk              body {projectId, count} -> {short_ids}
+ *   POST /_control/notebooks/stored            body {projectId, title?, content?, text_content?} -> {short_id}: a
+ *                                              notebook stored as sent, as an existing one is (a REST create now
+ *                                              makes a Markdown notebook; legacy notebooks still exist until
+ *                                              PostHog migrates them); text_content defaults to the content's text
  *   POST /_control/projects/bulk               body {organizationId, count} -> {ids}
  *   POST /_control/events/bulk                 body {projectId, count, withinHours?} -> {count}
- *   POST /_control/events/now                  body {projectId, count?, event?, timestamp?} -> {ids, timestamp}: `count`
+ *   POST /_control/events/now                  body {projectId, count?, event?, timestamp?, properties?} -> {ids, timestamp}: `count`
  *                                              events (default 1) all with the same timestamp (ISO; default now)
  *   POST /_control/events/live                 body {projectId, perSecond}: events keep arriving (0 stops)
+ *   POST /_control/events/steady               body {projectId, count, perSecond?, clusterEvery?, clusterSize?, ids?}
+ *                                              -> {count, oldest, newest, events?}: a steady stream back from now, every
+ *                                              clusterEvery-th instant holding clusterSize events on one timestamp
+ *                                              (`ids: true`: `events`, every event of the project in that span as
+ *                                              [id, microseconds], newest first)
  *   POST /_control/notebooks/:projectId/:shortId/remote-edit
  *        body {title?, content?, deleted?, by?} (all optional: without content a paragraph is appended; `by`
  *        {first_name, last_name?, email?} makes the edit a new user's, names as given, line breaks included,
  *        as PostHog stores them) -> the notebook
  *   GET  /_control/state                       keys, organizations, projects, notebooks per project
  *   Edits "from the web app" through the collaboration endpoints, carets, and the streams: see collab-control.ts.
+ *   (notebook access, rejected saves, PostHog's Markdown migration, settings: see control-notebooks.ts)
  */
 import type { Json, JsonObject } from './model';
 import type { Reply } from './http';
@@ -29,8 +40,10 @@ import type { ServerState } from './server';
 import type { FaultRule } from './faults';
 import type { SeededKeys } from './seed';
 import { notebookFull } from './serializers';
-import { markdownDoc, markdownOf, paragraph } from './content';
+import { textContentOf } from './content';
 import { handleCollabControl } from './collab-control';
+import { appendParagraph, notebookControl } from './control-notebooks';
+import { normalizeNotebookContent } from './notebook-rules';
 
 export interface ControlContext {
   state: ServerState;
@@ -64,6 +77,14 @@ export function handleControl(control: ControlContext, method: string, path: str
       const notebooks = store.addNotebooks(Number(input['projectId']), Number(input['count'] ?? 1));
       return okJson({ short_ids: notebooks.map((n) => n.short_id) }, 201);
     }
+    case 'POST notebooks/stored': {
+      const projectId = Number(input['projectId']);
+      if (!store.getProject(projectId)) return okJson({ detail: 'Not found.' }, 404);
+      const content = input['content'] ?? null;
+      const text = typeof input['text_content'] === 'string' ? input['text_content'] : textContentOf(content);
+      const notebook = store.createNotebook(projectId, { title: input['title'] ?? null, content, text_content: text });
+      return okJson({ short_id: notebook.short_id }, 201);
+    }
     case 'POST projects/bulk': {
       const projects = store.addProjects(String(input['organizationId']), Number(input['count'] ?? 1));
       return okJson({ ids: projects.map((p) => p.id) }, 201);
@@ -74,6 +95,22 @@ export function handleControl(control: ControlContext, method: string, path: str
       return okJson({ count }, 201);
     }
     case 'POST events/now': return addEventsNow(control, input);
+    case 'POST events/steady': {
+      const count = Number(input['count'] ?? 0);
+      if (!Number.isInteger(count) || count < 1 || count > 1_000_000) return bad('count must be a whole number from 1 to 1000000');
+      const span = store.addSteadyEvents(Number(input['projectId']), count, {
+        perSecond: Number(input['perSecond'] ?? 1),
+        clusterEvery: Number(input['clusterEvery'] ?? 0),
+        clusterSize: Number(input['clusterSize'] ?? 1),
+      });
+      const answer: JsonObject = { count, oldest: new Date(span.oldestMicros / 1000).toISOString(), newest: new Date(span.newestMicros / 1000).toISOString() };
+      if (input['ids'] === true) {
+        const table = store.eventsOf(Number(input['projectId']));
+        const rows = [...table.sorted()].filter((row) => table.timeOf(row) >= span.oldestMicros && table.timeOf(row) <= span.newestMicros);
+        answer['events'] = rows.map((row) => [table.record(row).uuid, table.timeOf(row)]);
+      }
+      return okJson(answer, 201);
+    }
     case 'POST events/live': {
       const perSecond = Number(input['perSecond'] ?? 0);
       if (!Number.isFinite(perSecond) || perSecond < 0 || perSecond > 10_000) return bad('perSecond must be a number from 0 to 10000');
@@ -87,6 +124,8 @@ export function handleControl(control: ControlContext, method: string, path: str
   }
   const collab = handleCollabControl(store, method, parts, input);
   if (collab) return collab;
+  const notebookReply = notebookControl(control, method, parts, input);
+  if (notebookReply) return notebookReply;
   return okJson({ detail: `No control route ${method} ${path}` }, 404);
 }
 
@@ -99,7 +138,11 @@ function addFault(control: ControlContext, input: JsonObject): Reply {
       return bad('path must be a valid regular expression source');
     }
   } else delete rule.path;
-  control.state.faults.add(rule);
+  try {
+    control.state.faults.add(rule);
+  } catch (error) {
+    return bad(error instanceof Error ? error.message : String(error));
+  }
   return okJson({ ok: true }, 201);
 }
 
@@ -111,7 +154,8 @@ function addEventsNow(control: ControlContext, input: JsonObject): Reply {
   const given = typeof input['timestamp'] === 'string' ? Date.parse(input['timestamp']) : Number.NaN;
   const timestamp = (Number.isNaN(given) ? store.now().getTime() : given) * 1000;
   const event = typeof input['event'] === 'string' ? input['event'] : 'live test';
-  const ids = Array.from({ length: count }, (_, i) => store.addEvent(projectId, { event, properties: { n: i + 1 }, timestamp: new Date(timestamp / 1000) }).uuid);
+  const properties = typeof input['properties'] === 'object' && input['properties'] !== null && !Array.isArray(input['properties']) ? input['properties'] : {};
+  const ids = Array.from({ length: count }, (_, i) => store.addEvent(projectId, { event, properties: { n: i + 1, ...properties }, timestamp: new Date(timestamp / 1000) }).uuid);
   return okJson({ ids, timestamp: new Date(timestamp / 1000).toISOString() }, 201);
 }
 
@@ -122,21 +166,13 @@ function remoteEdit(control: ControlContext, projectId: number, shortId: string,
   const edit: { title?: string; content?: Json; deleted?: boolean } = {};
   if (typeof input['title'] === 'string') edit.title = input['title'];
   if (typeof input['deleted'] === 'boolean') edit.deleted = input['deleted'];
-  if (input['content'] !== undefined) edit.content = input['content'];
+  if (input['content'] !== undefined) edit.content = normalizeNotebookContent(input['content']);
   else if (edit.title === undefined && edit.deleted === undefined) edit.content = appendParagraph(notebook.content, `Edited remotely (version ${notebook.version + 1}).`);
   const by = input['by'] && typeof input['by'] === 'object' && !Array.isArray(input['by']) ? input['by'] : undefined;
   const text = (value: Json | undefined) => (typeof value === 'string' ? value : '');
   const user = by ? store.addUser(text(by['first_name']), text(by['last_name']), text(by['email']) || `user${store.users.length + 1}@example.com`) : undefined;
   store.editNotebookRemotely(projectId, shortId, edit, user?.id);
   return okJson(notebookFull(store, notebook));
-}
-
-function appendParagraph(content: Json, text: string): Json {
-  const markdown = markdownOf(content);
-  if (markdown !== undefined) return markdownDoc(markdown ? `${markdown}\n\n${text}` : text);
-  const doc = content && typeof content === 'object' && !Array.isArray(content) ? content : { type: 'doc', content: [] };
-  const nodes = Array.isArray(doc['content']) ? doc['content'] : [];
-  return { ...doc, type: 'doc', content: [...nodes, paragraph(text)] };
 }
 
 function stateSummary(control: ControlContext): JsonObject {

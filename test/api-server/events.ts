@@ -129,6 +129,20 @@ export class EventTable {
     this.sortedRows = null;
   }
 
+  /** Adds one generated event at each of these times (microseconds); times may repeat. */
+  generateAt(times: readonly number[], rng: Rng): void {
+    if (this.persons.length === 0) this.addPersons(Math.max(10, Math.ceil(times.length / 40)), rng, times.reduce((oldest, t) => Math.min(oldest, t), Infinity));
+    this.reserve(times.length);
+    for (const t of times) {
+      const row = this.count++;
+      this.ts[row] = t;
+      this.kind[row] = kindFor(rng.uint32());
+      this.person[row] = Math.floor(this.persons.length * Math.pow(rng.next(), 1.8));
+      this.gen[row] = rng.uint32();
+    }
+    this.sortedRows = null;
+  }
+
   addExplicit(input: NewEvent, nowMicros: number, rng: Rng): EventRecord {
     const timestamp = toMicros(input.timestamp, nowMicros);
     const distinctId = input.distinct_id ?? rng.uuid(timestamp / 1000);
@@ -164,6 +178,19 @@ export class EventTable {
       this.sortedRows = rows;
     }
     return this.sortedRows;
+  }
+
+  /** Index in sorted() of the first row older than `beforeMicros` (rows.length when there is none). */
+  firstRowBefore(beforeMicros: number): number {
+    const rows = this.sorted();
+    let low = 0;
+    let high = rows.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (this.ts[rows[mid]!]! >= beforeMicros) low = mid + 1;
+      else high = mid;
+    }
+    return low;
   }
 
   timeOf(row: number): number {

@@ -3,6 +3,7 @@ import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { ApiKey, Organization, Project, User } from './model';
 import type { Store } from './store';
 import { validation } from './errors';
+import type { EventListLevel } from './events-query';
 
 export interface ServerOptions {
   refusePersonalKeyActions: boolean;
@@ -12,6 +13,10 @@ export interface ServerOptions {
    * over https, as self-hosted PostHog does when it is not configured as behind a proxy.
    */
   linkScheme: 'http' | 'https';
+  /** PostHog's PATCH_EVENT_LIST_MAX_OFFSET for the events list (see events-query.ts). */
+  eventListLevel: EventListLevel;
+  /** Whether GET /api/personal_api_keys/@current/ exists (older servers: 404). */
+  currentKeyEndpoint: boolean;
 }
 
 export interface Ctx {

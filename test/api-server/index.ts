@@ -7,11 +7,13 @@ import { RateLimiter } from './throttle';
 import type { Store } from './store';
 import { LiveEvents } from './live-events';
 import { DemoCollaborator } from './demo-collaborator';
+import type { EventListLevel } from './events-query';
 
 export type { Store } from './store';
 export type { RecordedRequest, TlsIdentity } from './server';
 export { throwawayCertificate } from './tls';
 export type { FaultRule } from './faults';
+export type { EventListLevel } from './events-query';
 export type { EventRecord, NewEvent } from './events';
 export type * from './model';
 export { markdownDoc, markdownOf, textContentOf } from './content';
@@ -36,6 +38,13 @@ export interface StartOptions {
   liveEventsPerSecond?: number;
   /** A demo collaborator types into a Markdown notebook of the first project (see demo-collaborator.ts). */
   liveNotebook?: boolean;
+  /**
+   * PostHog's PATCH_EVENT_LIST_MAX_OFFSET for the events list (events-query.ts): 0 off (self-hosted
+   * default), 1 migration, 2 enabled (default here: ranges over 366 days fail, no `after` means 24 hours).
+   */
+  eventListLevel?: EventListLevel;
+  /** Serve GET /api/personal_api_keys/@current/ (default true; false answers 404 as older servers do). */
+  currentKeyEndpoint?: boolean;
 }
 
 export interface LocalApi {
@@ -63,6 +72,8 @@ export async function startLocalApi(options: StartOptions = {}): Promise<LocalAp
       refusePersonalKeyActions: options.refusePersonalKeyActions ?? true,
       rateLimits: options.rateLimits ?? false,
       linkScheme: options.tls && !options.httpNextLinks ? ('https' as const) : ('http' as const),
+      eventListLevel: options.eventListLevel ?? 2,
+      currentKeyEndpoint: options.currentKeyEndpoint ?? true,
     },
     latencyMs: options.latencyMs ?? 0,
     faults: new Faults(),

@@ -68,7 +68,12 @@ export interface Notebook {
   createdById: number | null;
   last_modified_at: number;
   lastModifiedById: number | null;
+  /** Access levels set under PostHog's access control, by user id (see notebook-access.ts); others are editors. */
+  accessLevels?: Record<number, NotebookAccessLevel>;
 }
+
+/** PostHog's access levels for a notebook (posthog/rbac): below "editor", writes are refused. */
+export type NotebookAccessLevel = 'none' | 'viewer' | 'editor' | 'manager';
 
 export type ActivityChange = {
   type: string;
@@ -104,7 +109,10 @@ export interface Person {
 }
 
 export interface ApiKey {
+  id: string;
   value: string;
+  /** microseconds */
+  createdAt: number;
   label: string;
   userId: number;
   /** Empty = a key without scopes (NULL in PostHog's database): it may do nothing. */

@@ -78,8 +78,10 @@ export function sampleNotebooks(rng: Rng): SampleNotebook[] {
 }
 
 /**
- * Markdown notebooks, the form PostHog is migrating notebooks to: headings, lists, task lists, tables, code,
- * quotes, marks, and PostHog nodes as MDX-like self-closing tags whose props are the node's attrs.
+ * Markdown notebooks as PostHog's web app writes them today (PostHog's dialect: a line break in a paragraph is
+ * a line break, list items are one line each, quotes hold text), with the tags it knows: embedded nodes
+ * (Query, Insight, Recording, FeatureFlag with a named view, Person, SQLV2), a discussion thread (a
+ * `<Comment>` anchored to `<ref>` text), a mention, a note (`<!-- -->`), a divider and an image.
  */
 export function sampleMarkdownNotebooks(): SampleNotebook[] {
   const r = SAMPLE_REFS;
@@ -90,6 +92,7 @@ export function sampleMarkdownNotebooks(): SampleNotebook[] {
         '# Signup drop-off',
         '',
         'Signups fell **18%** on Tuesday. Most of the loss is between the pricing page and the signup form.',
+        'Numbers from the Tuesday export, checked twice.',
         '',
         `<Query query={{"kind":"SavedInsightNode","shortId":"${r.insight}"}} />`,
         '',
@@ -98,16 +101,24 @@ export function sampleMarkdownNotebooks(): SampleNotebook[] {
         '- [x] Ad spend and campaign links',
         '- [x] Errors on `/signup`',
         '- [ ] Mobile Safari sessions',
+        '  - [ ] iOS 17 only',
         '',
-        `<Recording id="${r.recording}" />`,
+        '<Comment ref="c-safari" replies={[{"id":"r-1","text":"Is this mobile only?","author":"Lee","at":"2024-09-03T10:12:00Z"},{"id":"r-2","text":"Mostly: 80% of the failed forms.","author":"Priya","at":"2024-09-03T10:40:00Z"}]} />',
+        '',
+        `<ref id="c-safari">The captcha fails on mobile Safari</ref>, says <mention id="2">@Lee</mention>.`,
+        '',
+        `<Recording id="${r.recording}" view="summary" />`,
         '',
         '> The form reset itself after a failed captcha, twice in a row.',
+        '> Seen in three sessions.',
         '',
         '| Step | Users | Conversion |',
         '| --- | ---: | ---: |',
         '| Pricing page | 4,210 | 100% |',
         '| Signup form | 1,830 | 43% |',
         '| Signed up | 1,120 | 27% |',
+        '',
+        '<!-- Ask design about the captcha copy -->',
         '',
         'Next: watch the [replays of failed signups](https://us.posthog.com/replay) with the team.',
       ].join('\n')),
@@ -129,14 +140,20 @@ export function sampleMarkdownNotebooks(): SampleNotebook[] {
         '',
         '<Query query={{"kind":"DataTableNode","source":{"kind":"HogQLQuery","query":"select event, count() from events group by event"}}} />',
         '',
+        `<Insight id="${r.insight}" view="summary" />`,
+        '',
         '1. Share the numbers in the weekly review',
         '2. Compare with the ~~old~~ new onboarding flow',
         '',
-        `<FeatureFlag id={${r.flagId}} />`,
+        `<FeatureFlag id={${r.flagId}} view="conditions" />`,
+        '',
+        '<SQLV2 nodeId="uploads-by-week" code="select count() from events where event = \'uploaded_file\'" returnVariable="uploads" />',
         '',
         '---',
         '',
-        `<Person id="${r.person}" />`,
+        `<Person id="${r.person}" showFilters />`,
+        '',
+        '![Weekly uploads in September](https://us.posthog.com/static/weekly-uploads.png)',
       ].join('\n')),
     },
     {

@@ -3,6 +3,8 @@ import type { ActivityEntry, JsonObject, Notebook, Organization, Person, Project
 import type { Store } from './store';
 import type { EventRecord } from './events';
 import { isoOffset, isoZ } from './time';
+import { accessLevelOf } from './notebook-access';
+import { withoutMarkdown } from './content';
 
 export function userBasic(user: User | null): JsonObject | null {
   if (!user) return null;
@@ -90,19 +92,23 @@ export function userMe(store: Store, user: User, visibleOrgs: Organization[]): J
   };
 }
 
-export function notebookMinimal(store: Store, n: Notebook): JsonObject {
+/** `userId`: whose `user_access_level` the answer carries (a user with no level set is an editor). */
+export function notebookMinimal(store: Store, n: Notebook, userId?: number): JsonObject {
   return {
     id: n.id, short_id: n.short_id, title: n.title, deleted: n.deleted, created_at: isoZ(n.created_at),
     created_by: userBasic(store.getUser(n.createdById)), last_modified_at: isoZ(n.last_modified_at),
-    last_modified_by: userBasic(store.getUser(n.lastModifiedById)), user_access_level: 'editor',
+    last_modified_by: userBasic(store.getUser(n.lastModifiedById)), user_access_level: userId === undefined ? 'editor' : accessLevelOf(n, userId),
   };
 }
 
-export function notebookFull(store: Store, n: Notebook): JsonObject {
+/** With store.settings.markdownOutOfResponses, a Markdown notebook comes without its Markdown (content and text_content). */
+export function notebookFull(store: Store, n: Notebook, userId?: number): JsonObject {
+  const stripped = store.settings.markdownOutOfResponses ? withoutMarkdown(n.content) : undefined;
   return {
-    id: n.id, short_id: n.short_id, title: n.title, content: n.content, text_content: n.text_content, version: n.version,
+    id: n.id, short_id: n.short_id, title: n.title, content: stripped ?? n.content, text_content: stripped ? null : n.text_content, version: n.version,
     deleted: n.deleted, created_at: isoZ(n.created_at), created_by: userBasic(store.getUser(n.createdById)),
-    last_modified_at: isoZ(n.last_modified_at), last_modified_by: userBasic(store.getUser(n.lastModifiedById)), user_access_level: 'editor',
+    last_modified_at: isoZ(n.last_modified_at), last_modified_by: userBasic(store.getUser(n.lastModifiedById)),
+    user_access_level: userId === undefined ? 'editor' : accessLevelOf(n, userId),
   };
 }
 

@@ -7,6 +7,7 @@
  *   store.rng                               the seeded PRNG (deterministic per seed)
  *   store.settings.maxProjectsPerOrganization  plan limit; null = unlimited up to PostHog's 2000 (past it: 403)
  *   store.settings.projectDeletionDisabled     PostHog's DISABLE_BULK_DELETES: every project DELETE answers 400
+ *   store.settings.markdownOutOfResponses      notebook responses leave a Markdown notebook's Markdown out (GET .../markdown/ has it)
  *
  * Records (times are microseconds since the epoch; see model.ts)
  *   store.users, store.organizations, store.projects (includes projects pending deletion)
@@ -36,10 +37,13 @@
  *   addNotebooks(projectId, n): Notebook[]    small real documents, last_modified spread over the past days
  *   addEvents(projectId, n, { withinHours? = 24 }): void   generated events in the last `withinHours`
  *   addEventsBetween(projectId, n, fromMicros, toMicros): void   generated events in (from, to] (live events)
+ *   addSteadyEvents(projectId, n, { perSecond? = 1, clusterEvery?, clusterSize? })   a steady stream back from now,
+ *                                           every clusterEvery-th instant holding clusterSize events on one timestamp
  *   addEvent(projectId, { event, distinct_id?, properties?, timestamp?, uuid?, elements_chain? }): EventRecord
  */
 import type { ActivityChange, ActivityEntry, ApiKey, Json, JsonObject, Notebook, Organization, Project, User } from './model';
 import { EventTable, type EventRecord, type NewEvent } from './events';
+import { EventWindowCache } from './events-query';
 import { Rng, randomBase62 } from './random';
 import { conflict, permissionDenied } from './errors';
 import { defaultProjectSettings } from './defaults';
@@ -51,6 +55,10 @@ import { CollabStreams } from './collab';
 export interface StoreSettings {
   maxProjectsPerOrganization: number | null;
   projectDeletionDisabled: boolean;
+  /** A REST create stores a Markdown notebook, as PostHog does since PR #100471 (false: an older server, content as sent). */
+  newNotebooksAsMarkdown: boolean;
+  /** Markdown notebooks' Markdown left out of notebook responses (read it from .../markdown/), as PostHog plans. */
+  markdownOutOfResponses: boolean;
 }
 
 /** PostHog's MAX_ALLOWED_PROJECTS_PER_ORG: the cap of plans without a project limit. */
@@ -62,10 +70,17 @@ export class Store {
   readonly projects: Project[] = [];
   readonly keys = new Map<string, ApiKey>();
   readonly activity: ActivityEntry[] = [];
-  readonly settings: StoreSettings = { maxProjectsPerOrganization: null, projectDeletionDisabled: false };
+  readonly settings: StoreSettings = {
+    maxProjectsPerOrganization: null,
+    projectDeletionDisabled: false,
+    newNotebooksAsMarkdown: true,
+    markdownOutOfResponses: false,
+  };
   readonly rng: Rng;
   /** Each notebook's collaboration stream (collab.ts): a PATCH with content publishes an update to it. */
   readonly collab: CollabStreams;
+  /** The events list's cache of the window that gave half a page (PostHog keeps it in Django's cache). */
+  readonly eventWindows = new EventWindowCache();
   private readonly notebooks = new Map<number, Notebook[]>();
   private readonly events = new Map<number, EventTable>();
   private readonly currentProject = new Map<number, number>();
@@ -126,8 +141,9 @@ export class Store {
     return id === null ? null : (this.users.find((u) => u.id === id) ?? null);
   }
 
-  addKey(key: ApiKey): string {
-    this.keys.set(key.value, key);
+  addKey(key: Omit<ApiKey, 'id' | 'createdAt'> & Partial<Pick<ApiKey, 'id' | 'createdAt'>>): string {
+    const createdAt = key.createdAt ?? this.clock().getTime() * 1000 - 30 * MICROS_PER_DAY;
+    this.keys.set(key.value, { ...key, id: key.id ?? this.rng.uuid(createdAt / 1000), createdAt });
     return key.value;
   }
 
@@ -352,6 +368,25 @@ export class Store {
   addEventsBetween(projectId: number, n: number, fromMicros: number, toMicros: number): void {
     this.eventsOf(projectId).generate(n, this.rng, fromMicros, toMicros);
     this.markIngested(projectId);
+  }
+
+  /**
+   * `count` generated events at a steady `perSecond` (default 1) back from a second before now, as a
+   * quiet project sees them; with `clusterEvery` N, every Nth instant holds `clusterSize` events on the
+   * very same timestamp (a batch import, a retried request). Returns the oldest and newest times.
+   */
+  addSteadyEvents(projectId: number, count: number, opts: { perSecond?: number; clusterEvery?: number; clusterSize?: number } = {}): { oldestMicros: number; newestMicros: number } {
+    const step = 1_000_000 / (opts.perSecond ?? 1);
+    const newest = this.clock().getTime() * 1000 - 1_000_000;
+    const times: number[] = [];
+    for (let instant = 0; times.length < count; instant++) {
+      const at = newest - Math.round(instant * step) - this.rng.int(0, Math.floor(step / 2));
+      const copies = opts.clusterEvery && instant % opts.clusterEvery === 0 ? Math.max(1, opts.clusterSize ?? 1) : 1;
+      for (let copy = 0; copy < copies && times.length < count; copy++) times.push(at);
+    }
+    this.eventsOf(projectId).generateAt(times, this.rng);
+    this.markIngested(projectId);
+    return { oldestMicros: times[times.length - 1] ?? newest, newestMicros: times[0] ?? newest };
   }
 
   addEvent(projectId: number, event: NewEvent): EventRecord {

@@ -80,6 +80,11 @@ async function main(): Promise<void> {
         const notebook = store.createNotebook(command.projectId, { title: 'Big notebook', content });
         return { shortId: notebook.short_id, contentBytes: JSON.stringify(content).length };
       }
+      case 'steadyProject': {
+        const project = store.createProject(store.organizations[0]!.id, { name: command.name });
+        store.addSteadyEvents(project.id, command.count, { perSecond: command.perSecond, clusterEvery: command.clusterEvery, clusterSize: command.clusterSize });
+        return project.id;
+      }
       case 'projectByName':
         return store.projects.find((project) => project.name === command.name)?.id;
       case 'reset':

@@ -15,6 +15,7 @@ export type ApiCommand =
   | { op: 'projectWithNotebooks'; name: string; notebooks: number }
   | { op: 'bigNotebook'; projectId: number; bytes: number }
   | { op: 'projectByName'; name: string }
+  | { op: 'steadyProject'; name: string; count: number; perSecond: number; clusterEvery: number; clusterSize: number }
   | { op: 'reset' }
   | { op: 'traffic' }
   | { op: 'setLatency'; ms: number }

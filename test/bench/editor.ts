@@ -189,6 +189,8 @@ export async function benchEditor(): Promise<Figure[]> {
     const opened = await heap(session, frame);
     const rows = [await rowsAt(frame, 0)];
     await frame.locator('vscode-textfield[name=limit] input').fill(String(LOAD_PAGE_SIZE));
+    // The demo's events span 14 days; the form's default lower bound is the last 24 hours.
+    await frame.locator('vscode-textfield[name=after] input').fill('-14d');
     await frame.locator('vscode-textfield[name=limit] input').press('Enter');
     await delay(1_000);
     const load = await loadAll(frame, api.store.eventsOf(api.store.projects.find((project) => project.name === 'Hedgebox')!.id).size);

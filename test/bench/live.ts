@@ -11,7 +11,7 @@ const EVENTS_PER_SECOND = 20;
 const SAMPLE_MS = 10_000;
 const DOM_ROWS_BUDGET = 200;
 const KEPT_EVENTS = 10_000;
-const POLLS_PER_MINUTE_BUDGET = 120;
+const POLLS_PER_MINUTE_BUDGET = 12; // one panel: Live keeps to 720 requests an hour of the key (src/api/budget.ts)
 const CLOCK_TICKS = 100;
 /** The same events arriving with the panel open and Live off: what the workbench costs anyway. */
 const BASELINE_MS = 60_000;

@@ -8,6 +8,7 @@
 // - merge: a save based on an older version: PATCH (409) + GET + three-way merge + PATCH.
 // The API runs in another process, so this process's CPU time during a call is the extension's own work.
 import { type Notebook, PostHogClient } from '../../src/api';
+import { readPostHogMarkdown, toPostHogMarkdown } from '../../src/notebooks/markdown';
 import { mergeMarkdown, mergeNotebookJson } from '../../src/notebooks/merge';
 import { markdownTextOf, planMarkdownSave, renderMarkdown, snapshotOf } from '../../src/notebooks/markdownSave';
 import { editableOf, parseNotebookDocument, serializeNotebook } from '../../src/notebooks/notebookDocument';
@@ -138,6 +139,9 @@ async function benchMarkdown(api: BenchApi, latencyMs: number, projectId: number
   const mergeTimes: number[] = [];
   const jsonMergeTimes: number[] = [];
   const lossChecks: number[] = [];
+  const posthogReads: number[] = [];
+  const posthogWrites: number[] = [];
+  let posthogBytes = 0;
   let fileBytes = 0;
   try {
     await client.users.me();
@@ -156,6 +160,13 @@ async function benchMarkdown(api: BenchApi, latencyMs: number, projectId: number
       const lossesStarted = performance.now();
       renderMarkdown(served!.content);
       lossChecks.push(performance.now() - lossesStarted);
+      // PostHog's dialect on its own: its reader on the file's text, and its migration's writer (corrected) on the notebook.
+      const readStarted = performance.now();
+      readPostHogMarkdown(text);
+      posthogReads.push(performance.now() - readStarted);
+      const writeStarted = performance.now();
+      posthogBytes = new TextEncoder().encode(toPostHogMarkdown(served!.content).markdown).byteLength;
+      posthogWrites.push(performance.now() - writeStarted);
       const base = snapshotOf(served!, text, 0);
       const edited = editText(text, round);
       let saved: Notebook | undefined;
@@ -229,6 +240,15 @@ async function benchMarkdown(api: BenchApi, latencyMs: number, projectId: number
   }
   figures.push(
     { section, what: 'after open: the check of what Markdown cannot hold (writes and reads the text back), for diagnostics', value: median(lossChecks), unit: 'ms' },
+    { section, what: `readPostHogMarkdown (PostHog's reader) on the ${(fileBytes / 1024 / 1024).toFixed(1)} MB Markdown`, value: median(posthogReads), unit: 'ms', budget: '< 1,000 ms', pass: median(posthogReads) < 1_000 },
+    {
+      section,
+      what: `toPostHogMarkdown (PostHog's migration, corrected, losses named) of the notebook, ${(posthogBytes / 1024 / 1024).toFixed(1)} MB of Markdown`,
+      value: median(posthogWrites),
+      unit: 'ms',
+      budget: '< 1,000 ms',
+      pass: median(posthogWrites) < 1_000,
+    },
     { section, what: `three-way merge of the ${(fileBytes / 1024 / 1024).toFixed(1)} MB Markdown alone (edits on both sides)`, value: median(mergeTimes), unit: 'ms', budget: '< 1,000 ms', pass: median(mergeTimes) < 1_000 },
     { section, what: 'three-way merge of the same notebook as JSON nodes', value: median(jsonMergeTimes), unit: 'ms', budget: '< 1,000 ms', pass: median(jsonMergeTimes) < 1_000 },
   );

@@ -1,7 +1,7 @@
 // `npm run bench`: what users feel, measured against the local API with injected latency, side by side with a
 // naive client and the network's floor; then activation, DOM rows and memory in the real editor, and the package
 // size. Prints a table and writes bench-results/bench.json (and bench.md, the same table in Markdown).
-//   npm run bench [-- --no-editor] [-- --latency 50] [-- --parts package,lists,notebook,live-notebook,events,editor,startup,live]
+//   npm run bench [-- --no-editor] [-- --latency 50] [-- --parts package,lists,notebook,live-notebook,hostile,events,editor,startup,live]
 //   [-- --live-minutes 10] [-- --live-notebook-minutes 6]
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import * as os from 'node:os';
@@ -10,12 +10,14 @@ import { parseArgs } from 'node:util';
 import { extensionVsix, repoRoot } from '../host/paths';
 import { runToCompletion } from '../host/processes';
 import { describeError } from '../host/protocol';
+import { benchAdversarial } from './adversarial';
 import { BenchApi } from './benchApi';
 import { benchEditor } from './editor';
 import { benchEvents } from './events';
 import { benchLists } from './lists';
 import { benchLive } from './live';
 import { benchLiveNotebook } from './liveNotebook';
+import { benchLivePace } from './livePace';
 import { benchNotebook } from './notebook';
 import { benchStartup } from './startup';
 import { type Figure, markdownTable, textTable } from './results';
@@ -24,7 +26,7 @@ const { values: options } = parseArgs({
   options: {
     'no-editor': { type: 'boolean', default: false },
     latency: { type: 'string', default: '50' },
-    parts: { type: 'string', default: 'package,lists,notebook,live-notebook,events,editor,startup,live' },
+    parts: { type: 'string', default: 'package,lists,notebook,live-notebook,hostile,events,editor,startup,live' },
     'live-minutes': { type: 'string', default: '10' },
     'live-notebook-minutes': { type: 'string', default: '6' },
   },
@@ -83,11 +85,13 @@ async function main(): Promise<number> {
         const minutes = Number(options['live-notebook-minutes']);
         await attempt(`Live notebooks (${minutes} min idle)`, () => benchLiveNotebook(api, latencyMs, minutes));
       }
-      if (parts.has('events')) await attempt('Events pager', () => benchEvents(api, latencyMs));
+      if (parts.has('events')) await attempt('Events pager and export', () => benchEvents(api, latencyMs));
     } finally {
       await api.close();
     }
   }
+  if (parts.has('hostile')) await attempt('Hostile notebook content, 1-5 MB', async () => benchAdversarial());
+  if (parts.has('events')) await attempt('Live pace on one key (an hour of virtual time)', () => benchLivePace());
   if (parts.has('editor')) await attempt('Real editor (activation, events webview)', () => benchEditor());
   if (parts.has('startup')) await attempt('VS Code startup, before and after activation on first use', () => benchStartup());
   if (parts.has('live')) await attempt(`Live events, ${options['live-minutes']} min in the real editor`, () => benchLive(Number(options['live-minutes'])));

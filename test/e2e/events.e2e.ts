@@ -135,6 +135,17 @@ describe('Events explorer (e2e)', () => {
     assert.equal(await frame.locator('.grid').getAttribute('aria-activedescendant'), 'event-row-1');
   });
 
+  it('opening an event while PostHog makes the key wait shows the wait in the detail, then the event', async () => {
+    const { page, api } = e2e();
+    api.injectFault({ path: /\/events\/[0-9a-f]{8}-[0-9a-f-]+\/$/, status: 429, throttleSeconds: 3 });
+    await frame.locator('.grid .row.data[aria-rowindex="3"]').click();
+    const detail = frame.locator('section.detail');
+    const waiting = detail.locator('.waiting');
+    await waitUntil(page, async () => /^PostHog asked to wait \d s \(its rate limit for this API key\); going on at /.test(await waiting.innerText().catch(() => '')), 'the detail says what it waits for');
+    await detail.locator('h3', { hasText: 'Properties' }).waitFor({ timeout: 10_000 });
+    assert.equal(await waiting.count(), 0, 'the note goes when the event comes');
+  });
+
   it('exports the current filter to CSV through the save dialog', async () => {
     const { workbench, workspaceDir, page } = e2e();
     const target = path.join(workspaceDir, 'pageviews.csv');

@@ -17,8 +17,10 @@ const domRows = (frame: Frame) => frame.locator('.grid .row.data').count();
 
 describe('Live events (e2e)', () => {
   let projectId = 0;
+  let otherProjectId = 0;
   after(async () => {
     if (projectId) await control('events/live', { projectId, perSecond: 0 });
+    if (otherProjectId) await control('events/live', { projectId: otherProjectId, perSecond: 0 });
   });
 
   it('Watch Live Events: new events appear at the top, the reader keeps their place, the DOM stays bounded', async () => {
@@ -92,5 +94,52 @@ describe('Live events (e2e)', () => {
     api.clearRequests();
     await page.waitForTimeout(6_000);
     assert.deepEqual(api.requests.filter((request) => request.path === `/api/projects/${projectId}/events/`), [], 'no polls once off');
+  });
+
+  it('Live in two panels side by side: they share the key\'s budget, poll half as often and say why, both show new events', async () => {
+    const { workbench, page, api } = e2e();
+    const organization = api.store.organizations.find((entry) => entry.name === 'Hedgebox Inc.')!;
+    const staging = api.store.projectsOf(organization.id).find((entry) => entry.name === 'Hedgebox Staging')!;
+    projectId = api.store.projectsOf(organization.id).find((entry) => entry.name === 'Hedgebox')!.id;
+    otherProjectId = staging.id;
+    api.store.addEvents(staging.id, 200, { withinHours: 1 });
+
+    await workbench.runCommand('PostHog: Watch Live Events');
+    await workbench.pickQuickItem('Hedgebox');
+    const first = await eventsFrame(page, 'Hedgebox');
+    await workbench.runCommand('View: New Editor Group to the Right');
+    await workbench.runCommand('PostHog: Watch Live Events');
+    await workbench.pickQuickItem('Hedgebox Staging');
+    const second = await eventsFrame(page, 'Hedgebox Staging');
+    const status = (frame: Frame) => frame.locator('.live-status').innerText();
+    for (const frame of [first, second]) {
+      await waitUntil(page, async () => (await frame.locator('.live-toggle').getAttribute('aria-pressed')) === 'true', 'Live is on in both panels');
+      await waitUntil(
+        page,
+        async () => /checked every 10 s, slowed down: 2 live panels share this API key's PostHog limit/.test(await status(frame)),
+        'each panel says it polls every 10 s because two panels share the key',
+        40_000,
+      );
+    }
+
+    const started = new Date().toISOString();
+    api.clearRequests();
+    await control('events/live', { projectId, perSecond: 5 });
+    await control('events/live', { projectId: staging.id, perSecond: 5 });
+    for (const frame of [first, second]) {
+      await waitUntil(page, async () => ((await newestShown(frame)) ?? '') > started, 'new events appear at the top of both panels', 30_000);
+    }
+    const watchedMs = Date.now() - Date.parse(started);
+    const polls = api.requests.filter((request) => /\/events\/$/.test(request.path) && request.query['after'] && request.query['limit'] === '1000').length;
+    console.log(`      ${polls} polls in ${Math.round(watchedMs / 1000)} s by the two panels`);
+    assert.ok(polls <= 2 * (Math.ceil(watchedMs / 10_000) + 1), `${polls} polls in ${watchedMs} ms: each panel every 10 s`);
+
+    await second.locator('.live-toggle').click();
+    await waitUntil(page, async () => (await second.locator('.live-toggle').getAttribute('aria-pressed')) === 'false', 'Live is off in the second panel');
+    await waitUntil(page, async () => /checked every 5 s\)\.$/.test(await status(first)), 'the first panel alone is back to every 5 s', 30_000);
+    await first.locator('.live-toggle').click();
+    await control('events/live', { projectId, perSecond: 0 });
+    await control('events/live', { projectId: staging.id, perSecond: 0 });
+    await workbench.runCommand('View: Close All Editor Groups');
   });
 });

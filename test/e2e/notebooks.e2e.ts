@@ -248,7 +248,7 @@ describe('Notebooks (e2e)', () => {
     await workbench.runCommand('View: Close All Editors');
   });
 
-  it('shows a Markdown notebook\'s tags as cards in VS Code\'s preview, squiggles a broken tag, and completes tag names', async () => {
+  it('shows a Markdown notebook\'s tags as cards in VS Code\'s preview, squiggles a broken tag (an unknown one as a warning), and completes tag names', async () => {
     const { workbench, page, api } = e2e();
     const organization = api.store.organizations[0]!;
     const project = api.store.projectsOf(organization.id).find((entry) => entry.name === 'Marketing site')!;
@@ -278,11 +278,12 @@ describe('Notebooks (e2e)', () => {
 
     await page.locator('.editor-group-container').first().locator('.view-lines').click();
     await page.keyboard.press('Control+End');
+    const editor = page.locator('.editor-group-container').first();
     await page.keyboard.type('\n<Qurey />\n');
-    await workbench.poll(
-      async () => (await page.locator('.editor-group-container').first().locator('.squiggly-error').count()) > 0,
-      'a red squiggle under the unknown tag',
-    );
+    await workbench.poll(async () => (await editor.locator('.squiggly-warning').count()) > 0, 'a warning squiggle under the tag PostHog will show as unknown');
+    assert.equal(await editor.locator('.squiggly-error').count(), 0, 'an unknown tag is no error');
+    await page.keyboard.type('\n<Query query={{"kind":}} />\n');
+    await workbench.poll(async () => (await editor.locator('.squiggly-error').count()) > 0, 'a red squiggle under the tag that does not read');
     await page.keyboard.type('<Qu');
     const suggestion = page.locator('.suggest-widget .monaco-list-row', { hasText: 'Query' }).first();
     await suggestion.waitFor({ timeout: 10_000 });

@@ -65,6 +65,7 @@ async function startDesktop(env: NodeJS.ProcessEnv, workspace: string, onExit: (
     `--extensionDevelopmentPath=${repoRoot}`,
     `--user-data-dir=${path.join(dataDir, 'desktop-user-data')}`,
     `--extensions-dir=${path.join(dataDir, 'desktop-extensions')}`,
+    '--enable-proposed-api=posthog-explorer.posthog-explorer',
     workspace,
   ];
   const code = spawn('code', args, { env, stdio: 'inherit' });

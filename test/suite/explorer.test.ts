@@ -358,7 +358,7 @@ describe('A key limited to one project', () => {
     assert.ok(notebooks.every(({ item }) => item.contextValue === 'notebook'));
   });
 
-  it('a key limited to a project other than the current one: the note offers Add Project by ID, and the added project shows', async () => {
+  it('a key limited to a project other than the current one: sign-in learns it from PostHog and shows it; Add Project by ID checks what it is given', async () => {
     const client = new PostHogClient({ baseUrl: apiUrl(), apiKey: allScopesKey() });
     const staging = (await client.projects.listAccessible()).results.find((project) => project.name === 'Hedgebox Staging');
     await client.dispose();
@@ -372,8 +372,9 @@ describe('A key limited to one project', () => {
     const other = new ExplorerHarness(runnerSecrets());
     try {
       assert.ok(await signIn(other, key));
+      assert.match(other.window.messages[0]?.text ?? '', new RegExp(`limited to some projects \\(${staging.id}\\)`));
       const [note] = await other.items();
-      assert.equal(labelOf(note.item), 'Key limited to some projects: none found. Add one by id…');
+      assert.equal(labelOf(note.item), 'Key limited to some projects: organizations are not listed');
       assert.equal(note.item.command?.command, 'posthogExplorer.addProject');
       const target = note.item.command?.arguments?.[0];
       other.window.type('abc');

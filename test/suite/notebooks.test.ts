@@ -7,6 +7,7 @@ import type { NotebookCommands } from '../../src/notebooks/notebookCommands';
 import type { NotebookEditorCommands } from '../../src/notebooks/notebookEditorCommands';
 import type { NotebookPicker } from '../../src/notebooks/notebookPicker';
 import { OPEN_AS_SETTING } from '../../src/notebooks/notebookTargets';
+import { TAGS } from '../../src/notebooks/markdown/dialect';
 import { markdownOf } from '../../src/notebooks/notebookDocument';
 import { NotebookFileStore } from '../../src/notebooks/notebookFiles';
 import { DeletedNotebookNode, NotebookNode, NotebooksNode } from '../../src/notebooks/notebookNodes';
@@ -63,12 +64,18 @@ async function tearDown(fixture: Fixture): Promise<void> {
 
 const PARAGRAPH = (text: string) => ({ type: 'paragraph', content: [{ type: 'text', text }] });
 
+/** A legacy notebook, stored as PostHog keeps existing ones (a create through the API makes a Markdown notebook now). */
 async function newNotebook(fixture: Fixture, title: string): Promise<Notebook> {
-  return fixture.session.client.notebooks.create(fixture.projectId, {
+  return storedNotebook(fixture, {
     title,
     content: { type: 'doc', content: [{ type: 'heading', attrs: { level: 1 }, content: [{ type: 'text', text: title }] }, PARAGRAPH('First line')] },
     text_content: `${title}\n\nFirst line`,
   });
+}
+
+async function storedNotebook(fixture: Fixture, notebook: { title: string; content: unknown; text_content?: string }): Promise<Notebook> {
+  const shortId = await localApi.storeNotebook(fixture.projectId, notebook);
+  return fixture.session.client.notebooks.get(fixture.projectId, shortId);
 }
 
 function uriOf(fixture: Fixture, notebook: Pick<Notebook, 'short_id' | 'title'>, form: NotebookForm = 'json'): vscode.Uri {
@@ -397,7 +404,7 @@ describe('Notebook files', function () {
     assert.ok(theirs.includes('Edited remotely') && !theirs.includes('Unsaved'), theirs);
   });
 
-  it('creates a notebook with one POST and opens it', async () => {
+  it('creates a notebook with one POST and opens it: PostHog stores it as a Markdown notebook, the file is its Markdown', async () => {
     const notebooksNode = await fixture.harness.child(ORGANIZATION, PROJECT, 'Notebooks');
     assert.ok(notebooksNode instanceof NotebooksNode);
     fixture.harness.window.type('Created in VS Code');
@@ -406,7 +413,7 @@ describe('Notebook files', function () {
     assert.ok(editor);
     const writes = (await localApi.requests()).filter((request) => request.method !== 'GET');
     assert.deepEqual(writes.map((request) => `${request.method} ${request.status}`), ['POST 201']);
-    assert.equal(editor.document.getText(), '# Created in VS Code\n');
+    assert.equal(editor.document.getText(), '# Created in VS Code');
     assert.match(editor.document.uri.path, /\/Created in VS Code \([A-Za-z0-9]+\)\.md$/);
   });
 
@@ -536,14 +543,24 @@ describe('Notebook files', function () {
     }
   });
 
-  it('shows the activity of a notebook as "who · what · when" with changes', async () => {
+  it('shows the activity of a notebook as "who · what · when" with changes; a version picked can be compared', async () => {
     const notebook = await newNotebook(fixture, 'Active');
     await fixture.session.client.notebooks.update(fixture.projectId, notebook.short_id, { title: 'Active, renamed' });
-    fixture.harness.window.pick(undefined);
-    await fixture.commands.showNotebookActivity(uriOf(fixture, notebook));
-    const prompt = fixture.harness.window.prompts.find((entry) => entry.kind === 'quickPick');
-    assert.ok(prompt, JSON.stringify(fixture.harness.window.messages));
-    assert.ok(prompt.labels.some((label) => / · (updated|created) · /.test(label)), prompt.labels.join('\n'));
+    const saved = await fixture.session.client.notebooks.update(fixture.projectId, notebook.short_id, {
+      content: { type: 'doc', content: [PARAGRAPH('A later version')] },
+      version: notebook.version,
+    });
+    fixture.harness.window.pick(' · Saved · ').pick('Compare with Current');
+    await fixture.commands.showNotebookActivity(uriOf(fixture, notebook, 'markdown'));
+    const [prompt, actions] = fixture.harness.window.prompts.filter((entry) => entry.kind === 'quickPick');
+    assert.ok(prompt && actions, JSON.stringify(fixture.harness.window.messages));
+    assert.ok(prompt.labels.some((label) => / · Created · /.test(label)), prompt.labels.join('\n'));
+    assert.ok(prompt.items?.some((item) => /updated/.test(item.label) && item.detail === 'title: "Active" → "Active, renamed"'), JSON.stringify(prompt.items));
+    assert.deepEqual(actions.labels, ['$(diff) Compare with Current', '$(discard) Restore This Version…']);
+    const diff = fixture.harness.window.diffs.at(-1);
+    assert.ok(diff, 'the version opens beside the current text');
+    assert.equal((await vscode.workspace.openTextDocument(diff.left)).getText(), 'A later version\n');
+    assert.equal(saved.version, notebook.version + 1);
   });
 });
 
@@ -727,7 +744,7 @@ describe('Notebook Markdown files', function () {
   });
 
   it('names what Markdown cannot hold, keeps it through other edits, and refuses a save that would drop it', async () => {
-    const notebook = await fixture.session.client.notebooks.create(fixture.projectId, {
+    const notebook = await storedNotebook(fixture, {
       title: 'Lossy',
       content: {
         type: 'doc',
@@ -753,20 +770,57 @@ describe('Notebook Markdown files', function () {
     await assert.rejects(Promise.resolve(vscode.workspace.fs.writeFile(document.uri, new TextEncoder().encode(document.getText()))), /line 3: .*highlight/);
   });
 
-  it('squiggles invalid tags, completes tag names and query kinds, explains a Query on hover, and previews tags as cards', async () => {
-    const markdown = '# Tags\n\n<Query query={{"kind":"SavedInsightNode","shortId":"Xk3pQ9aZ"}} />\n\n<Query query={{"kind":}} />\n\n<Qurey />\n';
+  it('opens a notebook holding every tag PostHog writes today without an error or a warning', async () => {
+    const tags = TAGS.filter((definition) => !definition.writtenAs && definition.tag !== 'Comment').map((definition) => `<${definition.tag}${definition.tag === 'UnknownNode' ? ' nodeType="ph-poll"' : ''} />`);
+    const markdown = [
+      '# Every tag',
+      ...tags,
+      '<Comment ref="c1" replies={[{"id":"r1","text":"Why?","author":"Lee","at":"2025-01-02T03:04:05Z"}]} />',
+      '<ref id="c1">Highlighted</ref> text by <mention id="42">@Lee</mention>.',
+      '<!-- a note -->',
+      '---',
+      '![A chart](https://posthog.com/chart.png)',
+      '<FeatureFlag id={42} view="conditions" showFilters hideResults title="Rollout" />',
+      '```python ref=c2:0-5',
+      'print(1)',
+      '```',
+    ].join('\n\n');
+    const notebook = await markdownNotebook('Every tag', markdown);
+    const document = await open(uriOf(fixture, notebook, 'markdown'));
+    fixture.harness.notebooks.language.refresh(document);
+    const diagnostics = vscode.languages.getDiagnostics(document.uri);
+    assert.deepEqual(diagnostics.map((d) => `${d.range.start.line}: ${d.message}`), []);
+    await replaceText(document, `${document.getText()}\n\n<Insight id="abc" view="nonsense" />\n\n<Qurey />\n`);
+    await waitFor('the unknown tag\'s warning', () => vscode.languages.getDiagnostics(document.uri).length > 0);
+    const after = vscode.languages.getDiagnostics(document.uri);
+    assert.deepEqual(after.map((d) => d.severity), [vscode.DiagnosticSeverity.Warning], after.map((d) => d.message).join('\n'));
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+
+  it('squiggles invalid tags, warns of unknown ones, completes tag names and props, explains a Query on hover, and previews tags as cards', async () => {
+    const markdown = '# Tags\n\n<Query query={{"kind":"SavedInsightNode","shortId":"Xk3pQ9aZ"}} />\n\n<Query query={{"kind":}} />\n\n<Qurey />\n\n<SQLV2 code="select 1" />\n';
     const notebook = await markdownNotebook('Tags', markdown);
     const document = await open(uriOf(fixture, notebook, 'markdown'));
-    await waitFor('two tag diagnostics', () => vscode.languages.getDiagnostics(document.uri).filter((d) => d.severity === vscode.DiagnosticSeverity.Error).length >= 2);
+    await waitFor('a tag error and a warning', () => vscode.languages.getDiagnostics(document.uri).length >= 2);
     const diagnostics = vscode.languages.getDiagnostics(document.uri);
-    assert.ok(diagnostics.some((d) => d.range.start.line === 4 && /JSON/.test(d.message)), diagnostics.map((d) => d.message).join('\n'));
-    assert.ok(diagnostics.some((d) => d.range.start.line === 6 && /Qurey/.test(d.message)), diagnostics.map((d) => d.message).join('\n'));
+    const described = diagnostics.map((d) => `${d.range.start.line} ${d.severity} ${d.message}`).join('\n');
+    assert.ok(diagnostics.some((d) => d.range.start.line === 4 && d.severity === vscode.DiagnosticSeverity.Error && /JSON/.test(d.message)), described);
+    assert.ok(
+      diagnostics.some((d) => d.range.start.line === 6 && d.severity === vscode.DiagnosticSeverity.Warning && /will show it as unknown/.test(d.message)),
+      described,
+    );
+    assert.ok(!diagnostics.some((d) => d.range.start.line === 8), `SQLV2 is a tag PostHog knows: ${described}`);
     const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', document.uri, new vscode.Position(2, 3));
     const hoverText = hovers.flatMap((hover) => hover.contents.map((part) => (typeof part === 'string' ? part : 'value' in part ? part.value : ''))).join('\n');
     assert.match(hoverText, /Xk3pQ9aZ/);
     await replaceText(document, `${document.getText()}\n<`);
     const completions = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', document.uri, new vscode.Position(document.lineCount - 1, 1), '<');
-    assert.ok(completions.items.some((item) => (typeof item.label === 'string' ? item.label : item.label.label).includes('Query')));
+    const labels = (list: vscode.CompletionList) => list.items.map((item) => (typeof item.label === 'string' ? item.label : item.label.label));
+    assert.ok(labels(completions).includes('Query') && labels(completions).includes('Insight'), labels(completions).join(', '));
+    await replaceText(document, `${document.getText()}FeatureFlag id={1} `);
+    const line = document.lineCount - 1;
+    const props = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', document.uri, new vscode.Position(line, document.lineAt(line).text.length));
+    assert.ok(labels(props).includes('view') && labels(props).includes('showFilters') && !labels(props).includes('id'), labels(props).join(', '));
     const rendered = await vscode.commands.executeCommand<string>('markdown.api.render', document);
     assert.match(rendered, /class="posthog-tag/, 'VS Code\'s Markdown engine draws the tags as cards');
     assert.ok(!rendered.includes('<Query') && !rendered.includes('<Qurey'), 'no raw tag in the preview');
@@ -1040,7 +1094,8 @@ describe('Notebook files in the installed extension', function () {
   });
 
   it('serves posthog:// for the environment connection and the JSON schema checks the document', async () => {
-    const notebook = await session.client.notebooks.create(projectId, { title: 'Schema check', content: { type: 'doc', content: [] } });
+    const shortId = await localApi.storeNotebook(projectId, { title: 'Schema check', content: { type: 'doc', content: [] } });
+    const notebook = await session.client.notebooks.get(projectId, shortId);
     const uri = vscode.Uri.parse(`posthog://environment/${projectId}/notebooks/Schema check (${notebook.short_id}).json`);
     const document = await open(uri);
     assert.equal(JSON.parse(document.getText()).title, 'Schema check');

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { KeyBudget } from '../budget';
 import type { Transport } from '../http';
 import { nextPageRequest, PageSource } from '../paging';
 import type { QueryParams } from '../query';
@@ -9,6 +10,8 @@ export interface ResourceContext {
   transport: Transport;
   baseUrl: string;
   pageConcurrency: number;
+  /** The request budget of this client's key (the events endpoints go through it). */
+  budget: KeyBudget;
 }
 
 /** A path segment from a caller-supplied id, so "../" or "?" cannot change the request target. */

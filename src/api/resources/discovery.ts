@@ -1,6 +1,6 @@
 import type { CallOptions } from '../http';
 import { collectAll, DEFAULT_PAGE_SIZE, ListAllCall, PagingOptions } from '../paging';
-import { Me, MeSchema, Organization, OrganizationSchema, paginated, Paginated } from '../schemas';
+import { Me, MeSchema, Organization, OrganizationSchema, paginated, Paginated, PersonalApiKey, PersonalApiKeySchema } from '../schemas';
 import { listSource, ResourceContext } from './context';
 
 const OrganizationPageSchema = paginated(OrganizationSchema);
@@ -28,5 +28,17 @@ export class UsersApi {
 
   me(call?: CallOptions): Promise<Me> {
     return this.context.transport.json({ method: 'GET', path: '/api/users/@me/' }, MeSchema, call);
+  }
+}
+
+/**
+ * GET /api/personal_api_keys/@current/: the calling key's scopes and the projects and organizations it is
+ * limited to. Older servers answer 404, newer ones may want personal_api_key:read (403).
+ */
+export class PersonalApiKeysApi {
+  constructor(private readonly context: ResourceContext) {}
+
+  current(call?: CallOptions): Promise<PersonalApiKey> {
+    return this.context.transport.json({ method: 'GET', path: '/api/personal_api_keys/@current/' }, PersonalApiKeySchema, call);
   }
 }

@@ -1,5 +1,8 @@
+import type { AcquireOptions, BudgetBucket, BudgetPriority } from '../budget';
+import { EventRangeError, RateLimitedError } from '../errors';
+import { type EventsBatch, walkEvents } from '../eventPages';
+import { timestampMicros } from '../eventTime';
 import type { CallOptions, SuccessResponse, Transport } from '../http';
-import { iteratePages, nextPageRequest, PageSource } from '../paging';
 import {
   Event,
   EventSchema,
@@ -12,12 +15,27 @@ import {
 import { abortReason } from '../sleep';
 import { ResourceContext, segment } from './context';
 
-/** The most rows PostHog answers to one events request (larger limits are cut to it, CSV included). */
-export const EVENTS_MAX_PAGE = 1_000;
+/** The longest range PostHog lists (its check: before − after over 366 days fails). */
+export const EVENTS_MAX_RANGE_DAYS = 366;
+const DAY_MS = 86_400_000;
+/** A 429 honoured this many times in a row before the call gives up. */
+const MAX_THROTTLED_WAITS = 5;
+
+/**
+ * How an events call goes through the key's request budget (budget.ts): who asks, what to tell the user
+ * while it waits, and whether to give up instead of waiting.
+ */
+export interface EventsCall extends CallOptions, AcquireOptions {
+  /** Default 'interactive'. */
+  priority?: BudgetPriority;
+}
 
 /** Query parameters of the event list (spec 4.3). The endpoint group is deprecated. */
 export interface EventFilters {
-  /** Only events after this time (without it PostHog looks back 24 hours). */
+  /**
+   * Only events after this time (strict). Without it, some deployments look back 24 hours from `before`,
+   * others without bound: send it.
+   */
   after?: string;
   /** Only events before this time. */
   before?: string;
@@ -92,31 +110,49 @@ export class EventExport implements AsyncIterable<Uint8Array> {
   }
 }
 
-/** Captured events of a project (/api/projects/{project}/events/). Deprecated by PostHog; read-only. */
+/**
+ * Refuses (EventRangeError) a range PostHog would answer with a generic 500: `before` (default now) less
+ * `after` over 366 days. Times it cannot read are left to PostHog.
+ */
+export function checkEventRange(filters: Pick<EventFilters, 'after' | 'before'>, now = Date.now()): void {
+  const after = filters.after === undefined ? undefined : timestampMicros(filters.after);
+  const before = filters.before === undefined ? now * 1000 : timestampMicros(filters.before);
+  if (after !== undefined && before !== undefined && before - after > EVENTS_MAX_RANGE_DAYS * DAY_MS * 1000) {
+    throw new EventRangeError(Math.ceil((before - after) / (DAY_MS * 1000)));
+  }
+}
+
+/**
+ * Captured events of a project (/api/projects/{project}/events/). Deprecated by PostHog; read-only. Every
+ * request goes through the key's budget (budget.ts); a 429 is waited out as PostHog's text asks.
+ */
 export class EventsApi {
   constructor(private readonly context: ResourceContext) {}
 
-  list(projectId: number | string, filters?: EventFilters & { format?: 'json' }, call?: CallOptions): Promise<EventsPage> {
-    return this.transport.json({ method: 'GET', path: this.collectionPath(projectId), query: { ...filters } }, EventsPageSchema, call);
+  /** This key's request budget (shared with every client of the same host and key). */
+  get budget() {
+    return this.context.budget;
   }
 
-  /** Pages newest first by following `next` (which moves `before` back); break out to stop. */
-  pages(projectId: number | string, filters?: EventFilters, call?: CallOptions): AsyncGenerator<EventsPage, void, undefined> {
-    const path = this.collectionPath(projectId);
-    const { limit, offset, ...rest } = filters ?? {};
-    const source: PageSource<Event> = {
-      byOffset: (from, size, signal) =>
-        this.transport.json({ method: 'GET', path, query: { ...rest, limit: size, offset: from || undefined } }, EventsPageSchema, { signal }),
-      byNextUrl: (next, signal) => this.transport.json(nextPageRequest(next, this.context.baseUrl, `GET ${path}`), EventsPageSchema, { signal }),
-    };
-    return iteratePages(source, { limit, offset }, call?.signal);
+  async list(projectId: number | string, filters?: EventFilters & { format?: 'json' }, call?: EventsCall): Promise<EventsPage> {
+    checkEventRange(filters ?? {});
+    return this.gated('events', call, (options) =>
+      this.transport.json({ method: 'GET', path: this.collectionPath(projectId), query: { ...filters } }, EventsPageSchema, options),
+    );
   }
 
-  get(projectId: number | string, id: string, options?: { format?: 'json'; include_person?: boolean }, call?: CallOptions): Promise<Event> {
-    return this.transport.json(
-      { method: 'GET', path: `${this.collectionPath(projectId)}${segment(id)}/`, query: { ...options } },
-      EventSchema,
-      call,
+  /**
+   * Events newest first, down to `filters.after`, each once (eventPages.ts): never concludes from a
+   * missing `next`, never skips events sharing a timestamp at a page boundary. Break out to stop. Each
+   * page is a list() call: refused before sending when the range is over 366 days.
+   */
+  pages(projectId: number | string, filters: EventFilters = {}, call?: EventsCall): AsyncGenerator<EventsBatch, void, undefined> {
+    return walkEvents((page, signal) => this.list(projectId, page, { ...call, signal }), filters, call?.signal);
+  }
+
+  get(projectId: number | string, id: string, options?: { format?: 'json'; include_person?: boolean }, call?: EventsCall): Promise<Event> {
+    return this.gated('events', call, (callOptions) =>
+      this.transport.json({ method: 'GET', path: `${this.collectionPath(projectId)}${segment(id)}/`, query: { ...options } }, EventSchema, callOptions),
     );
   }
 
@@ -125,11 +161,9 @@ export class EventsApi {
    * older servers a bare list, the spec one event (no suggestions): all three are accepted. PostHog
    * throttles this endpoint apart: 60 a minute and 300 an hour.
    */
-  async values(projectId: number | string, query: EventValuesQuery, call?: CallOptions): Promise<EventValues> {
-    const answer = await this.transport.jsonOneOf(
-      { method: 'GET', path: `${this.collectionPath(projectId)}values/`, query: { ...query } },
-      eventValuesSchemaFor,
-      call,
+  async values(projectId: number | string, query: EventValuesQuery, call?: EventsCall): Promise<EventValues> {
+    const answer = await this.gated('eventValues', call, (options) =>
+      this.transport.jsonOneOf({ method: 'GET', path: `${this.collectionPath(projectId)}values/`, query: { ...query } }, eventValuesSchemaFor, options),
     );
     return eventValuesOf(answer);
   }
@@ -138,17 +172,42 @@ export class EventsApi {
    * Streams one events request in CSV or JSON as the server sends it: at most 1,000 rows (CSV defaults
    * to 1,000 and has no next link). More rows are read by following `pages`.
    */
-  export(projectId: number | string, filters: EventFilters, format: ExportFormat, call?: CallOptions): Promise<EventExport> {
+  async export(projectId: number | string, filters: EventFilters, format: ExportFormat, call?: EventsCall): Promise<EventExport> {
+    checkEventRange(filters);
     const spec = {
       method: 'GET' as const,
       path: this.collectionPath(projectId),
       query: { ...filters, format },
       headers: { accept: format === 'csv' ? 'text/csv' : 'application/json' },
     };
-    return this.transport.send(spec, call, async (response) => {
-      const contentType = String(response.headers['content-type'] ?? (format === 'csv' ? 'text/csv' : 'application/json'));
-      return new EventExport(response, contentType, (caught) => this.transport.toPostHogError(caught, response.endpoint), call?.signal);
-    });
+    return this.gated('events', call, (options) =>
+      this.transport.send(spec, options, async (response) => {
+        const contentType = String(response.headers['content-type'] ?? (format === 'csv' ? 'text/csv' : 'application/json'));
+        return new EventExport(response, contentType, (caught) => this.transport.toPostHogError(caught, response.endpoint), call?.signal);
+      }),
+    );
+  }
+
+  /**
+   * Sends through the key's budget: waits for room (telling `call.onWait`), and on a 429 blocks the key's
+   * bucket for the wait PostHog names ("Expected available in N seconds") before asking again.
+   */
+  private async gated<T>(bucket: BudgetBucket, call: EventsCall | undefined, send: (options: CallOptions) => Promise<T>): Promise<T> {
+    const budget = this.context.budget;
+    for (let throttled = 0; ; throttled++) {
+      await budget.acquire(bucket, call?.priority ?? 'interactive', call ?? {});
+      try {
+        return await send({ signal: call?.signal, retryThrottled: false });
+      } catch (error) {
+        if (!(error instanceof RateLimitedError)) {
+          throw error;
+        }
+        budget.throttled(bucket, error.retryAfterSeconds ?? 60, error.detail);
+        if (call?.noWait || throttled >= MAX_THROTTLED_WAITS) {
+          throw error;
+        }
+      }
+    }
   }
 
   private get transport(): Transport {

@@ -7,6 +7,7 @@ import {
   Notebook,
   NotebookListItem,
   NotebookListItemSchema,
+  NotebookMarkdownSchema,
   NotebookSchema,
   NotebookWritable,
   paginated,
@@ -15,6 +16,7 @@ import {
 import { isUuid } from '../uuid';
 import { NotebookCollabApi } from './collab';
 import { listSource, ResourceContext, segment, splitPaging } from './context';
+import { lacksMarkdown, withMarkdown } from './notebookMarkdown';
 import type { ActivityPaging } from './projects';
 
 const NotebookPageSchema = paginated(NotebookListItemSchema);
@@ -80,13 +82,14 @@ export class NotebooksApi {
     return iteratePages(this.source(projectId, rest), paging, call?.signal);
   }
 
-  create(projectId: number | string, body: NotebookWritable, call?: CallOptions): Promise<Notebook> {
-    return this.context.transport.json({ method: 'POST', path: this.collectionPath(projectId), body }, NotebookSchema, call);
+  async create(projectId: number | string, body: NotebookWritable, call?: CallOptions): Promise<Notebook> {
+    const created = await this.context.transport.json({ method: 'POST', path: this.collectionPath(projectId), body }, NotebookSchema, call);
+    return this.completed(projectId, created, call);
   }
 
   get(projectId: number | string, shortId: string, options: { ifNoneMatchVersion: number }, call?: CallOptions): Promise<Notebook | NotModified>;
   get(projectId: number | string, shortId: string, options?: NotebookGetOptions, call?: CallOptions): Promise<Notebook>;
-  get(projectId: number | string, shortId: string, options?: NotebookGetOptions, call?: CallOptions): Promise<Notebook | NotModified> {
+  async get(projectId: number | string, shortId: string, options?: NotebookGetOptions, call?: CallOptions): Promise<Notebook | NotModified> {
     const version = options?.ifNoneMatchVersion;
     const spec = {
       method: 'GET' as const,
@@ -94,20 +97,31 @@ export class NotebooksApi {
       headers: version === undefined ? undefined : { 'if-none-match': String(version) },
     };
     if (version === undefined) {
-      return this.context.transport.json(spec, NotebookSchema, call);
+      return this.context.transport.json(spec, NotebookSchema, call).then((notebook) => this.completed(projectId, notebook, call));
     }
-    return this.context.transport.send(spec, call, async (response) => {
+    const answer = await this.context.transport.send(spec, call, async (response) => {
       if (response.status === 304) {
         await response.body.dump();
         return NOT_MODIFIED;
       }
       return this.context.transport.parseJsonBody(response, NotebookSchema);
     });
+    return answer === NOT_MODIFIED ? answer : this.completed(projectId, answer, call);
+  }
+
+  /**
+   * The notebook as Markdown (GET .../markdown/): a Markdown notebook's own Markdown, or a legacy notebook
+   * converted by PostHog; null when PostHog has none.
+   */
+  async markdown(projectId: number | string, shortId: string, call?: CallOptions): Promise<string | null> {
+    const answer = await this.context.transport.json({ method: 'GET', path: `${this.itemPath(projectId, shortId)}markdown/` }, NotebookMarkdownSchema, call);
+    return answer.markdown;
   }
 
   /** A PATCH carrying `content` must carry the current `version`, else ConflictError (409). */
-  update(projectId: number | string, shortId: string, body: NotebookWritable, call?: CallOptions): Promise<Notebook> {
-    return this.context.transport.json({ method: 'PATCH', path: this.itemPath(projectId, shortId), body }, NotebookSchema, call);
+  async update(projectId: number | string, shortId: string, body: NotebookWritable, call?: CallOptions): Promise<Notebook> {
+    const updated = await this.context.transport.json({ method: 'PATCH', path: this.itemPath(projectId, shortId), body }, NotebookSchema, call);
+    return this.completed(projectId, updated, call);
   }
 
   /**
@@ -143,6 +157,15 @@ export class NotebooksApi {
       activityOr(NotebookSchema),
       call,
     );
+  }
+
+  /** A Markdown notebook whose answer left its Markdown out gets it from GET .../markdown/ (one more request). */
+  private async completed(projectId: number | string, notebook: Notebook, call?: CallOptions): Promise<Notebook> {
+    if (notebook.deleted || !lacksMarkdown(notebook)) {
+      return notebook; // a deleted notebook's /markdown/ answers 404
+    }
+    const markdown = await this.markdown(projectId, notebook.short_id, call);
+    return markdown === null ? notebook : withMarkdown(notebook, markdown);
   }
 
   private collectionPath(projectId: number | string): string {

@@ -45,3 +45,18 @@ export const MeSchema = z.object({
   team: CurrentTeamSchema.nullable().optional(),
 });
 export type Me = z.infer<typeof MeSchema>;
+
+/**
+ * GET /api/personal_api_keys/@current/. `scopes` null or [] means no access at all (older servers show a
+ * NULL as ["*"]); `scoped_teams` lists the projects the key is limited to (empty or null: all).
+ */
+export const PersonalApiKeySchema = z.object({
+  id: z.string(),
+  label: z.string().nullable().optional(),
+  mask_value: z.string().nullable().optional(),
+  scopes: z.array(z.string()).nullable(),
+  scoped_teams: z.array(z.number().int()).nullable().optional(),
+  scoped_organizations: z.array(z.string()).nullable().optional(),
+  user_id: z.number().int().nullable().optional(),
+});
+export type PersonalApiKey = z.infer<typeof PersonalApiKeySchema>;

@@ -16,6 +16,11 @@ const listItemShape = {
   created_by: UserBasicSchema.nullable(),
   last_modified_at: z.string(),
   last_modified_by: UserBasicSchema.nullable(),
+  /**
+   * The caller's access to the notebook under PostHog's access control: "none", "viewer", "editor" or
+   * "manager" (below "editor", every write answers 403). Older servers leave it out.
+   */
+  user_access_level: z.string().nullable().optional(),
 };
 
 export const NotebookListItemSchema = z.object(listItemShape);
@@ -37,3 +42,7 @@ export interface NotebookWritable {
   version?: number;
   deleted?: boolean;
 }
+
+/** GET .../notebooks/{short_id}/markdown/: the notebook as Markdown (a legacy notebook converted by PostHog). */
+export const NotebookMarkdownSchema = z.object({ markdown: z.string().nullable() });
+export type NotebookMarkdown = z.infer<typeof NotebookMarkdownSchema>;

@@ -1,6 +1,6 @@
 import { alignBlocks } from './align';
 import type { MarkdownIssue } from './issues';
-import { issueAt, parseMarkdownBlocks, type ParsedBlock } from './parse';
+import { issueAt, parseMarkdownBlocks, type ParsedBlock } from './legacyRead';
 import { type PmNode, plainText, quote } from './schema';
 import { lossesOfBlock, placeDocBlocks, type PlacedBlock } from './toMarkdown';
 

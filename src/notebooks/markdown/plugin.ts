@@ -22,6 +22,8 @@ export const INLINE_TAG_TOKEN = 'posthog_tag_inline';
 export type TagTokenMeta = {
   tag?: ParsedTag;
   problem?: string;
+  /** A tag that does not read is an error; one PostHog will show as unknown only a warning. */
+  severity?: 'error' | 'warning';
 };
 
 export interface PosthogTagsOptions {
@@ -120,10 +122,10 @@ function inlineTag(state: StateInline, silent: boolean): boolean {
 
 function tokenMeta(parse: ReturnType<typeof parseTagAt>): TagTokenMeta {
   if (!parse.ok) {
-    return { problem: parse.problem };
+    return { problem: parse.problem, severity: 'error' };
   }
   const problem = checkTag(parse.tag);
-  return problem ? { tag: parse.tag, problem: problem.message } : { tag: parse.tag };
+  return problem ? { tag: parse.tag, problem: problem.message, severity: problem.severity } : { tag: parse.tag };
 }
 
 /** The line holding the offset, if it is within the block's lines. */

@@ -1,5 +1,5 @@
 import { sameJson } from '../notebookDocument';
-import { parseMarkdownBlocks } from './parse';
+import { parseMarkdownBlocks } from './legacyRead';
 import { plainText, type PmNode } from './schema';
 import { joinBlocks, placeDocBlocks } from './toMarkdown';
 

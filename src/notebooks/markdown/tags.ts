@@ -16,9 +16,8 @@
  * PostHog's reader finds tags only at the start of a line (inside text it reads only `<u>`, `<ref id>` and
  * `<mention id>`); tags inside text are this extension's, for inline nodes (ReplayTimestamp, Backlink).
  */
-import MarkdownIt from 'markdown-it';
 import { JsonSyntaxError, parseJsonWithLocations } from '../../common/jsonWithLocations';
-import { COMMENT_TAG, isKnownTag, nodeTypeOfTag, TAGS, UNKNOWN_TAG } from './dialect';
+import { isKnownTag, nodeTypeOfTag, TAGS, UNKNOWN_TAG } from './dialect';
 import type { MarkdownIssue } from './issues';
 
 export interface PropSpan {
@@ -95,13 +94,36 @@ export function formatTag(name: string, props: Record<string, unknown>): string 
   return `${text} />`;
 }
 
+/**
+ * As PostHog's reader reads it back: a string as a JSON string, unless it holds `&` (PostHog decodes entities in
+ * quoted values), anything else as `{JSON}` with backslashes written `\u005c` (PostHog's reader of braces
+ * misreads a string ending in an escaped backslash).
+ */
 function formatPropValue(value: unknown): string {
-  return typeof value === 'string' ? JSON.stringify(value) : `{${JSON.stringify(value)}}`;
+  if (typeof value === 'string' && !value.includes('&')) {
+    return JSON.stringify(value);
+  }
+  return `{${JSON.stringify(value).replace(/\\\\/g, '\\u005c')}}`;
+}
+
+/**
+ * Where `</Name>` first comes in `text` from an offset, on the same line and ending by `limit` (-1 when it
+ * does not): a scanner reading many tags of one text passes an index of them, so that looking for closings
+ * never reads a line over and over.
+ */
+export type ClosingFinder = (closing: string, from: number, limit: number) => number;
+
+function closingFinder(text: string): ClosingFinder {
+  return (closing, from, limit) => {
+    const lineEnd = text.indexOf('\n', from);
+    const at = text.indexOf(closing, from);
+    return at !== -1 && at + closing.length <= Math.min(limit, lineEnd === -1 ? text.length : lineEnd) ? at : -1;
+  };
 }
 
 /** Reads the tag whose `<` is at the offset. */
-export function parseTagAt(text: string, offset: number): TagParse {
-  return new TagReader(text, offset).read();
+export function parseTagAt(text: string, offset: number, closings: ClosingFinder = closingFinder(text)): TagParse {
+  return new TagReader(text, offset, closings).read();
 }
 
 interface Problem {
@@ -133,6 +155,7 @@ class TagReader {
   constructor(
     private readonly text: string,
     private readonly start: number,
+    private readonly closings: ClosingFinder,
   ) {
     this.position = start;
   }
@@ -180,17 +203,16 @@ class TagReader {
     if (afterSpaces < this.limit && this.text.startsWith(closing, afterSpaces)) {
       return this.finish(afterSpaces + closing.length);
     }
-    const lineEnd = this.text.indexOf('\n', contentStart);
-    const closingAt = this.text.slice(contentStart, lineEnd === -1 ? this.limit : Math.min(lineEnd, this.limit)).indexOf(closing);
+    const closingAt = this.closings(closing, contentStart, this.limit);
     if (closingAt === -1) {
       return this.stop(this.unclosed(contentStart));
     }
     this.note({
       message: `<${this.name}> cannot hold content (PostHog ignores it): write <${this.name} … /> instead`,
       start: contentStart,
-      end: contentStart + closingAt,
+      end: closingAt,
     });
-    return this.finish(contentStart + closingAt + closing.length);
+    return this.finish(closingAt + closing.length);
   }
 
   private unclosed(end = this.position): Problem {
@@ -404,11 +426,14 @@ export interface TagProblem {
   readonly message: string;
   readonly start: number;
   readonly end: number;
+  /** A tag that does not read is an error; one PostHog reads but does not know (or cannot place) a warning. */
+  readonly severity: 'error' | 'warning';
 }
 
 /**
- * What is wrong with a well-formed tag, if anything: a name PostHog has no tag for, or an `<UnknownNode>`
- * without the `nodeType` it stands for.
+ * What is worth saying about a well-formed tag, if anything: a name PostHog does not know (its web app shows
+ * such a tag as an unknown component; a warning, not an error), or an `<UnknownNode>` without the `nodeType`
+ * it stands for.
  */
 export function checkTag(tag: ParsedTag): TagProblem | undefined {
   const nameStart = tag.start + 1;
@@ -417,9 +442,10 @@ export function checkTag(tag: ParsedTag): TagProblem | undefined {
     const suggestion = closestTagName(tag.name);
     const hint = suggestion ? ` (did you mean ${suggestion}?)` : '';
     return {
-      message: `unknown tag <${tag.name}>: PostHog's tags are ${KNOWN_TAG_NAMES.join(', ')}${hint}`,
+      message: `PostHog does not know the tag <${tag.name}> and will show it as unknown${hint}`,
       start: nameStart,
       end: nameEnd,
+      severity: 'warning',
     };
   }
   if (tag.name === UNKNOWN_TAG && typeof tag.props.nodeType !== 'string') {
@@ -428,14 +454,28 @@ export function checkTag(tag: ParsedTag): TagProblem | undefined {
       message: `<${UNKNOWN_TAG}> needs the type of the node it keeps as a string prop, e.g. nodeType="ph-something"`,
       start: span ? span.start : nameStart,
       end: span ? span.end : nameEnd,
+      severity: 'warning',
     };
   }
   return undefined;
 }
 
-const KNOWN_TAG_NAMES = [...TAGS.map((definition) => definition.tag), UNKNOWN_TAG, COMMENT_TAG];
+const KNOWN_TAG_NAMES = TAGS.map((definition) => definition.tag);
 
+const closestNames = new Map<string, string | undefined>();
+
+/** The known tag a name is a slip of, if one is close (remembered: a notebook repeats its names). */
 function closestTagName(name: string): string | undefined {
+  if (!closestNames.has(name)) {
+    if (closestNames.size >= 1000) {
+      closestNames.clear();
+    }
+    closestNames.set(name, findClosestTagName(name));
+  }
+  return closestNames.get(name);
+}
+
+function findClosestTagName(name: string): string | undefined {
   const lower = name.toLowerCase();
   let best: string | undefined;
   let bestDistance = Math.max(2, Math.floor(name.length / 3)) + 1;
@@ -484,9 +524,10 @@ export interface TagScan {
 
 /**
  * Every PostHog tag in a notebook's Markdown, alone on its line or inside text, and what is wrong with
- * the ones that are not valid. Code (fenced, indented, code spans), HTML comments and escaped `\<` are
- * skipped, and so is lower-case HTML (`<u>`, `<mention …>`). Inside text, a `<Name` that does not read
- * as a tag and is not one of PostHog's names is taken for prose ("List<String>"), not reported.
+ * the ones that are not valid. Code (PostHog's backtick fences, code spans), notes (`<!-- … -->`) and escaped
+ * `\<` are skipped, and so is lower-case HTML (`<u>`, `<mention …>`). Inside text, a `<Name` that does not
+ * read as a tag and is not one of PostHog's names is taken for prose ("List<String>"), not reported.
+ * Linear in the text: each part of it is read once, closings and code spans found through indexes.
  */
 export function scanTags(markdown: string): TagScan {
   const scanner = new TagScanner(markdown);
@@ -495,12 +536,16 @@ export function scanTags(markdown: string): TagScan {
 }
 
 const SCAN_TARGETS = /[\\`<]/g;
-const BLOCK_PREFIX = /^[ \t]*(?:(?:>|[-*+]|\d{1,9}[.)])[ \t]*)*$/;
 
 class TagScanner {
   readonly tags: TagInfo[] = [];
   readonly problems: MarkdownIssue[] = [];
   private readonly lineStarts: number[] = [0];
+  private readonly blockPrefixEnds = new Map<number, number>();
+  /** The last `-->` found, and where its search started: notes before it end there. */
+  private noteEnd = { from: -1, at: -1 };
+  private closingIndex: Map<string, number[]> | undefined;
+  private codeRuns: CodeRuns | undefined;
 
   constructor(private readonly text: string) {
     for (let index = text.indexOf('\n'); index !== -1; index = text.indexOf('\n', index + 1)) {
@@ -510,7 +555,7 @@ class TagScanner {
 
   scan(): void {
     let line = 0;
-    for (const [codeStart, codeEnd] of codeLineRanges(this.text)) {
+    for (const [codeStart, codeEnd] of fenceLineRanges(this.text, this.lineStarts)) {
       this.scanText(this.offsetOfLine(line), this.offsetOfLine(codeStart));
       line = codeEnd;
     }
@@ -532,33 +577,30 @@ class TagScanner {
       } else if (char === '`') {
         index = this.afterCodeSpan(index, to);
       } else if (this.text.startsWith('<!--', index)) {
-        const close = this.text.indexOf('-->', index + 4);
-        index = close === -1 ? index + 4 : close + 3;
+        index = this.afterNote(index);
       } else {
         index = this.readTag(index);
       }
     }
   }
 
-  /** At a run of backticks: after the code span it opens, or after the run when it opens none. */
+  /** After the `-->` closing a note opened at `start`, or after the `<!--` when none does; one search serves many notes. */
+  private afterNote(start: number): number {
+    const stale = start < this.noteEnd.from || (this.noteEnd.at !== -1 && this.noteEnd.at < start + 4);
+    if (this.noteEnd.from === -1 || stale) {
+      const at = this.text.indexOf('-->', start + 4);
+      this.noteEnd = { from: start, at };
+    }
+    return this.noteEnd.at === -1 ? start + 4 : this.noteEnd.at + 3;
+  }
+
+  /** At a run of backticks: after the code span it opens (up to a run as long, in its paragraph), or after the run. */
   private afterCodeSpan(start: number, to: number): number {
-    let runEnd = start;
-    while (this.text[runEnd] === '`') {
-      runEnd++;
-    }
-    const length = runEnd - start;
+    this.codeRuns ??= new CodeRuns(this.text);
+    const run = this.codeRuns.at(start);
+    const close = this.codeRuns.closing(start);
     const limit = Math.min(to, paragraphEnd(this.text, start));
-    for (let index = this.text.indexOf('`', runEnd); index !== -1 && index < limit; ) {
-      let closeEnd = index;
-      while (this.text[closeEnd] === '`') {
-        closeEnd++;
-      }
-      if (closeEnd - index === length) {
-        return closeEnd;
-      }
-      index = this.text.indexOf('`', closeEnd);
-    }
-    return runEnd;
+    return close !== undefined && close.start < limit ? close.end : run.end;
   }
 
   private readTag(start: number): number {
@@ -566,25 +608,47 @@ class TagScanner {
     if (name === undefined) {
       return start + 1;
     }
-    const parse = parseTagAt(this.text, start);
+    const parse = parseTagAt(this.text, start, (closing, from, to) => this.closing(closing, from, to));
     if (parse.ok) {
       this.tags.push(this.located(parse.tag));
       const problem = checkTag(parse.tag);
       if (problem) {
-        this.report(problem.message, problem.start, problem.end);
+        this.report(problem.message, problem.start, problem.end, problem.severity);
       }
       return parse.end;
     }
     if (isKnownTag(name) || this.startsItsLine(start)) {
       this.report(parse.problem, parse.problemStart, parse.problemEnd);
-      return Math.max(parse.end, start + 1);
     }
-    return start + 1;
+    // What a broken tag took in is not read again (a tag inside its unclosed braces is part of it).
+    return Math.max(parse.end, start + 1);
   }
 
+  /** `</Name>` on the line of `from`, ending by `limit`, from an index of every closing tag in the text. */
+  private closing(closing: string, from: number, limit: number): number {
+    if (!this.closingIndex) {
+      this.closingIndex = new Map();
+      for (const match of this.text.matchAll(/<\/[A-Za-z][A-Za-z0-9]*>/g)) {
+        const list = this.closingIndex.get(match[0]) ?? [];
+        list.push(match.index);
+        this.closingIndex.set(match[0], list);
+      }
+    }
+    const list = this.closingIndex.get(closing) ?? [];
+    const at = list[lowerBoundOf(list, from)];
+    const sameLine = at !== undefined && this.position(at).line === this.position(from).line;
+    return sameLine && at + closing.length <= limit ? at : -1;
+  }
+
+  /** Whether only whitespace, quote markers and list markers come before the offset on its line. */
   private startsItsLine(offset: number): boolean {
-    const lineStart = this.text.lastIndexOf('\n', offset - 1) + 1;
-    return BLOCK_PREFIX.test(this.text.slice(lineStart, offset));
+    const lineStart = this.lineStarts[this.position(offset).line]!;
+    let end = this.blockPrefixEnds.get(lineStart);
+    if (end === undefined) {
+      end = blockPrefixEnd(this.text, lineStart);
+      this.blockPrefixEnds.set(lineStart, end);
+    }
+    return end === offset;
   }
 
   private located(tag: ParsedTag): TagInfo {
@@ -594,10 +658,10 @@ class TagScanner {
     return { ...tag, nodeType, line: start.line, column: start.column, endLine: end.line, endColumn: end.column };
   }
 
-  private report(message: string, startOffset: number, endOffset: number): void {
+  private report(message: string, startOffset: number, endOffset: number, severity: 'error' | 'warning' = 'error'): void {
     const start = this.position(startOffset);
     const end = this.position(Math.max(endOffset, startOffset));
-    this.problems.push({ line: start.line, column: start.column, endLine: end.line, endColumn: end.column, message, severity: 'error' });
+    this.problems.push({ line: start.line, column: start.column, endLine: end.line, endColumn: end.column, message, severity });
   }
 
   private offsetOfLine(line: number): number {
@@ -605,39 +669,127 @@ class TagScanner {
   }
 
   private position(offset: number): { line: number; column: number } {
-    let low = 0;
-    let high = this.lineStarts.length - 1;
-    while (low < high) {
-      const middle = (low + high + 1) >> 1;
-      if (this.lineStarts[middle]! <= offset) {
-        low = middle;
-      } else {
-        high = middle - 1;
-      }
-    }
-    return { line: low, column: offset - this.lineStarts[low]! };
+    const line = Math.max(0, lowerBoundOf(this.lineStarts, offset + 1) - 1);
+    return { line, column: offset - this.lineStarts[line]! };
   }
 }
 
-let blockParser: MarkdownIt.MarkdownIt | undefined;
-
-/** The lines of code blocks (fenced or indented), as [first, after last), in order, as markdown-it reads them. */
-function codeLineRanges(markdown: string): [number, number][] {
-  blockParser ??= new MarkdownIt().disable('inline');
-  const ranges: [number, number][] = [];
-  for (const token of blockParser.parse(markdown, {})) {
-    if ((token.type === 'fence' || token.type === 'code_block') && token.map) {
-      ranges.push([token.map[0], token.map[1]]);
+/** The first index in a sorted list whose value is at least `value`. */
+function lowerBoundOf(sorted: readonly number[], value: number): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (sorted[middle]! < value) {
+      low = middle + 1;
+    } else {
+      high = middle;
     }
+  }
+  return low;
+}
+
+/**
+ * Where the whitespace, `>` quote markers and list markers (`-`, `*`, `+`, `1.`, `1)`) at a line's start
+ * end: a tag there starts its line.
+ */
+function blockPrefixEnd(text: string, lineStart: number): number {
+  let index = lineStart;
+  for (;;) {
+    while (text[index] === ' ' || text[index] === '\t') {
+      index++;
+    }
+    const char = text[index];
+    if (char === '>' || char === '-' || char === '*' || char === '+') {
+      index++;
+      continue;
+    }
+    let digits = index;
+    while (digits < text.length && digits - index < 9 && text.charCodeAt(digits) >= 0x30 && text.charCodeAt(digits) <= 0x39) {
+      digits++;
+    }
+    if (digits > index && (text[digits] === '.' || text[digits] === ')')) {
+      index = digits + 1;
+      continue;
+    }
+    return index;
+  }
+}
+
+/** The runs of backticks of a text, each with the next run as long (a code span's closer, CommonMark's way). */
+class CodeRuns {
+  private readonly starts: number[] = [];
+  private readonly ends: number[] = [];
+  private readonly next: number[] = [];
+
+  constructor(text: string) {
+    for (const match of text.matchAll(/`+/g)) {
+      this.starts.push(match.index);
+      this.ends.push(match.index + match[0].length);
+    }
+    const lastOfLength = new Map<number, number>();
+    for (let run = this.starts.length - 1; run >= 0; run--) {
+      const length = this.ends[run]! - this.starts[run]!;
+      this.next[run] = lastOfLength.get(length) ?? -1;
+      lastOfLength.set(length, run);
+    }
+  }
+
+  at(start: number): { start: number; end: number } {
+    const run = lowerBoundOf(this.starts, start);
+    return { start: this.starts[run]!, end: this.ends[run]! };
+  }
+
+  closing(start: number): { start: number; end: number } | undefined {
+    const next = this.next[lowerBoundOf(this.starts, start)]!;
+    return next === -1 ? undefined : { start: this.starts[next]!, end: this.ends[next]! };
+  }
+}
+
+/**
+ * The lines of PostHog's code blocks, as [first, after last), in order: a trimmed line starting with three or
+ * more backticks, up to a trimmed line of only backticks, at least as many, or the end of the text.
+ */
+function fenceLineRanges(text: string, lineStarts: readonly number[]): [number, number][] {
+  const ranges: [number, number][] = [];
+  // A quote's lines hold its blocks (a legacy notebook's quote can hold code): their markers are set aside.
+  const lineText = (line: number) =>
+    text
+      .slice(lineStarts[line], line + 1 < lineStarts.length ? lineStarts[line + 1]! - 1 : text.length)
+      .replace(/^\s*(?:>\s?)*/, '')
+      .trim();
+  const closes = (line: number, fence: number) => {
+    const trimmed = lineText(line);
+    return trimmed.length >= fence && /^`+$/.test(trimmed);
+  };
+  for (let line = 0; line < lineStarts.length; line++) {
+    const trimmed = lineText(line);
+    if (!trimmed.startsWith('```')) {
+      continue;
+    }
+    const fence = /^`+/.exec(trimmed)![0].length;
+    let close = line + 1;
+    while (close < lineStarts.length && !closes(close, fence)) {
+      close++;
+    }
+    ranges.push([line, Math.min(close + 1, lineStarts.length)]);
+    line = close;
   }
   return ranges;
 }
 
-/** What completion can offer at the cursor: a tag name after `<`, or a query kind in a `<Query>`'s `"kind":"…` */
-export type CompletionContext = { readonly kind: 'tagName' | 'queryKind'; readonly typed: string };
+/**
+ * What completion can offer at the cursor: a tag name after `<`, a query kind in a `<Query>`'s `"kind":"…`, a
+ * prop name inside a tag (with the props already given), or a named view in `view="…`.
+ */
+export type CompletionContext =
+  | { readonly kind: 'tagName' | 'queryKind'; readonly typed: string }
+  | { readonly kind: 'propName'; readonly tag: string; readonly typed: string; readonly given: readonly string[] }
+  | { readonly kind: 'viewName'; readonly tag: string; readonly typed: string };
 
 const KIND_VALUE_BEFORE_CURSOR = /"kind"\s*:\s*"([A-Za-z]*)$/;
 const TAG_NAME_BEFORE_CURSOR = /(^|[^\\])<([A-Za-z0-9]*)$/;
+const OPEN_TAG = /<([A-Z][A-Za-z0-9]*)(?=[\s/>])/g;
 
 /**
  * What to complete, from the text before the cursor (the cursor is at its end; a few thousand characters
@@ -651,5 +803,81 @@ export function completionContext(textBeforeCursor: string): CompletionContext |
     return queryTag !== -1 && !textBeforeCursor.includes('/>', queryTag) ? { kind: 'queryKind', typed: kindValue[1]! } : undefined;
   }
   const tagName = TAG_NAME_BEFORE_CURSOR.exec(line);
-  return tagName ? { kind: 'tagName', typed: tagName[2]! } : undefined;
+  if (tagName) {
+    return { kind: 'tagName', typed: tagName[2]! };
+  }
+  return insideTag(textBeforeCursor);
+}
+
+/** A prop name or view being typed inside the last tag opened before the cursor, if the cursor is in one. */
+function insideTag(text: string): CompletionContext | undefined {
+  const paragraphStart = Math.max(text.lastIndexOf('\n\n'), -1) + 1;
+  let open: RegExpExecArray | undefined;
+  OPEN_TAG.lastIndex = paragraphStart;
+  for (let match = OPEN_TAG.exec(text); match; match = OPEN_TAG.exec(text)) {
+    open = match;
+  }
+  if (!open) {
+    return undefined;
+  }
+  const tag = open[1]!;
+  const state = scanProps(text, open.index + open[0].length);
+  if (state === undefined) {
+    return undefined;
+  }
+  if (state.quoteStart !== undefined) {
+    const view = /(?:^|\s)view\s*=\s*["']$/.test(text.slice(0, state.quoteStart + 1));
+    return view ? { kind: 'viewName', tag, typed: text.slice(state.quoteStart + 1) } : undefined;
+  }
+  const word = /(?:^|\s)([A-Za-z_][A-Za-z0-9_-]*)?$/.exec(text.slice(open.index + open[0].length));
+  return word && !state.inValue ? { kind: 'propName', tag, typed: word[1] ?? '', given: state.given } : undefined;
+}
+
+/**
+ * The props given between a tag's name and the end of the text: undefined once the tag has ended (`/>` or
+ * `>`), else where an open quote starts (if the text ends inside one) and whether it ends inside a value.
+ */
+function scanProps(text: string, from: number): { given: string[]; quoteStart?: number; inValue: boolean } | undefined {
+  const given: string[] = [];
+  let depth = 0;
+  let quote: string | undefined;
+  let quoteStart = 0;
+  let afterEquals = false;
+  for (let index = from; index < text.length; index++) {
+    const char = text[index]!;
+    if (quote !== undefined) {
+      if (char === '\\') {
+        index++;
+      } else if (char === quote) {
+        quote = undefined;
+        afterEquals = depth > 0;
+      }
+      continue;
+    }
+    if (char === '"' || char === "'") {
+      quote = char;
+      quoteStart = index;
+    } else if (char === '{') {
+      depth++;
+    } else if (char === '}') {
+      depth = Math.max(0, depth - 1);
+      afterEquals = depth > 0;
+    } else if (depth === 0 && (char === '>' || (char === '/' && text[index + 1] === '>'))) {
+      return undefined;
+    } else if (depth === 0 && char === '=') {
+      afterEquals = true;
+    } else if (depth === 0 && /\s/.test(char)) {
+      afterEquals = false;
+    } else if (depth === 0 && !afterEquals && /[A-Za-z_]/.test(char) && (index === from || /\s/.test(text[index - 1]!))) {
+      const name = /^[A-Za-z_][A-Za-z0-9_-]*/.exec(text.slice(index, index + 100))![0];
+      if (index + name.length < text.length) {
+        given.push(name);
+      }
+      index += name.length - 1;
+    }
+  }
+  if (quote !== undefined) {
+    return depth === 0 ? { given, quoteStart, inValue: true } : { given, inValue: true };
+  }
+  return { given, inValue: depth > 0 || afterEquals };
 }

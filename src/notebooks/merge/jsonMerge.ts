@@ -267,16 +267,17 @@ export function mergeValue(base: unknown, ours: unknown, theirs: unknown, path: 
     return { value: ours, conflicts: [path] };
   }
   const baseObject = isObject(base) ? base : {};
-  const value: Record<string, unknown> = {};
+  const entries: [string, unknown][] = [];
   const conflicts: string[] = [];
   for (const key of new Set([...Object.keys(ours), ...Object.keys(theirs), ...Object.keys(baseObject)])) {
-    const merged = mergeValue(baseObject[key], ours[key], theirs[key], path === 'node' ? key : `${path}.${key}`);
+    const merged = mergeValue(ownValue(baseObject, key), ownValue(ours, key), ownValue(theirs, key), path === 'node' ? key : `${path}.${key}`);
     conflicts.push(...merged.conflicts);
     if (merged.value !== undefined) {
-      value[key] = merged.value;
+      entries.push([key, merged.value]);
     }
   }
-  return { value, conflicts };
+  // fromEntries defines each key as the object's own, so a member named __proto__ stays a member.
+  return { value: Object.fromEntries(entries), conflicts };
 }
 
 function noteField(name: string, merge: FieldMerge, base: unknown, ours: unknown, theirs: unknown, changes: string[]): void {
@@ -354,4 +355,9 @@ function renderElements(values: readonly unknown[], prefix: string, commas: { af
     return lines;
   });
   return commas.before && elements.length > 0 ? [`${indent},`, ...elements] : elements;
+}
+
+/** The object's own member `key` (an absent `__proto__` is not the prototype). */
+function ownValue(object: Record<string, unknown>, key: string): unknown {
+  return Object.hasOwn(object, key) ? object[key] : undefined;
 }

@@ -1,3 +1,4 @@
+import { mergeCommentThread } from './commentMerge';
 import { conflictLines, type MergeLabels, textAroundConflicts } from './conflictMarkers';
 import { joinLines, type MarkdownBlocks, splitBlocks, splitLines } from './markdownBlocks';
 import { mergeRegions, narrowConflict, type Region, type Span } from './sequenceMerge';
@@ -176,8 +177,11 @@ function planConflictRegion(region: Region, sides: Sides, plan: MergePlan): void
     const lines = { base: spanLines(sides.base, span.base), ours: spanLines(sides.ours, span.ours), theirs: spanLines(sides.theirs, span.theirs) };
     const separator = span.ours.end > span.ours.start ? separatorAfter(sides.ours, span.ours.end - 1) : separatorAfter(sides.theirs, span.theirs.end - 1);
     const merged = mergeLines(lines.base, lines.ours, lines.theirs);
+    const thread = merged ? undefined : mergeCommentThread(lines.base, lines.ours, lines.theirs);
     if (merged) {
       plan.note('lines', () => plan.text(merged, separator));
+    } else if (thread) {
+      plan.note('replies', () => plan.text(thread, separator));
     } else if (pairwise) {
       plan.note('conflict', () => plan.conflict(lines.ours, lines.theirs));
     } else {
@@ -206,7 +210,7 @@ function mergeLines(base: readonly string[], ours: readonly string[], theirs: re
   return merged;
 }
 
-type NoteKind = 'ours' | 'theirs' | 'both' | 'lines' | 'conflict';
+type NoteKind = 'ours' | 'theirs' | 'both' | 'lines' | 'replies' | 'conflict';
 
 type Piece =
   | { readonly kind: 'text'; readonly lines: readonly string[]; readonly separator: readonly string[] | undefined }
@@ -298,7 +302,7 @@ class MergePlan {
   }
 }
 
-const WHO = { ours: 'kept your', theirs: "took PostHog's", both: 'both made the same', lines: 'merged both changes', conflict: 'conflict' } as const;
+const WHO = { ours: 'kept your', theirs: "took PostHog's", both: 'both made the same', lines: 'merged both changes', replies: 'united the replies', conflict: 'conflict' } as const;
 
 function describeNote(note: Note, pieceStartLines: readonly number[], pieceEndLines: readonly number[], lineCount: number): string {
   const first = (pieceStartLines[note.firstPiece] ?? lineCount) + 1;
@@ -313,6 +317,8 @@ function describeNote(note: Note, pieceStartLines: readonly number[], pieceEndLi
       return `conflict at ${lines}`;
     case 'lines':
       return `merged both changes to ${lines} line by line`;
+    case 'replies':
+      return `united both sides' replies to the comment thread at ${lines}`;
     default:
       return `${WHO[note.kind]} change to ${lines}`;
   }

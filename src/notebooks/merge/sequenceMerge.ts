@@ -199,7 +199,10 @@ function collectHunks(base: readonly string[], baseSpan: Span, side: readonly st
   const tooLong = Math.max(baseEnd - baseStart, sideEnd - sideStart) > LARGEST_DIRECT_DIFF;
   const tooRepetitive = !tooLong && equalPairs(base, trimmedBase, side, trimmedSide) > MOST_EQUAL_PAIRS;
   if (tooLong || tooRepetitive) {
-    const anchor = findUniqueAnchor(base, trimmedBase, side, trimmedSide) ?? findAlignedAnchor(base, trimmedBase, side, trimmedSide);
+    const anchor =
+      findUniqueAnchor(base, trimmedBase, side, trimmedSide, true) ??
+      findAlignedAnchor(base, trimmedBase, side, trimmedSide) ??
+      findUniqueAnchor(base, trimmedBase, side, trimmedSide, false);
     if (anchor) {
       collectHunks(base, { start: baseStart, end: anchor.base }, side, { start: sideStart, end: anchor.side }, hunks);
       collectHunks(base, { start: anchor.base + 1, end: baseEnd }, side, { start: anchor.side + 1, end: sideEnd }, hunks);
@@ -221,11 +224,12 @@ function collectHunks(base: readonly string[], baseSpan: Span, side: readonly st
 }
 
 /**
- * An item near the middle of the base segment that appears exactly once in each segment, with an equal
- * neighbour on both sides too (so it is most likely not a moved item), to split the diff at. Splitting there
- * may give a longer diff than the best one when the anchor was moved, never a wrong one.
+ * An item near the middle of the base segment that appears exactly once in each segment, to split the diff
+ * at. `withNeighbours`: only one whose neighbours are equal on both sides too (so it is most likely not a moved
+ * item); without, any unique item (as patience diff splits), for text where every other item changed.
+ * Splitting at a moved item may give a longer diff than the best one, never a wrong one.
  */
-function findUniqueAnchor(base: readonly string[], baseSpan: Span, side: readonly string[], sideSpan: Span): Anchor | undefined {
+function findUniqueAnchor(base: readonly string[], baseSpan: Span, side: readonly string[], sideSpan: Span, withNeighbours: boolean): Anchor | undefined {
   const baseCounts = countItems(base, baseSpan);
   const sidePositions = new Map<string, number>();
   const sideCounts = countItems(side, sideSpan, sidePositions);
@@ -243,8 +247,7 @@ function findUniqueAnchor(base: readonly string[], baseSpan: Span, side: readonl
         sideCounts.get(item) === 1 &&
         sideIndex > sideSpan.start &&
         sideIndex < sideSpan.end - 1 &&
-        base[index - 1] === side[sideIndex - 1] &&
-        base[index + 1] === side[sideIndex + 1]
+        (!withNeighbours || (base[index - 1] === side[sideIndex - 1] && base[index + 1] === side[sideIndex + 1]))
       ) {
         return { base: index, side: sideIndex };
       }

@@ -6,3 +6,5 @@ export type { BaseStore, EditorFacts, NotebookCalls, NotebookRef, SessionLog } f
 export type { Author } from './presence';
 export { type LineRange, textEdits } from './remoteMerge';
 export { type RemotePresence, type RemoteUpdate, StreamBudget, type StreamTarget, StreamUpdates } from './streamUpdates';
+export { ContentRefusedError, type TextPlace } from './contentRefusal';
+export { changeAuthor, isServerRevision } from './changeAuthor';

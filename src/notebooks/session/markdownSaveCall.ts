@@ -1,7 +1,8 @@
 import { MethodNotAllowedError, type Notebook, NotFoundError } from '../../api';
 import type { MarkdownSaveBody } from '../../api';
-import { describeUser, type EditableNotebook, MARKDOWN_NODE, markdownOf } from '../notebookDocument';
+import { type EditableNotebook, MARKDOWN_NODE, markdownOf } from '../notebookDocument';
 import type { SaveMergeOutcome } from '../saveMerge';
+import { changeAuthor } from './changeAuthor';
 import { replayUpdates } from './markdownDiff';
 import { mergeWith, type PendingSave, type SendOptions, type SendOutcome, sendSave } from './notebookSave';
 import type { NotebookCalls, NotebookRef } from './ports';
@@ -99,8 +100,9 @@ type MergeStep = { readonly done: SendOutcome; readonly full?: undefined } | { r
 
 /** The merge of the save with PostHog's `server`: an outcome that ends the save, or the merged notebook to send. */
 function mergeStep(save: PendingSave, server: Notebook, label: string, options: SendOptions): MergeStep {
-  const outcome: SaveMergeOutcome = mergeWith(save, server);
-  const by = describeUser(server.last_modified_by) ?? 'someone';
+  const author = changeAuthor(options.known, server);
+  const outcome: SaveMergeOutcome = mergeWith(save, server, author);
+  const by = author ?? 'someone';
   switch (outcome.kind) {
     case 'alreadySaved':
       options.log.info(`${label}: PostHog already holds this text (version ${server.version}); nothing to merge.`);

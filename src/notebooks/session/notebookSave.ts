@@ -1,9 +1,10 @@
 import { ConflictError, type Notebook } from '../../api';
 import { type BaseSnapshot, conflictMarkerIssues, planMarkdownSave } from '../markdownSave';
-import { describeUser, type EditableNotebook, EMPTY_DOC, NotebookDocumentError, type SaveBody } from '../notebookDocument';
+import { type EditableNotebook, EMPTY_DOC, NotebookDocumentError, type SaveBody } from '../notebookDocument';
 import type { NotebookHistory } from '../notebookHistory';
 import type { NotebookForm } from '../notebookPaths';
 import { mergeJsonSave, mergeLabels, mergeMarkdownSave, type SaveMergeOutcome } from '../saveMerge';
+import { changeAuthor } from './changeAuthor';
 import type { NotebookCalls, NotebookRef, SessionLog } from './ports';
 
 /** How many merged PATCHes a save tries while PostHog's version keeps moving on. */
@@ -87,8 +88,9 @@ export async function sendSave(calls: NotebookCalls, ref: NotebookRef, save: Pen
   let server = save.base?.merged && options.known?.version === save.base.version ? options.known : undefined;
   for (let attempt = 1; attempt <= MAX_SAVE_ATTEMPTS; attempt++) {
     server ??= await calls.get(ref.projectId, ref.shortId);
-    const outcome: SaveMergeOutcome = overwrite ? { kind: 'merged', full: save.full, changes: [] } : mergeWith(save, server);
-    const by = describeUser(server.last_modified_by) ?? 'someone';
+    const author = changeAuthor(options.known, server);
+    const outcome: SaveMergeOutcome = overwrite ? { kind: 'merged', full: save.full, changes: [] } : mergeWith(save, server, author);
+    const by = author ?? 'someone';
     if (outcome.kind === 'alreadySaved') {
       log.info(`${label}: PostHog already holds this text (version ${server.version}); nothing to merge.`);
       return { kind: 'saved', notebook: server, own: true };
@@ -118,9 +120,9 @@ export async function sendSave(calls: NotebookCalls, ref: NotebookRef, save: Pen
 
 const NO_BASE: EditableNotebook = { title: null, content: EMPTY_DOC, text_content: null };
 
-/** The three-way merge of a save with PostHog's `server` version (the save's form decides how). */
-export function mergeWith(save: PendingSave, server: Notebook): SaveMergeOutcome {
-  const labels = mergeLabels(server, describeUser(server.last_modified_by));
+/** The three-way merge of a save with PostHog's `server` version (the save's form decides how); `author` names them in markers. */
+export function mergeWith(save: PendingSave, server: Notebook, author: string | null): SaveMergeOutcome {
+  const labels = mergeLabels(server, author);
   if (save.form === 'markdown' && save.base) {
     return mergeMarkdownSave(save.base, save.text, server, labels);
   }

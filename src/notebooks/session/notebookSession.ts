@@ -1,4 +1,4 @@
-import type { Notebook } from '../../api';
+import { type Notebook, PermissionDeniedError } from '../../api';
 import { Emitter } from '../../common/emitter';
 import type { MarkdownIssue } from '../markdown';
 import {
@@ -14,6 +14,10 @@ import { NotebookHistory } from '../notebookHistory';
 import { isCurrentName } from '../notebookNames';
 import { type NotebookForm, notebookFormOf } from '../notebookPaths';
 import { type CaretInText, Collaborators } from './collaborators';
+import { isViewOnly } from '../accessLevel';
+import { isServerRevision } from './changeAuthor';
+import { ContentRefusedError, isContentRefusal, locateRefusedNode } from './contentRefusal';
+import { describeRewrite } from './contentRewrite';
 import { EditorBases } from './editorBases';
 import type { LiveUpdates } from './liveUpdates';
 import { isMarkdownNotebookSave, sendMarkdownSave } from './markdownSaveCall';
@@ -51,7 +55,15 @@ export type SessionChange =
    * PostHog has a newer version, held back while the editor of `uri` has unsaved changes (told once per
    * version); `held`: the editor's lines its changes overlap, when known.
    */
-  | { readonly kind: 'held'; readonly notebook: Notebook; readonly uri: string; readonly author?: Author; readonly held: readonly LineRange[] }
+  | {
+      readonly kind: 'held';
+      readonly notebook: Notebook;
+      readonly uri: string;
+      readonly author?: Author;
+      readonly held: readonly LineRange[];
+      /** PostHog made the version itself (its Markdown migration), not last_modified_by. */
+      readonly byPostHog: boolean;
+    }
   /** Others' carets changed. */
   | { readonly kind: 'presence' };
 
@@ -60,13 +72,15 @@ export type WriteOutcome =
   | { readonly kind: 'unchanged' }
   /** A Markdown text whose base this window does not know: not planned against PostHog's current version, refused. */
   | { readonly kind: 'noBase' }
+  /** The notebook is view-only for this user (user_access_level below "editor"): nothing sent. */
+  | { readonly kind: 'viewOnly'; readonly level: string }
   /** PostHog holds `notebook`: exactly the text when `own`, else merged with others' changes (the editor reloads it). */
   | { readonly kind: 'saved'; readonly notebook: Notebook; readonly own: boolean }
   /**
    * Both sides changed the same places: nothing saved. `marked`: the editor now shows the merge with conflict
    * markers, based on `server`; false when the user typed meanwhile (the editor keeps its text and base).
    */
-  | { readonly kind: 'conflicted'; readonly server: Notebook; readonly conflicts: number; readonly marked: boolean }
+  | { readonly kind: 'conflicted'; readonly server: Notebook; readonly conflicts: number; readonly marked: boolean; readonly byPostHog: boolean }
   /** PostHog's version moved on at every attempt. */
   | { readonly kind: 'keepsChanging' };
 
@@ -354,7 +368,7 @@ export class NotebookSession implements StreamTarget {
       held = true;
       if (this.warnedVersion !== latest.version) {
         this.warnedVersion = latest.version;
-        this.changes.fire({ kind: 'held', notebook: latest, uri, author, held: merge?.held ?? [] });
+        this.changes.fire({ kind: 'held', notebook: latest, uri, author, held: merge?.held ?? [], byPostHog: isServerRevision(current, latest) });
       }
     }
     this.mergeWhenTypingPauses = typing ? { author } : undefined;
@@ -485,6 +499,10 @@ export class NotebookSession implements StreamTarget {
   }
 
   private async writeNow(uri: string, form: NotebookForm, text: string, overwrite: boolean): Promise<WriteOutcome> {
+    const level = this.current.user_access_level;
+    if (isViewOnly(level)) {
+      return { kind: 'viewOnly', level: level ?? '' };
+    }
     const base = await this.bases.baseOf(uri);
     if (this.bases.isSuperseded(uri, text)) {
       this.deps.log.info(`${uri}: this text was saved before and PostHog merged it with others' changes, which it lacks; nothing to send.`);
@@ -509,8 +527,14 @@ export class NotebookSession implements StreamTarget {
     }
     const sent = await this.send(save, uri, overwrite);
     if (sent.kind === 'saved') {
-      this.acceptWritten(uri, save, sent.notebook, sent.own);
-      return sent;
+      // PostHog may have rewritten what it stored (query nodes normalised, Python nodes annotated): the editor
+      // then takes PostHog's version as it takes a merge, and its next save merges with it.
+      const rewrite = sent.own ? describeRewrite(save.body.content, sent.notebook.content) : [];
+      if (rewrite.length > 0) {
+        this.deps.log.info(`${uri}: saved as version ${sent.notebook.version}; PostHog changed what it stored: ${rewrite.join('; ')}. The editor takes PostHog's version.`);
+      }
+      this.acceptWritten(uri, save, sent.notebook, sent.own && rewrite.length === 0);
+      return rewrite.length > 0 ? { ...sent, own: false } : sent;
     }
     if (sent.kind === 'conflicted') {
       return this.showConflicts(uri, save, sent.server, sent.outcome);
@@ -518,14 +542,31 @@ export class NotebookSession implements StreamTarget {
     return sent;
   }
 
-  /** A Markdown notebook's save goes through PostHog's versioned Markdown save (unless the server has none), others as a PATCH. */
+  /**
+   * One save sent: a Markdown notebook's through PostHog's versioned Markdown save (unless the server has none),
+   * others as a PATCH. PostHog's refusal of the content comes back as ContentRefusedError, at the node it
+   * concerns in the editor's text; a refusal of the write (403: the user's access changed) first learns the
+   * notebook's access level again, so that it opens read-only from now on.
+   */
   private async send(save: PendingSave, uri: string, overwrite: boolean): Promise<SendOutcome> {
     const calls = await this.deps.calls();
     const options = { overwrite, known: this.current, label: uri, log: this.deps.log };
-    if (this.markdownSaveUnsupported || !isMarkdownNotebookSave(save)) {
-      return sendSave(calls, this.ref, save, options);
+    try {
+      if (this.markdownSaveUnsupported || !isMarkdownNotebookSave(save)) {
+        return await sendSave(calls, this.ref, save, options);
+      }
+      return await sendMarkdownSave(calls, this.ref, save, { ...options, clientId: this.deps.clientId, onUnsupported: () => (this.markdownSaveUnsupported = true) });
+    } catch (error) {
+      if (isContentRefusal(error)) {
+        const detail = error.detail ?? error.userMessage;
+        this.deps.log.warn(`${uri}: PostHog refused the content: ${detail}`);
+        throw new ContentRefusedError(detail, locateRefusedNode(save.form, save.text, save.full.content));
+      }
+      if (error instanceof PermissionDeniedError) {
+        await calls.get(this.ref.projectId, this.ref.shortId).then((latest) => this.accept(latest), () => undefined);
+      }
+      throw error;
     }
-    return sendMarkdownSave(calls, this.ref, save, { ...options, clientId: this.deps.clientId, onUnsupported: () => (this.markdownSaveUnsupported = true) });
   }
 
   /** The editor holds the text it saved until it reloads: based on the version that took it, `merged` unless PostHog holds exactly that text. */
@@ -550,6 +591,7 @@ export class NotebookSession implements StreamTarget {
     outcome: { readonly text: string; readonly base?: string; readonly conflicts: number },
   ): Promise<WriteOutcome> {
     const knownMtime = (await this.bases.dirtyMtime(uri)) ?? save.base?.mtime ?? this.mtime;
+    const byPostHog = isServerRevision(this.current, server);
     this.accept(server);
     this.shown.recordServed(server);
     const theirs = outcome.base ?? this.textOf(save.form).text;
@@ -557,7 +599,7 @@ export class NotebookSession implements StreamTarget {
     if (marked) {
       this.bases.rebase(uri, snapshotOf(server, theirs, knownMtime));
     }
-    return { kind: 'conflicted', server, conflicts: outcome.conflicts, marked };
+    return { kind: 'conflicted', server, conflicts: outcome.conflicts, marked, byPostHog };
   }
 
   private followIfShown(): void {

@@ -1,7 +1,8 @@
 import type { Notebook, User } from '../../api';
 import { snapshotOf } from '../markdownSave';
-import { describeUser, markdownOf } from '../notebookDocument';
+import { markdownOf } from '../notebookDocument';
 import { serverMarkdown } from '../saveMerge';
+import { changeAuthor } from './changeAuthor';
 import type { EditorBases } from './editorBases';
 import { applySpans, markdownCrc } from './markdownDiff';
 import { withMarkdown } from './markdownSaveCall';
@@ -45,14 +46,11 @@ function userNamed(name: string): User {
 }
 
 /**
- * Who made `latest`, fetched after `previous`: its last modifier, unless last_modified_at did not move (PostHog's
- * migration of legacy notebooks bumps the version under the previous editor's name: no one to name).
+ * Who made `latest`, fetched after `previous`: its last modifier, or PostHog itself when last_modified_at did not
+ * move (its migration of legacy notebooks bumps the version under the previous editor's name).
  */
 export function authorOfVersion(latest: Notebook, previous: Notebook): Author | undefined {
-  if (latest.last_modified_at === previous.last_modified_at) {
-    return undefined;
-  }
-  const name = describeUser(latest.last_modified_by);
+  const name = changeAuthor(previous, latest);
   return name ? { name, agent: false } : undefined;
 }
 

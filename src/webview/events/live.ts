@@ -7,6 +7,10 @@ import type { VirtualTable } from './table';
 
 export class LiveControls {
   readonly element = el('div', { class: 'live' });
+  /** Shown when Live skipped events to stay within the key's budget, with a button to load them. */
+  readonly gapElement = el('div', { class: 'live-gap', role: 'status', hidden: true });
+  private readonly gapText = el('span', {});
+  private readonly loadGap = button(t('Load them'), { secondary: true });
   private on = false;
   private unseen = 0;
   private readonly toggle = button(t('Live'), { secondary: true, class: 'live-toggle', 'aria-pressed': 'false', title: t('Show new events at the top as they arrive') });
@@ -16,8 +20,11 @@ export class LiveControls {
   constructor(
     private readonly table: VirtualTable,
     send: (message: WebviewMessage) => void,
+    private readonly timeAt: (iso: string) => string,
   ) {
     this.element.append(this.toggle, this.status, this.newer);
+    this.gapElement.append(this.gapText, this.loadGap);
+    this.loadGap.addEventListener('click', () => send({ type: 'loadGap' }));
     this.toggle.addEventListener('click', () => send({ type: 'live', on: !this.on }));
     this.newer.addEventListener('click', () => {
       this.table.scrollTo(0);
@@ -46,9 +53,16 @@ export class LiveControls {
     }
   }
 
-  /** A new listing: nothing unseen. */
+  /** Live skipped events (kept until the next listing, which loads them). */
+  gap(message: Extract<ExtensionMessage, { type: 'liveGap' }>): void {
+    this.gapText.textContent = t('Live skipped the events between {0} and {1} to stay within the PostHog limit of this API key.', this.timeAt(message.after), this.timeAt(message.before));
+    this.gapElement.hidden = false;
+  }
+
+  /** A new listing: nothing unseen, no gap. */
   reset(): void {
     this.clearUnseen();
+    this.gapElement.hidden = true;
   }
 
   private clearUnseen(): void {

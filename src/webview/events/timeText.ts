@@ -37,6 +37,12 @@ export class TimeText {
     return this.relative.format(Math.round(value), 'day');
   }
 
+  /** The local date and time alone; text that is not a time is shown as it is. */
+  at(text: string): string {
+    const ms = Date.parse(text);
+    return !text || Number.isNaN(ms) ? text : this.absolute.format(ms);
+  }
+
   /** What the Time cell shows; text that is not a time is shown as it is. */
   cell(text: string, now: number): string {
     const ms = Date.parse(text);

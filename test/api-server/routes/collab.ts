@@ -10,11 +10,14 @@ import { requireObject } from '../validation';
 import { notebookFull } from '../serializers';
 import { markdownOf } from '../content';
 import { compareIds, entryId, markdownUpdateDiff, type MissedUpdates, parseStreamId, type StreamEntry } from '../collab';
+import { requireNotebookAccess } from '../notebook-access';
+import { recordRejectedSave } from '../notebook-history';
 
-/** The notebook of the path; deleted ones answer 404 (only update actions reach them). */
-function findNotebook(ctx: Ctx): Notebook {
+/** The notebook of the path (deleted ones answer 404: only update actions reach them), if the user has `access` to it. */
+function findNotebook(ctx: Ctx, access: 'viewer' | 'editor'): Notebook {
   const notebook = ctx.store.getNotebook(projectOf(ctx).id, ctx.params['shortId']!);
   if (!notebook || notebook.deleted) throw notFound();
+  requireNotebookAccess(notebook, ctx.user.id, access);
   return notebook;
 }
 
@@ -127,7 +130,7 @@ export function saveMarkdown(store: Store, notebook: Notebook, input: MarkdownSa
     }
     result = submitted.missed;
   }
-  logNotebookActivity(store, notebook, user, `save_rejected_${result.status}`, [changed('content', notebook.content, input.content)]);
+  recordRejectedSave(store, notebook, result.status, input.content, user.id);
   return result;
 }
 
@@ -142,7 +145,7 @@ function logNotebookActivity(store: Store, notebook: Notebook, user: User, activ
 
 function markdownSave(ctx: Ctx): Reply {
   const input = markdownSaveInput(requireObject(ctx.body));
-  const result = saveMarkdown(ctx.store, findNotebook(ctx), input, ctx.user);
+  const result = saveMarkdown(ctx.store, findNotebook(ctx, 'editor'), input, ctx.user);
   if (result.status === 'accepted') return ok(notebookFull(ctx.store, result.notebook));
   if (result.status === 'stale') return ok({ code: 'conflict_stale' }, 410);
   return ok({ code: 'conflict', updates: result.updates, version: result.version }, 409);
@@ -155,7 +158,7 @@ function presence(ctx: Ctx): Reply {
   const clientId = charField(required(body, 'client_id'), 'client_id', { maxLength: 200 });
   const version = integerField(required(body, 'version'), 'version', 0);
   const cursor = cursorField(required(body, 'cursor'), 'cursor');
-  const notebook = findNotebook(ctx);
+  const notebook = findNotebook(ctx, 'editor');
   ctx.store.collab.publishPresence(notebook, presenceData(clientId, ctx.user, version, cursor));
   return { status: 204 };
 }
@@ -167,7 +170,7 @@ export function presenceData(clientId: string, user: User, version: number, curs
 // ---- the stream ----------------------------------------------------------------------------------------------
 
 function stream(ctx: Ctx): Reply {
-  const notebook = findNotebook(ctx);
+  const notebook = findNotebook(ctx, 'viewer');
   const lastEventId = ctx.headers['last-event-id'];
   const headers = { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' };
   return { status: 200, headers, stream: (res) => serveStream(ctx.store, notebook, typeof lastEventId === 'string' ? lastEventId : undefined, res) };

@@ -7,11 +7,11 @@ import type { EventQuery } from '../events-query';
 import { parseDateParam } from '../time';
 
 /** The list's filters from the query string. */
-export function eventQueryFrom(ctx: Ctx, table: EventTable): { query: EventQuery; hasAfter: boolean } {
+export function eventQueryFrom(ctx: Ctx, table: EventTable): { query: EventQuery; hasAfter: boolean; hasBefore: boolean } {
   const nowMicros = ctx.store.now().getTime() * 1000;
   const dateParam = (name: string): number | undefined => {
     const raw = param(ctx, name);
-    if (raw === undefined) return undefined;
+    if (!raw) return undefined; // PostHog reads an empty value as absent
     const value = parseDateParam(raw, nowMicros);
     if (value === undefined) throw validation(`Invalid date: "${raw}"`, name);
     return value;
@@ -28,7 +28,7 @@ export function eventQueryFrom(ctx: Ctx, table: EventTable): { query: EventQuery
   const orderBy = param(ctx, 'orderBy');
   if (orderBy !== undefined) query.ascending = parseOrderBy(orderBy) === 'timestamp';
   if (param(ctx, 'action_id') !== undefined) query.extra = () => false; // no actions exist locally
-  return { query, hasAfter: param(ctx, 'after') !== undefined };
+  return { query, hasAfter: Boolean(param(ctx, 'after')), hasBefore: Boolean(param(ctx, 'before')) };
 }
 
 function parseOrderBy(raw: string): string {

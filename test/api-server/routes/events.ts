@@ -1,10 +1,10 @@
 // Events (deprecated legacy endpoint): /api/projects/{project}/events/, /events/{id}/, /events/values/
 import type { Json } from '../model';
 import { route, type Route } from '../router';
-import { absoluteUrl, intParam, ok, param, projectOf, queryDict, urlencode, type Ctx, type Reply } from '../http';
-import { ApiError, notFound, validation } from '../errors';
+import { absoluteUrl, intParam, ok, param, parseIntStrict, projectOf, queryDict, urlencode, type Ctx, type Reply } from '../http';
+import { ApiError, notFound, serverError, validation } from '../errors';
 import { asText } from '../property-filter';
-import { listWithDefaultWindow, scanEvents, type EventQuery } from '../events-query';
+import { listEvents, RangeTooLongError, scanEvents, windowCacheKey, type EventQuery } from '../events-query';
 import { eventBody } from '../serializers';
 import { toCsv } from '../csv';
 import { isoOffset } from '../time';
@@ -23,26 +23,58 @@ function includePerson(ctx: Ctx): boolean {
   return ['true', '1'].includes((param(ctx, 'include_person') ?? '').toLowerCase());
 }
 
-/** `select` and `where` are in PostHog's schema but its list ignores them: they are not read here either. */
-function list(ctx: Ctx): Reply {
-  const table = ctx.store.eventsOf(projectOf(ctx).id);
+/** PostHog's answer to a list that its deployment limits: a pointer to the docs, on every list response. */
+const EVENTS_DOCS_WARNING = 'https://posthog.com/docs/api/events';
+
+/** Python's int() on the offset, where PostHog reads anything else as 0. */
+function offsetParam(ctx: Ctx): number {
+  const raw = param(ctx, 'offset');
+  const value = raw ? parseIntStrict(raw) : undefined;
+  return value === undefined ? 0 : value;
+}
+
+/**
+ * `select` and `where` are in PostHog's schema but its list ignores them: they are not read here either.
+ * The page is LegacyEventsListQuery's (progressive windows, see events-query.ts); `next` sets `before` to
+ * the last row's time (strict: rows sharing it that did not fit are skipped by that link).
+ */
+async function list(ctx: Ctx): Promise<Reply> {
+  const project = projectOf(ctx);
+  const table = ctx.store.eventsOf(project.id);
   const csv = param(ctx, 'format') === 'csv';
   const limit = Math.min(intParam(ctx, 'limit', csv ? CSV_DEFAULT_LIMIT : JSON_DEFAULT_LIMIT, 1), EVENT_LIST_MAX_LIMIT);
-  const offset = intParam(ctx, 'offset', 0);
-  if (offset > MAX_OFFSET) throw validation(`Offset is deprecated. Max supported offset value is ${MAX_OFFSET}`);
-  const { query, hasAfter } = eventQueryFrom(ctx, table);
-  const rows = listWithDefaultWindow(table, query, hasAfter, ctx.store.now().getTime() * 1000, offset, limit);
+  const offset = offsetParam(ctx);
+  const level = ctx.options.eventListLevel;
+  if (level > 0) {
+    if (offset > 0) await sleep(1_000);
+    if (offset > MAX_OFFSET && (level > 1 || ctx.store.rng.next() < 0.01)) throw validation(`Offset is deprecated. Max supported offset value is ${MAX_OFFSET}`);
+  }
+  const { query, hasAfter, hasBefore } = eventQueryFrom(ctx, table);
+  let answer;
+  try {
+    answer = listEvents(
+      table,
+      { query, hasAfter, hasBefore, limit, offset, cacheKey: windowCacheKey(project.id, Boolean(param(ctx, 'event')), Boolean(param(ctx, 'distinct_id')), limit) },
+      { level, cache: ctx.store.eventWindows, nowMs: ctx.store.now().getTime(), random: () => ctx.store.rng.next() },
+    );
+  } catch (error) {
+    if (error instanceof RangeTooLongError) throw serverError();
+    throw error;
+  }
   const withPerson = includePerson(ctx);
-  const results = rows.slice(0, limit).map((e) => eventBody(e, withPerson));
-  if (csv) return { status: 200, text: toCsv(results), contentType: 'text/csv; charset=utf-8' };
+  const results = answer.rows.map((e) => eventBody(e, withPerson));
+  const headers: Record<string, string> = level > 0 ? { 'X-PostHog-Warn': EVENTS_DOCS_WARNING } : {};
+  if (csv) return { status: 200, text: toCsv(results), contentType: 'text/csv; charset=utf-8', headers };
   let next: string | null = null;
-  if (rows.length > limit) {
+  if (answer.hasMore && answer.rows.length > 0) {
     const params = queryDict(ctx.query);
-    params.set(query.ascending ? 'after' : 'before', isoOffset(rows[limit - 1]!.timestamp));
+    params.set(query.ascending ? 'after' : 'before', isoOffset(answer.rows[answer.rows.length - 1]!.timestamp));
     next = absoluteUrl(ctx, urlencode(params));
   }
-  return ok({ next, results });
+  return { status: 200, body: { next, results }, headers };
 }
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 function retrieve(ctx: Ctx): Reply {
   const id = ctx.params['eventId']!;

@@ -9,13 +9,18 @@ import { notebookFull, notebookMinimal } from '../serializers';
 import { relativeDateParse } from '../relative-date';
 import { activityPage } from './activity';
 import { pythonInt } from '../python';
+import { markdownDoc, markdownOf } from '../content';
+import { toPostHogMarkdown } from '../../../src/notebooks/markdown/posthogWriter';
+import { canSee, requireNotebookAccess } from '../notebook-access';
+import { normalizeNotebookContent } from '../notebook-rules';
+import { notebookMarkdown } from '../notebook-history';
 
 const ORDER_FIELDS = new Set(['created_at', 'last_modified_at', 'title', 'short_id', 'version']);
 
 function list(ctx: Ctx): Reply {
-  let notebooks = ctx.store.notebooksOf(projectOf(ctx).id).filter((n) => !n.deleted);
+  let notebooks = ctx.store.notebooksOf(projectOf(ctx).id).filter((n) => !n.deleted && canSee(n, ctx.user.id));
   for (const [key, value] of queryDict(ctx.query)) notebooks = applyFilter(ctx, notebooks, key, value);
-  return ok(paginate(ctx, sortNotebooks(notebooks, param(ctx, 'order')), (n) => notebookMinimal(ctx.store, n)));
+  return ok(paginate(ctx, sortNotebooks(notebooks, param(ctx, 'order')), (n) => notebookMinimal(ctx.store, n, ctx.user.id)));
 }
 
 function applyFilter(ctx: Ctx, notebooks: Notebook[], key: string, value: string): Notebook[] {
@@ -131,28 +136,60 @@ function sortNotebooks(notebooks: Notebook[], order: string | undefined): Notebo
   });
 }
 
-function findNotebook(ctx: Ctx, includeDeleted: boolean): Notebook {
+/** The notebook of the URL, if the user has `access` to it (PostHog's get_object: 404, then access control's 403). */
+function findNotebook(ctx: Ctx, includeDeleted: boolean, access: 'viewer' | 'editor' = 'viewer'): Notebook {
   const notebook = ctx.store.getNotebook(projectOf(ctx).id, ctx.params['shortId']!);
   if (!notebook || (notebook.deleted && !includeDeleted)) throw notFound();
+  requireNotebookAccess(notebook, ctx.user.id, access);
   return notebook;
 }
 
-function create(ctx: Ctx): Reply {
+/** The body's writable fields, validated; `content` as PostHog stores it (checked, normalised, annotated). */
+function notebookFields(ctx: Ctx): JsonObject {
   const fields = validateBody(requireObject(ctx.body), NOTEBOOK_SCHEMA);
-  return ok(notebookFull(ctx.store, ctx.store.createNotebook(projectOf(ctx).id, fields, ctx.user.id)), 201);
+  if ('content' in fields) fields['content'] = normalizeNotebookContent(fields['content']!);
+  return fields;
+}
+
+function create(ctx: Ctx): Reply {
+  const fields = notebookFields(ctx);
+  const stored = ctx.store.settings.newNotebooksAsMarkdown ? asMarkdownNotebook(fields) : fields;
+  return ok(notebookFull(ctx.store, ctx.store.createNotebook(projectOf(ctx).id, stored, ctx.user.id), ctx.user.id), 201);
+}
+
+/**
+ * PostHog now creates every notebook as a Markdown notebook (PR #100471): rich-text content goes through its
+ * converter, no content gives an empty Markdown notebook, text_content becomes the Markdown, and content the
+ * converter cannot read is a 400 on `content` (nothing is created). The converter here is the extension's
+ * (src/notebooks/markdown, PostHog's migration with its reader's faults corrected).
+ */
+function asMarkdownNotebook(fields: JsonObject): JsonObject {
+  const content = fields['content'];
+  const markdown = content === undefined || content === null ? '' : (markdownOf(content) ?? convertedMarkdown(content));
+  return { ...fields, content: markdownDoc(markdown), text_content: markdown };
+}
+
+function convertedMarkdown(content: Json): string {
+  const readable = typeof content === 'string' || Array.isArray(content) || (typeof content === 'object' && content !== null);
+  if (!readable) throw validation('Notebook content could not be converted to Markdown: send a document, a list of nodes or null.', 'content');
+  return toPostHogMarkdown(content).markdown;
 }
 
 function retrieve(ctx: Ctx): Reply {
   const notebook = findNotebook(ctx, false);
   const ifNoneMatch = ctx.headers['if-none-match'];
   if (ifNoneMatch !== undefined && String(ifNoneMatch) === String(notebook.version)) return { status: 304 };
-  return ok(notebookFull(ctx.store, notebook));
+  return ok(notebookFull(ctx.store, notebook, ctx.user.id));
 }
 
 function update(ctx: Ctx): Reply {
-  const notebook = findNotebook(ctx, true);
-  ctx.store.updateNotebook(notebook, validateBody(requireObject(ctx.body), NOTEBOOK_SCHEMA), ctx.user.id);
-  return ok(notebookFull(ctx.store, notebook));
+  const notebook = findNotebook(ctx, true, 'editor');
+  ctx.store.updateNotebook(notebook, notebookFields(ctx), ctx.user.id);
+  return ok(notebookFull(ctx.store, notebook, ctx.user.id));
+}
+
+function markdown(ctx: Ctx): Reply {
+  return ok({ markdown: notebookMarkdown(findNotebook(ctx, false).content) });
 }
 
 function notebookActivity(ctx: Ctx): Reply {
@@ -176,4 +213,5 @@ export const notebookRoutes: Route[] = [
     DELETE: { scope: 'notebook:write', handler: () => ({ status: 405 }) },
   }),
   route('/api/projects/:projectId/notebooks/:shortId/activity', { GET: { scope: 'activity_log:read', handler: notebookActivity } }),
+  route('/api/projects/:projectId/notebooks/:shortId/markdown', { GET: { scope: 'notebook:read', handler: markdown } }),
 ];

@@ -12,7 +12,10 @@ export interface Fault {
   /** A regular expression's source, matched against the path. */
   path?: string;
   times?: number;
-  status?: 429 | 500 | 502 | 503 | 504 | 512;
+  status?: 400 | 402 | 429 | 500 | 502 | 503 | 504 | 512 | 513;
+  /** PostHog's query error for the status (see test/api-server/faults.ts). */
+  code?: string;
+  heavyLoad?: boolean;
   /** 504 only: PostHog's JSON for a query that hit its time limit, not a gateway page. */
   queryTimeout?: boolean;
   drop?: boolean;
@@ -60,6 +63,9 @@ export const localApi = {
   injectFault: (fault: Fault) => control<void>('POST', 'faults', fault),
   createKey: async (scopes: string[]) => (await control<{ key: string }>('POST', 'keys', { scopes })).key,
   addNotebooks: (projectId: number, count: number) => control<void>('POST', 'notebooks/bulk', { projectId, count }),
+  /** A notebook stored as sent (a legacy one, say, which a REST create would make a Markdown notebook). */
+  storeNotebook: async (projectId: number, notebook: { title: string; content: unknown; text_content?: string }) =>
+    (await control<{ short_id: string }>('POST', 'notebooks/stored', { projectId, ...notebook })).short_id,
   addProjects: (organizationId: string, count: number) => control<void>('POST', 'projects/bulk', { organizationId, count }),
   /**
    * Another user's save: by default a paragraph appended (to the Markdown of a Markdown notebook); or the given
@@ -94,11 +100,25 @@ export const localApi = {
     control<void>('POST', `notebooks/${projectId}/${shortId}/presence`, caret),
   /** Ends every open collaboration stream (`error`: with PostHog's `event: error`). */
   closeStreams: (error = false) => control<{ closed: number }>('POST', 'collab/streams/close', { error }),
+  /** The main user's access level on a notebook under PostHog's access control. */
+  setNotebookAccess: (projectId: number, shortId: string, level: 'none' | 'viewer' | 'editor' | 'manager') =>
+    control<void>('POST', `notebooks/${projectId}/${shortId}/access`, { level }),
+  /** A collaboration save PostHog refused, in the notebook's activity (its content never stored). */
+  rejectedSave: (projectId: number, shortId: string, save: { kind: 'conflict' | 'stale'; content?: unknown; by?: { first_name: string } }) =>
+    control<void>('POST', `notebooks/${projectId}/${shortId}/rejected-save`, save),
+  /** PostHog's migration of a legacy notebook to a Markdown notebook. */
+  migrateToMarkdown: (projectId: number, shortId: string) => control<{ migrated: boolean }>('POST', `notebooks/${projectId}/${shortId}/migrate`),
   /** Milliseconds every answer waits (0: none). */
   setLatency: (ms: number) => control<void>('POST', 'latency', { ms }),
   addEvents: (projectId: number, count: number, withinHours = 20) => control<void>('POST', 'events/bulk', { projectId, count, withinHours }),
-  /** `count` events sharing one timestamp (now, or `timestamp`). */
-  addEventsNow: (projectId: number, count: number, event: string, timestamp?: string) =>
-    control<{ ids: string[]; timestamp: string }>('POST', 'events/now', { projectId, count, event, timestamp }),
+  /** `count` events sharing one timestamp (now, or `timestamp`), with properties `n` (1, 2, …) and `properties`. */
+  addEventsNow: (projectId: number, count: number, event: string, timestamp?: string, properties?: Record<string, unknown>) =>
+    control<{ ids: string[]; timestamp: string }>('POST', 'events/now', { projectId, count, event, timestamp, properties }),
   liveEvents: (projectId: number, perSecond: number) => control<void>('POST', 'events/live', { projectId, perSecond }),
+  /**
+   * `count` events a steady `perSecond` back from now, every `clusterEvery`-th instant holding `clusterSize`
+   * on one timestamp; answers every event of the project in that span, [id, microseconds], newest first.
+   */
+  addSteadyEvents: (projectId: number, count: number, options: { perSecond?: number; clusterEvery?: number; clusterSize?: number } = {}) =>
+    control<{ events: [string, number][] }>('POST', 'events/steady', { projectId, count, ...options, ids: true }),
 };

@@ -57,6 +57,8 @@ describe('local API: CLI', () => {
 describe('local API: CLI over https', () => {
   test('--tls serves over https with a throwaway certificate and prints where it is; --http-next-links needs --tls', async () => {
     assert.throws(() => parseArgs(['--http-next-links']), /--http-next-links needs --tls/);
+    assert.equal(parseArgs(['--event-list-level', '0']).eventListLevel, 0);
+    assert.throws(() => parseArgs(['--event-list-level', '3']), /must be 0, 1 or 2/);
     assert.deepEqual(parseArgs(['--tls', '--http-next-links']), { port: 8010, seed: 'demo', tls: true, httpNextLinks: true });
     const { child, ready } = startCli(['--port', '0', '--seed', 'empty', '--tls', '--http-next-links']);
     try {

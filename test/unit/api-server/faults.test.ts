@@ -24,6 +24,30 @@ describe('local API: injected faults and latency', () => {
     assert.deepEqual(api.requests.map((r) => r.status), [503, 200]);
   });
 
+  test('PostHog\'s query errors on demand: 402 (three codes), 513 (two texts), 503 with and without Retry-After, 400 too_many_bytes', async () => {
+    const answer = async (rule: Parameters<LocalApi['injectFault']>[0]) => {
+      api.injectFault({ path: /\/notebooks\/$/, ...rule });
+      return get(api, notebooks);
+    };
+    const quota = await answer({ status: 402 });
+    assert.equal(quota.status, 402);
+    assert.deepEqual(quota.json, errorBody('server_error', 'quota_limit_exceeded', 'Your organization reached its billing limit for this resource. Increase the limits in Billing settings, or ask an org admin to do so.'));
+    assert.equal((await answer({ status: 402, code: 'api_queries_quota_exceeded' })).json.code, 'api_queries_quota_exceeded');
+    assert.match((await answer({ status: 402, code: 'payment_required' })).json.detail, /premium PostHog offering/);
+    const memory = await answer({ status: 513 });
+    assert.deepEqual([memory.status, memory.json.code], [513, 'clickhouse_memory_limit_exceeded']);
+    assert.match(memory.json.detail, /Try a shorter date range or narrower filters/);
+    assert.match((await answer({ status: 513, heavyLoad: true })).json.detail, /^We're under heavy load right now/);
+    const unavailable = await answer({ status: 503, code: 'database_unavailable' });
+    assert.deepEqual([unavailable.json.type, unavailable.json.code, unavailable.headers.get('retry-after')], ['server_error', 'database_unavailable', '1']);
+    const busy = await answer({ status: 503, code: 'error' });
+    assert.deepEqual(busy.json, errorBody('server_error', 'error', "Queries are a little too busy right now. We're working to free up resources. Please try again later."));
+    assert.equal(busy.headers.get('retry-after'), null);
+    const bytes = await answer({ status: 400, code: 'too_many_bytes' });
+    assert.deepEqual([bytes.status, bytes.json.type, bytes.json.code], [400, 'validation_error', 'too_many_bytes']);
+    assert.throws(() => api.injectFault({ status: 402, code: 'nonsense' }), /No 402 answer/);
+  });
+
   test('a 500 fault answers the JSON server error body', async () => {
     api.injectFault({ status: 500 });
     const answer = await get(api, '/api/users/@me/');

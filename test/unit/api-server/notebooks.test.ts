@@ -1,6 +1,6 @@
 import { describe, test, afterEach, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { markdownOf, startLocalApi, textContentOf, SAMPLE_REFS, type LocalApi } from '../../api-server';
+import { markdownDoc, markdownOf, startLocalApi, textContentOf, SAMPLE_REFS, type LocalApi } from '../../api-server';
 import { call, errorBody, get, mainProject } from './helpers';
 
 const DOC = { type: 'doc', content: [{ type: 'heading', attrs: { level: 1 }, content: [{ type: 'text', text: 'Hello' }] }] };
@@ -48,10 +48,51 @@ describe('local API: notebooks', () => {
     assert.equal(answer.status, 201);
     assert.equal(answer.json.version, 0);
     assert.notEqual(answer.json.short_id, 'mine1234');
-    assert.deepEqual(answer.json.content, DOC);
     assert.equal(answer.json.created_by.email, 'sam@hedgebox.net');
     const first = (await get(api, `${base}/`)).json.results[0];
     assert.equal(first.short_id, answer.json.short_id);
+  });
+
+  test('create stores a Markdown notebook, as PostHog now does: rich text converted, text_content the Markdown', async () => {
+    const answer = await call(api, 'POST', `${base}/`, { body: { title: 'New', content: DOC, text_content: 'ignored' } });
+    assert.deepEqual(answer.json.content, markdownDoc('# Hello'));
+    assert.equal(answer.json.text_content, '# Hello');
+    const withTags = {
+      type: 'doc',
+      content: [
+        { type: 'ph-query', attrs: { query: { kind: 'SavedInsightNode', shortId: 'abc' }, nodeId: 'n1' } },
+        { type: 'orderedList', attrs: { start: 3 }, content: [{ type: 'listItem', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'third' }] }] }] },
+      ],
+    };
+    const converted = await call(api, 'POST', `${base}/`, { body: { title: 'Tags', content: withTags } });
+    assert.equal(markdownOf(converted.json.content), '<Query hideFilters query={{"kind":"SavedInsightNode","shortId":"abc"}} nodeId="n1" />\n\n3. third');
+  });
+
+  test('create without content stores an empty Markdown notebook; a Markdown notebook is kept as sent', async () => {
+    const empty = await call(api, 'POST', `${base}/`, { body: { title: 'Empty' } });
+    assert.deepEqual(empty.json.content, markdownDoc(''));
+    assert.equal(empty.json.text_content, '');
+    const markdown = markdownDoc('# Mine\n\n<Insight id="abc" />');
+    const kept = await call(api, 'POST', `${base}/`, { body: { title: 'Mine', content: markdown } });
+    assert.deepEqual(kept.json.content, markdown);
+    assert.equal(kept.json.text_content, '# Mine\n\n<Insight id="abc" />');
+  });
+
+  test('create answers 400 on content the converter cannot read, and creates nothing', async () => {
+    const before = api.store.notebooksOf(projectId).length;
+    const answer = await call(api, 'POST', `${base}/`, { body: { title: 'Bad', content: 42 } });
+    assert.equal(answer.status, 400);
+    assert.equal(answer.json.attr, 'content');
+    assert.equal(api.store.notebooksOf(projectId).length, before);
+  });
+
+  test('an older server (newNotebooksAsMarkdown off) stores the content as sent; updates never convert', async () => {
+    api.store.settings.newNotebooksAsMarkdown = false;
+    const created = await call(api, 'POST', `${base}/`, { body: { title: 'Old', content: DOC } });
+    assert.deepEqual(created.json.content, DOC);
+    api.store.settings.newNotebooksAsMarkdown = true;
+    const updated = await call(api, 'PATCH', `${base}/${created.json.short_id}/`, { body: { content: DOC, version: 0 } });
+    assert.deepEqual(updated.json.content, DOC);
   });
 
   test('seeded Markdown notebooks: one ph-markdown-notebook node, text_content is the Markdown, PostHog nodes as tags', async () => {
@@ -206,7 +247,7 @@ describe('local API: notebooks', () => {
     assert.deepEqual(await titles('uploaders weekly'), ['Activation metrics']);
     assert.deepEqual(await titles('funnel captcha'), [], 'all words must be in one field');
     assert.deepEqual(await titles('Signup captcha'), ['Signup drop-off'], 'both words are in the text');
-    await call(api, 'POST', `${base}/`, { body: { title: 'Quarterly review', content: DOC, text_content: 'Numbers for the board.' } });
+    await call(api, 'POST', `${base}/`, { body: { title: 'Quarterly review', content: markdownDoc('Numbers for the board.') } });
     assert.deepEqual(await titles('quarterly'), ['Quarterly review']);
     assert.deepEqual(await titles('board'), ['Quarterly review']);
     assert.deepEqual(await titles('quarterly board'), [], 'one word in the title and one in the text is no match');

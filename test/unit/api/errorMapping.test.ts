@@ -14,11 +14,16 @@ import {
   ProjectScopedKeyError,
   RateLimitedError,
   retryAfterSeconds,
+  QueryMemoryError,
+  QueryTooLargeError,
   QueryTooSlowError,
+  QuotaExceededError,
   ServerError,
+  ServiceUnavailableError,
   UnexpectedStatusError,
   ValidationError,
 } from '../../../src/api';
+import { isRetryable } from '../../../src/api/retry';
 
 const body = (type: string, code: string, detail: string, attr: string | null = null) => JSON.stringify({ type, code, detail, attr });
 
@@ -115,6 +120,31 @@ describe('errorFromResponse', () => {
     assert.ok(error instanceof RateLimitedError);
     assert.equal(error.retryAfterSeconds, 17);
     assert.match(error.userMessage, /17 seconds/);
+  });
+
+  test('PostHog\'s query errors show its text and the next step: 402 billing, 513 shorter range or wait, 503 Retry-After, 400 too_many_bytes', () => {
+    const quota = map(402, body('server_error', 'quota_limit_exceeded', 'Your organization reached its billing limit for this resource. Increase the limits in Billing settings, or ask an org admin to do so.'));
+    assert.ok(quota instanceof QuotaExceededError);
+    assert.equal(quota.userMessage, "Your organization reached its billing limit for this resource. Increase the limits in Billing settings, or ask an org admin to do so. Check the organization's billing limits in PostHog (Settings → Billing), or ask an organization admin.");
+    assert.match(map(402, body('server_error', 'payment_required', 'This feature is part of the premium PostHog offering.')).userMessage, /paid PostHog plan/);
+    const memory = map(513, body('server_error', 'clickhouse_memory_limit_exceeded', 'This query ran out of memory before it could finish. Try a shorter date range or narrower filters.'));
+    assert.ok(memory instanceof QueryMemoryError && !memory.heavyLoad);
+    assert.match(memory.userMessage, /^This query ran out of memory.*Try a shorter time range or narrower filters\.$/);
+    const busy = map(513, body('server_error', 'clickhouse_memory_limit_exceeded', "We're under heavy load right now, and this query ran out of memory."));
+    assert.ok(busy instanceof QueryMemoryError && busy.heavyLoad);
+    assert.match(busy.userMessage, /Wait a few minutes, then try again\.$/);
+    const unavailable = map(503, body('server_error', 'database_unavailable', 'The database is temporarily unavailable.'), 'GET /x/', { retryAfter: '1' });
+    assert.ok(unavailable instanceof ServiceUnavailableError);
+    assert.equal(unavailable.retryAfterSeconds, 1);
+    const tooBusy = map(503, body('server_error', 'error', "Queries are a little too busy right now. We're working to free up resources. Please try again later."));
+    assert.equal(tooBusy.userMessage, "Queries are a little too busy right now. We're working to free up resources. Please try again later.");
+    const bytes = map(400, body('validation_error', 'too_many_bytes', 'This query would read too much data.'));
+    assert.ok(bytes instanceof QueryTooLargeError && bytes instanceof ValidationError);
+    assert.equal(bytes.userMessage, 'This query would read too much data. Narrow it: a shorter time range or more filters.');
+    for (const error of [quota, memory, busy, bytes]) {
+      assert.equal(isRetryable('GET', error), false, `${error.name} is not retried`);
+    }
+    assert.equal(isRetryable('GET', unavailable), true);
   });
 
   test('429 prefers the Retry-After header', () => {

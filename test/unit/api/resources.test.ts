@@ -4,7 +4,7 @@ import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { isActivityPage, NOT_MODIFIED, PostHogClient, PostHogError, TimeoutError } from '../../../src/api';
+import { isActivityPage, isoFromMicros, NOT_MODIFIED, PostHogClient, PostHogError, TimeoutError, timestampMicros } from '../../../src/api';
 import * as fixtures from './fixtures';
 import { sendJson, startStub, Stub, StubRequest } from './stubServer';
 
@@ -263,19 +263,24 @@ describe('events (3 operations + pages and export)', () => {
     );
   });
 
-  test('pages follows next (which moves before back) until it is absent', async () => {
+  test('pages never follows next: it asks below the oldest row, one microsecond later after a full page, drops what it gave, and raises the limit for a page on one timestamp', async () => {
+    const at = timestampMicros(fixtures.eventAsJson.timestamp)!;
     routes[`GET ${events}`] = (request) => {
       const before = new URL(request.url, 'http://x').searchParams.get('before');
-      return before
-        ? { status: 200, body: { results: [fixtures.eventAsJson] } }
-        : { status: 200, body: { next: `${stub.url}${events}?event=x&before=2025-01-01T00%3A00%3A00Z`, results: [fixtures.eventAsJson] } };
+      const older = before === null || timestampMicros(before)! > at;
+      return { status: 200, body: { next: before ? null : 'https://elsewhere.example/next', results: older ? [fixtures.eventAsJson] : [] } };
     };
-    const pages = [];
-    for await (const page of client.events.pages(1, { event: 'x', limit: 1 })) {
-      pages.push(page);
+    const first = stub.requests.length;
+    const batches = [];
+    for await (const batch of client.events.pages(1, { event: 'x', limit: 1 })) {
+      batches.push(batch);
     }
-    assert.equal(pages.length, 2);
-    assert.equal(lastRequest().query.get('before'), '2025-01-01T00:00:00Z');
+    assert.deepEqual(batches.map((batch) => [batch.events.length, batch.last]), [[1, false], [0, true]], 'the event once, though asked twice');
+    const sent = stub.requests.slice(first).map((request) => new URL(request.url, 'http://x').searchParams);
+    assert.equal(sent.length, 2);
+    assert.equal(sent[1]!.get('before'), isoFromMicros(at + 1), 'a full page: from a microsecond after its oldest row');
+    assert.equal(sent[1]!.get('limit'), '1000', 'the whole page was one timestamp: PostHog\'s largest page');
+    assert.ok(sent.every((query) => query.get('event') === 'x'));
   });
 
   test('get one event, with format', async () => {

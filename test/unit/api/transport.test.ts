@@ -90,7 +90,18 @@ describe('retries', () => {
     assert.equal(stub.requests.length, 3);
     assert.deepEqual(waits, [250, 500]);
     assert.deepEqual(log.map((entry) => [entry.attempt, entry.status]), [[1, 503], [2, 503], [3, 200]]);
-    assert.match(log[0].error ?? '', /ServerError/);
+    assert.match(log[0].error ?? '', /ServiceUnavailableError/);
+  });
+
+  test('GET retries PostHog\'s 503 database_unavailable after the Retry-After it names', async () => {
+    const { stub, client, waits } = await setup((_, response, index) =>
+      index < 1
+        ? sendJson(response, 503, { type: 'server_error', code: 'database_unavailable', detail: 'The database is temporarily unavailable.', attr: null }, { 'retry-after': '1' })
+        : sendJson(response, 200, fixtures.me),
+    );
+    await client.users.me();
+    assert.equal(stub.requests.length, 2);
+    assert.ok(waits[0]! >= 1_000 && waits[0]! < 1_500, `waited ${waits[0]} ms`);
   });
 
   test('GET gives up after the configured retries with the last error', async () => {
@@ -380,21 +391,21 @@ describe('paging over https when the server builds http:// next links (self-host
     }
   });
 
-  test('the events list follows its http:// next links over https too, and the log says so', async () => {
+  test('the events walk builds every page itself over https: the server\'s http:// links are never followed', async () => {
     const api = await startLocalApi({ seed: 'minimal', tls, httpNextLinks: true });
     const log: RequestLogEntry[] = [];
     const client = new PostHogClient({ baseUrl: api.url, apiKey: api.keys.all, network: { ca: [tls.cert] }, onRequest: (entry) => log.push(entry) });
     try {
       const project = api.store.projects[0]!;
-      const pages = [];
-      for await (const page of client.events.pages(project.id, { limit: 100 })) {
-        pages.push(page);
-        if (pages.length === 3) break;
+      api.store.addSteadyEvents(project.id, 400, { perSecond: 10 });
+      const first = await client.events.list(project.id, { limit: 100 });
+      assert.ok(first.next?.startsWith('http://127.0.0.1:'), `the server's link is http: ${first.next}`);
+      let batches = 0;
+      for await (const _batch of client.events.pages(project.id, { limit: 100 })) {
+        if (++batches === 3) break;
       }
-      assert.equal(pages.length, 3);
-      assert.ok(pages[0]!.next?.startsWith('http://127.0.0.1:'), `the server's link was http: ${pages[0]!.next}`);
-      assert.equal(api.requests.length, 3, 'every page was answered by the https server');
-      assert.deepEqual(log.map((entry) => entry.note), [undefined, HTTP_NEXT_LINK_NOTE, HTTP_NEXT_LINK_NOTE]);
+      assert.equal(api.requests.length, 4, 'every page was answered by the https server');
+      assert.deepEqual(log.map((entry) => entry.note), [undefined, undefined, undefined, undefined]);
     } finally {
       await client.dispose();
       await api.close();

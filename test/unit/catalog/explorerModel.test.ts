@@ -128,6 +128,26 @@ describe('checkApiKey against the local API', () => {
     const result = await check(api.keys.all);
     assert.deepEqual(result.missingScopes, []);
     assert.match(result.account ?? '', /@/);
+    assert.equal(result.learnedFrom, 'key');
+  });
+
+  test('PostHog describes the key itself (GET @current): two requests, none of them an events request', async () => {
+    api.clearRequests();
+    await check(api.keys.readOnly);
+    assert.deepEqual(api.requests.map((request) => request.path), ['/api/personal_api_keys/@current/', '/api/users/@me/']);
+  });
+
+  test('older servers without GET @current: one read-only call per scope, as before', async () => {
+    const older = await startLocalApi({ currentKeyEndpoint: false });
+    try {
+      const client = new PostHogClient({ baseUrl: older.url, apiKey: older.keys.notebooksOnly });
+      const result = await checkApiKey(client).finally(() => client.dispose());
+      assert.equal(result.learnedFrom, 'probes');
+      assert.ok(result.missingScopes.includes('project:read'));
+      assert.equal(older.requests[0]!.status, 404);
+    } finally {
+      await older.close();
+    }
   });
 
   test('a notebooks-only key reports the scopes it lacks', async () => {
@@ -136,15 +156,16 @@ describe('checkApiKey against the local API', () => {
     assert.ok(result.missingScopes.includes('organization:read'));
   });
 
-  test('a key without query:read is told events will not work', async () => {
-    const result = await check(api.createKey({ scopes: ['user:read', 'organization:read', 'project:read', 'notebook:read'] }));
+  test('a key without query:read is told events will not work; a write scope grants read', async () => {
+    const result = await check(api.createKey({ scopes: ['user:read', 'organization:read', 'project:write', 'notebook:read'] }));
     assert.deepEqual(result.missingScopes, ['query:read']);
   });
 
-  test('a key limited to one project is kept: nothing missing, and said to be limited', async () => {
+  test('a key limited to one project is kept: nothing missing, said to be limited, and its project named', async () => {
     const result = await check(api.keys.oneProject);
     assert.deepEqual(result.missingScopes, []);
     assert.equal(result.limitedToProjects, true);
+    assert.deepEqual(result.scopedProjects, [api.store.currentProjectOf(api.store.mainUser.id)!.id]);
     assert.equal((await check(api.keys.all)).limitedToProjects, false);
   });
 
@@ -153,6 +174,7 @@ describe('checkApiKey against the local API', () => {
     const other = api.store.visibleProjects().find((project) => project.id !== current.id)!;
     const result = await check(api.createKey({ scopes: ['*'], projects: [other.id] }));
     assert.equal(result.limitedToProjects, true);
+    assert.deepEqual(result.scopedProjects, [other.id]);
     assert.deepEqual(result.missingScopes, []);
   });
 

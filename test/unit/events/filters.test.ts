@@ -93,14 +93,27 @@ describe('the whole query', () => {
     assert.deepEqual(query.columns, ['$browser', '$os']);
   });
 
-  test('the default form asks only for the persons (the Person column)', () => {
-    assert.deepEqual(buildQuery(defaultFilters(), now).filters, { include_person: true });
+  test('the default form asks for the last 24 hours (never unbounded) and the persons (the Person column)', () => {
+    assert.equal(defaultFilters().after, '-24h', 'the form shows the bound');
+    const lastDay = { after: new Date(now.getTime() - 86_400_000).toISOString(), include_person: true };
+    assert.deepEqual(buildQuery(defaultFilters(), now).filters, lastDay);
+    assert.deepEqual(buildQuery({ ...defaultFilters(), after: '  ' }, now).filters, lastDay, 'an emptied After is the default again');
+  });
+
+  test('a range over 366 days is refused before anything is sent, with the limit in plain words', () => {
+    assert.throws(
+      () => buildQuery({ ...defaultFilters(), after: '2023-01-01', before: '2024-05-01' }, now),
+      (error: unknown) => error instanceof FilterError && error.message === 'The time range is 486 days long; PostHog lists events from at most 366 days at once. Move After and Before closer together (for a year, use -365d).',
+    );
+    assert.throws(() => buildQuery({ ...defaultFilters(), after: '-400d' }, now), /at most 366 days/);
+    assert.equal(buildQuery({ ...defaultFilters(), after: '-365d' }, now).filters.after, '2023-05-16T00:00:00.000Z', '-365d fits');
+    assert.equal(buildQuery({ ...defaultFilters(), after: '2023-06-01', before: '2024-06-01' }, now).filters.before, '2024-06-01T00:00:00.000Z', '366 days across a leap day fits');
   });
 
   test('a saved form with select/where (older versions) is read without them: nothing promises them', () => {
     const restored = FilterStateSchema.parse({ ...defaultFilters(), select: 'count()', where: 'true' });
     assert.equal('select' in restored || 'where' in restored, false);
-    assert.deepEqual(buildQuery(restored, now).filters, { include_person: true });
+    assert.deepEqual(buildQuery(restored, now).filters.include_person, true);
   });
 
   test('the page size is at most 1,000, PostHog\'s cap', () => {
@@ -114,7 +127,7 @@ describe('the whole query', () => {
 
   test('an export takes the same filters (persons included) without the page size, and 1 to 1,000,000 rows (default 1,000)', () => {
     const state = { ...defaultFilters(), event: '$pageview', limit: '50' };
-    assert.deepEqual(buildExport(state, now), { filters: { event: '$pageview', include_person: true }, rows: 1_000 });
+    assert.deepEqual(buildExport(state, now), { filters: { event: '$pageview', after: new Date(now.getTime() - 86_400_000).toISOString(), include_person: true }, rows: 1_000 });
     assert.deepEqual(buildExport({ ...state, exportLimit: '1000000' }, now).rows, 1_000_000);
     assert.throws(() => buildExport({ ...state, exportLimit: '1000001' }, now), /rows to export must be a whole number from 1 to 1,000,000/);
     assert.throws(() => buildExport({ ...state, exportLimit: '1e9' }, now), /rows to export/);

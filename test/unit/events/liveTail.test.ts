@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { AuthenticationError, type Event, RateLimitedError, ServerError } from '../../../src/api';
-import { LIVE_POLLS_PER_MINUTE, LiveBudget, LiveBudgets } from '../../../src/events/liveBudget';
-import { type LiveFetch, type LiveState, LiveTail, MAX_BACKOFF_MS, OVERLAP_MS, type Timers } from '../../../src/events/liveTail';
+import { AuthenticationError, type Event, type EventsBatch, KeyBudget, RateLimitedError, ServerError } from '../../../src/api';
+import { type LiveFetch, type LiveGap, type LiveState, LiveTail, MAX_BACKOFF_MS, OVERLAP_MS, type Timers } from '../../../src/events/liveTail';
 
 /** Timers that move only when told: run(ms) fires what falls due, in order, letting promises settle. */
 class FakeTimers implements Timers {
@@ -59,19 +58,29 @@ class FakeServer {
     return this.pages(after);
   };
 
-  private async *pages(after: string | undefined): AsyncGenerator<Event[]> {
+  /** Before each page: fails when it says so (a budget that has no room, a 429). */
+  beforePage: (index: number) => void = () => undefined;
+
+  private async *pages(after: string | undefined): AsyncGenerator<EventsBatch> {
     const failure = this.failures.shift();
     if (failure) throw failure;
     const rows = this.events
       .filter((e) => after === undefined || Date.parse(e.timestamp) > Date.parse(after))
       .sort((a, b) => Date.parse(b.timestamp) - Date.parse(a.timestamp));
-    for (let i = 0; i < rows.length; i += this.pageSize) yield rows.slice(i, i + this.pageSize);
+    for (let i = 0; i === 0 || i < rows.length; i += this.pageSize) {
+      this.beforePage(i / this.pageSize);
+      yield { events: rows.slice(i, i + this.pageSize), last: i + this.pageSize >= rows.length };
+    }
   }
 }
 
 class Sink {
   batches: string[][] = [];
   states: LiveState[] = [];
+  gaps: LiveGap[] = [];
+  gap(gap: LiveGap): void {
+    this.gaps.push(gap);
+  }
   events(events: readonly Event[]): void {
     this.batches.push(events.map((e) => e.id));
   }
@@ -83,14 +92,16 @@ class Sink {
   }
 }
 
-function setup(options: { shown?: Event[]; intervalMs?: number; keep?: number; budget?: LiveBudget; pageSize?: number } = {}) {
-  const timers = new FakeTimers();
+const watching = (intervalMs: number, panels = 1): LiveState => ({ kind: 'watching', pace: { intervalMs, panels } });
+
+function setup(options: { shown?: Event[]; intervalMs?: number; keep?: number; budget?: KeyBudget; pageSize?: number; timers?: FakeTimers } = {}) {
+  const timers = options.timers ?? new FakeTimers();
   const server = new FakeServer(options.pageSize);
   const sink = new Sink();
   const tail = new LiveTail(
     server.fetch,
     sink,
-    { intervalMs: options.intervalMs ?? 5_000, keep: options.keep, budget: options.budget ?? new LiveBudget(), timers, random: () => 1 },
+    { intervalMs: options.intervalMs ?? 5_000, keep: options.keep, budget: options.budget ?? new KeyBudget({ now: timers.now }), timers, random: () => 1 },
     options.shown,
   );
   return { timers, server, sink, tail };
@@ -108,7 +119,7 @@ describe('live tail', () => {
     server.add(event('c', 11), event('d', 12));
     await timers.run(5_000);
     assert.deepEqual(sink.batches, [['d', 'c']], 'newest first');
-    assert.deepEqual(sink.last, { kind: 'watching', intervalMs: 5_000 });
+    assert.deepEqual(sink.last, watching(5_000));
     tail.stop();
   });
 
@@ -139,13 +150,22 @@ describe('live tail', () => {
   });
 
   test('polls at the interval, and at a changed interval', async () => {
-    const { timers, server, tail } = setup({ shown: [] , intervalMs: 2_000 });
+    const { timers, server, tail } = setup({ shown: [], intervalMs: 6_000 });
     tail.start();
-    await timers.run(10_000);
-    assert.equal(server.calls.length, 6); // 0, 2, 4, 6, 8, 10 s
-    tail.configure({ intervalMs: 5_000 });
-    await timers.run(10_000);
+    await timers.run(30_000);
+    assert.equal(server.calls.length, 6); // 0, 6, 12, 18, 24, 30 s
+    tail.configure({ intervalMs: 10_000 });
+    await timers.run(20_000);
     assert.equal(server.calls.length, 8);
+    tail.stop();
+  });
+
+  test('asked for less than 5 s with one panel, Live says it keeps to its share of the hour', async () => {
+    const { timers, server, sink, tail } = setup({ shown: [], intervalMs: 1_000 });
+    tail.start();
+    await timers.run(60_000);
+    assert.equal(server.calls.length, 13, 'every 5 s, not every second');
+    assert.deepEqual(sink.last, { kind: 'watching', pace: { intervalMs: 5_000, slowedBy: 'share', panels: 1 } });
     tail.stop();
   });
 
@@ -204,7 +224,7 @@ describe('live tail', () => {
     const third = sink.last;
     assert.ok(third?.kind === 'backingOff' && third.retryInMs === 20_000, 'and again: 5 s × 4');
     await timers.run(20_000);
-    assert.deepEqual(sink.last, { kind: 'watching', intervalMs: 5_000 }, 'back to the interval once a poll succeeds');
+    assert.deepEqual(sink.last, watching(5_000), 'back to the interval once a poll succeeds');
     tail.stop();
   });
 
@@ -270,34 +290,83 @@ describe('live tail', () => {
     tail.stop();
   });
 
-  test('panels of one connection share its budget: together they stay within the limit', async () => {
-    const budgets = new LiveBudgets();
+  test('panels of one key share its budget: three panels poll every 15 s, 720 requests an hour together', async () => {
     const timers = new FakeTimers();
+    const budget = new KeyBudget({ now: timers.now });
     const server = new FakeServer();
-    const tails = [0, 1, 2, 3].map(
-      () => new LiveTail(server.fetch, new Sink(), { intervalMs: 1_000, budget: budgets.of('conn'), timers }, []),
-    );
+    const sinks = [0, 1, 2].map(() => new Sink());
+    const tails = sinks.map((sink) => new LiveTail(server.fetch, sink, { intervalMs: 5_000, budget, timers }, []));
     tails.forEach((tail) => tail.start());
-    await timers.run(60_000 - 1);
-    assert.equal(server.calls.length, LIVE_POLLS_PER_MINUTE, '4 panels at 1 s would make 240 polls a minute');
-    await timers.run(60_000);
-    assert.ok(server.calls.length <= 2 * LIVE_POLLS_PER_MINUTE);
-    const other = new LiveTail(server.fetch, new Sink(), { intervalMs: 1_000, budget: budgets.of('other'), timers }, []);
+    await timers.run(3_600_000 - 1);
+    assert.ok(server.calls.length <= 720 + 3, `${server.calls.length} polls in an hour`);
+    assert.ok(server.calls.length >= 700, `${server.calls.length} polls in an hour`);
+    assert.deepEqual(sinks[0]!.last, { kind: 'watching', pace: { intervalMs: 15_000, slowedBy: 'panels', panels: 3 } });
+    tails[1]!.stop();
+    tails[2]!.stop();
+    await timers.run(20_000);
+    assert.deepEqual(sinks[0]!.last, watching(5_000), 'alone again: back to the setting');
+    const other = new LiveTail(server.fetch, new Sink(), { intervalMs: 5_000, budget: new KeyBudget({ now: timers.now }), timers }, []);
     const calls = server.calls.length;
     other.start();
     await timers.run(0);
-    assert.equal(server.calls.length, calls + 1, 'another connection has its own budget');
-    [...tails, other].forEach((tail) => tail.stop());
+    assert.equal(server.calls.length, calls + 1, 'another key has its own budget');
+    [tails[0]!, other].forEach((tail) => tail.stop());
   });
-});
 
-describe('live budget', () => {
-  test('waits until the oldest poll of the minute has aged out', () => {
-    const budget = new LiveBudget(2);
-    assert.equal(budget.take(1_000), true);
-    assert.equal(budget.take(2_000), true);
-    assert.equal(budget.take(3_000), false);
-    assert.equal(budget.waitMs(3_000), 58_000);
-    assert.equal(budget.take(61_000), true);
+  test('a hidden panel leaves its share to the others', async () => {
+    const timers = new FakeTimers();
+    const budget = new KeyBudget({ now: timers.now });
+    const server = new FakeServer();
+    const [shown, hidden] = [new Sink(), new Sink()];
+    const tails = [shown, hidden].map((sink) => new LiveTail(server.fetch, sink, { intervalMs: 5_000, budget, timers }, []));
+    tails.forEach((tail) => tail.start());
+    await timers.run(30_000);
+    assert.deepEqual(shown.last, { kind: 'watching', pace: { intervalMs: 10_000, slowedBy: 'panels', panels: 2 } });
+    tails[1]!.setVisible(false);
+    await timers.run(30_000);
+    assert.deepEqual(shown.last, watching(5_000));
+    tails.forEach((tail) => tail.stop());
+  });
+
+  test('when Live\'s share of the budget has no room, it waits (saying why) instead of failing', async () => {
+    const timers = new FakeTimers();
+    const budget = new KeyBudget({ now: timers.now });
+    for (let second = 0; second < 240; second++) {
+      for (let i = 0; i < 3; i++) await budget.acquire('events', 'bulk'); // an export used Live's share of the hour
+      await timers.run(1_000);
+    }
+    const { server, sink, tail } = setup({ shown: [], budget, timers });
+    server.fetch = (after, signal) => {
+      server.calls.push(after);
+      return (async function* () {
+        await budget.acquire('events', 'live', { noWait: true, signal });
+        yield { events: [], last: true } as EventsBatch;
+      })();
+    };
+    tail.start();
+    await timers.run(0);
+    assert.equal(sink.last?.kind, 'watching');
+    assert.ok(sink.last?.kind === 'watching' && sink.last.pace.slowedBy === 'hour' && sink.last.pace.intervalMs > 3_000_000, JSON.stringify(sink.last));
+    assert.equal(tail.isRunning, true);
+    tail.stop();
+  });
+
+  test('a catch-up cut short by the budget shows what it fetched and reports the gap', async () => {
+    const shown = [event('s', 1)];
+    const { timers, server, sink, tail } = setup({ shown, pageSize: 2 });
+    server.add(...shown);
+    tail.start();
+    await timers.run(0);
+    server.add(event('n1', 2), event('n2', 3), event('n3', 4), event('n4', 5), event('n5', 6));
+    server.beforePage = (index) => {
+      if (index === 1) throw new RateLimitedError({ endpoint: 'GET /e/', status: 429, retryAfterSeconds: 30 });
+    };
+    await timers.run(5_000);
+    assert.deepEqual(sink.batches, [['n5', 'n4']]);
+    assert.deepEqual(sink.gaps, [{ after: new Date(BASE + 1_000 - OVERLAP_MS).toISOString(), before: event('n4', 5).timestamp }]);
+    server.beforePage = () => undefined;
+    await timers.run(5_000);
+    assert.deepEqual(sink.batches.length, 1, 'the skipped events are not fetched later by Live (the panel offers to load them)');
+    tail.stop();
   });
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { type LocalApi, startLocalApi } from '../../api-server';
-import { PostHogClient } from '../../../src/api';
+import { type BudgetWait, PostHogClient, RequestBudgets, timestampMicros } from '../../../src/api';
 import { buildQuery } from '../../../src/events/filters';
 import { EventPager, type PagerSink } from '../../../src/events/pager';
 import { defaultFilters, type FilterState, type Row } from '../../../src/events/protocol';
@@ -9,36 +9,53 @@ import { defaultFilters, type FilterState, type Row } from '../../../src/events/
 let api: LocalApi;
 let client: PostHogClient;
 let projectId: number;
+let quietProjectId: number;
+let clusterProjectId: number;
 let emptyProjectId: number;
 
 class RecordingSink implements PagerSink {
   readonly pages: { start: number; rows: Row[]; done: boolean }[] = [];
   readonly statuses: { loading: boolean; error?: string }[] = [];
+  readonly waits: (BudgetWait | undefined)[] = [];
   rows(start: number, rows: Row[], done: boolean): void {
     this.pages.push({ start, rows, done });
   }
   status(loading: boolean, error?: string): void {
     this.statuses.push({ loading, error });
   }
+  waiting(wait: BudgetWait | undefined): void {
+    this.waits.push(wait);
+  }
   get all(): Row[] {
     return this.pages.flatMap((page) => page.rows);
   }
 }
 
-function pager(filters: Partial<FilterState>, sink: PagerSink, options: { prefetchRows?: number; maxRows?: number } = {}, project = projectId) {
+function pager(filters: Partial<FilterState>, sink: PagerSink, options: { prefetchRows?: number; maxRows?: number } = {}, project = projectId, events = client.events) {
   const query = buildQuery({ ...defaultFilters(), ...filters }, api.store.now());
-  return new EventPager(client.events, project, query, sink, options);
+  return new EventPager(events, project, query, sink, options);
 }
 
 const eventRequests = (project = projectId) =>
   api.requests.filter((request) => request.path === `/api/projects/${project}/events/` && request.method === 'GET');
 
+/** Every event of a project newer than `hours` ago, newest first, as the store has them. */
+function storedIds(project: number, hours: number): string[] {
+  const table = api.store.eventsOf(project);
+  const since = (api.store.now().getTime() - hours * 3_600_000) * 1000;
+  return [...table.sorted()].filter((row) => table.timeOf(row) > since).map((row) => table.record(row).uuid);
+}
+
 before(async () => {
   api = await startLocalApi({ seed: 'empty' });
   const org = api.store.addOrganization('Pager Org', [{ userId: api.store.mainUser.id, level: 15 }]);
   projectId = api.store.createProject(org.id, { name: 'Pager' }).id;
+  quietProjectId = api.store.createProject(org.id, { name: 'Quiet' }).id;
+  clusterProjectId = api.store.createProject(org.id, { name: 'Clusters' }).id;
   emptyProjectId = api.store.createProject(org.id, { name: 'Empty' }).id;
-  api.store.addEvents(projectId, 5_000, { withinHours: 20 });
+  api.store.addSteadyEvents(projectId, 5_000, { perSecond: 20 }); // dense: PostHog's first window fills every page
+  api.store.addSteadyEvents(quietProjectId, 3_000, { perSecond: 1 });
+  api.store.addSteadyEvents(clusterProjectId, 2_000, { perSecond: 1, clusterEvery: 9, clusterSize: 6 });
   client = new PostHogClient({ baseUrl: api.url, apiKey: api.keys.all });
 });
 after(async () => {
@@ -52,25 +69,27 @@ describe('event pager', () => {
     const sink = new RecordingSink();
     const events = pager({ limit: '100' }, sink, { prefetchRows: 250 });
     await events.need(0);
-    // row 0 + 250 ahead → 251 rows → 3 pages of 100
-    assert.equal(events.loaded, 300);
+    // row 0 + 250 ahead → 251 rows → 3 pages of 100 (each after the first brings its first row again)
+    assert.equal(events.loaded, 298);
     assert.equal(eventRequests().length, 3);
-    assert.deepEqual(sink.pages.map((page) => page.start), [0, 100, 200]);
+    assert.deepEqual(sink.pages.map((page) => page.start), [0, 100, 199]);
     assert.ok(sink.pages.every((page) => !page.done));
     assert.deepEqual(sink.statuses, [{ loading: true, error: undefined }, { loading: false, error: undefined }]);
   });
 
-  test('follows next: each later page asks for events before the last row it has', async () => {
+  test('each later page asks below the oldest row it has, a microsecond later, and drops the row it already has', async () => {
     const sink = new RecordingSink();
     const events = pager({ limit: '100' }, sink, { prefetchRows: 0 });
     await events.need(250);
     const requests = eventRequests();
     assert.equal(requests.length, 3);
     assert.equal(requests[0]!.query['before'], undefined);
+    let loaded = 0;
     for (let page = 1; page < requests.length; page++) {
-      const before = String(requests[page]!.query['before']);
-      const lastRowOfPreviousPage = sink.all[page * 100 - 1]!.cells[0]!;
-      assert.equal(Date.parse(before), Date.parse(lastRowOfPreviousPage), `page ${page} continues after the previous one`);
+      loaded += sink.pages[page - 1]!.rows.length;
+      const before = timestampMicros(String(requests[page]!.query['before']));
+      const oldestShown = timestampMicros(sink.all[loaded - 1]!.cells[0]!);
+      assert.equal(before, oldestShown! + 1, `page ${page} continues below the previous one`);
     }
     const ids = sink.all.map((row) => row.id);
     assert.equal(new Set(ids).size, ids.length, 'no event twice');
@@ -87,16 +106,60 @@ describe('event pager', () => {
     assert.equal(events.loaded, 5_000);
     assert.equal(events.done, true);
     assert.equal(sink.pages.at(-1)!.done, true);
+    const asked = eventRequests().length;
     await events.need(10_000);
-    assert.equal(eventRequests().length, 10, 'nothing more is asked once done');
+    assert.equal(eventRequests().length, asked, 'nothing more is asked once done');
+  });
+
+  test('a page PostHog cut at a time window (no next, over half a page) is not the end: every event is listed', async () => {
+    const sink = new RecordingSink();
+    const quiet = pager({ limit: '1000', after: '-2h' }, sink, { prefetchRows: 0 }, quietProjectId);
+    await quiet.need(0);
+    assert.ok(sink.pages[0]!.rows.length < 1000, `PostHog's first answer: ${sink.pages[0]!.rows.length} rows, no next`);
+    assert.equal(quiet.done, false, 'not the end');
+    await quiet.need(10_000);
+    assert.equal(quiet.done, true);
+    assert.equal(quiet.loaded, 3_000, 'all of them');
+  });
+
+  test('events sharing a timestamp across a page boundary: none skipped, none twice', async () => {
+    const sink = new RecordingSink();
+    const events = pager({ limit: '100', after: '-2h' }, sink, { prefetchRows: 0 }, clusterProjectId);
+    await events.need(10_000);
+    const ids = sink.all.map((row) => row.id);
+    assert.equal(new Set(ids).size, ids.length, 'no event twice');
+    assert.deepEqual(new Set(ids), new Set(storedIds(clusterProjectId, 2)), 'every event');
+    assert.equal(ids.length, 2_000);
+    const boundaries = eventRequests(clusterProjectId).filter((request) => /\.\d{6}Z$/.test(String(request.query['before'] ?? '')));
+    assert.ok(boundaries.length > 0);
   });
 
   test('concurrent needs share one loading loop and raise its target', async () => {
     const sink = new RecordingSink();
     const events = pager({ limit: '100' }, sink, { prefetchRows: 0 });
     await Promise.all([events.need(0), events.need(150), events.need(399)]);
-    assert.equal(events.loaded, 400);
-    assert.deepEqual(sink.pages.map((page) => page.start), [0, 100, 200, 300]);
+    assert.equal(events.loaded, 496);
+    assert.deepEqual(sink.pages.map((page) => page.start), [0, 100, 199, 298, 397]);
+  });
+
+  test('a 429 is waited out as PostHog\'s text says, and the panel is told while it waits', async () => {
+    const slept: number[] = [];
+    let now = Date.now();
+    const budgets = new RequestBudgets({ now: () => now, sleep: async (ms) => void (slept.push(ms), (now += ms)) });
+    const patient = new PostHogClient({ baseUrl: api.url, apiKey: api.keys.all, budgets });
+    try {
+      api.injectFault({ path: /\/events\/$/, status: 429, throttleSeconds: 42 });
+      const sink = new RecordingSink();
+      const events = pager({ limit: '100' }, sink, { prefetchRows: 0 }, projectId, patient.events);
+      await events.need(0);
+      assert.equal(events.loaded, 100);
+      assert.deepEqual(sink.waits.map((wait) => wait?.reason), ['throttled', undefined]);
+      assert.match(sink.waits[0]?.detail ?? '', /Expected available in 42 seconds/);
+      assert.deepEqual(slept, [42_000]);
+      assert.deepEqual(eventRequests().map((request) => request.status), [429, 200]);
+    } finally {
+      await patient.dispose();
+    }
   });
 
   test('cancel aborts the request in flight and nothing more reaches the sink', async () => {

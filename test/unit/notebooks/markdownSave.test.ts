@@ -75,4 +75,19 @@ describe('the Markdown file of a notebook', () => {
     if (plan.kind !== 'patch') return;
     assert.match(JSON.stringify(plan.body.content), /<<<<<<< HEAD\\na\\n=======\\nb\\n>>>>>>> main/);
   });
+
+  test("a legacy notebook's document-level fields (which Markdown cannot show) are kept by a save of its Markdown", () => {
+    const served = notebook();
+    const content = { ...(served.content as object), attrs: { theme: 'wide' }, meta: { pinned: true } };
+    const withFields = notebook({ content });
+    const { markdown, losses } = renderMarkdown(withFields.content);
+    assert.ok(losses.some((loss) => /"attrs" has no Markdown form/.test(loss.message)), 'flagged in the editor');
+    const plan = planMarkdownSave(markdown.replace('Signups are up', 'Signups rose'), snapshotOf(withFields, markdown, 1));
+    assert.equal(plan.kind, 'patch');
+    if (plan.kind !== 'patch') return;
+    const saved = plan.body.content as Record<string, unknown>;
+    assert.deepEqual(saved['attrs'], { theme: 'wide' });
+    assert.deepEqual(saved['meta'], { pinned: true });
+    assert.match(JSON.stringify(saved['content']), /Signups rose /);
+  });
 });

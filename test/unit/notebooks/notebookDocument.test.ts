@@ -102,4 +102,14 @@ describe('notebook document', () => {
       'one\n\na\nb\n\n',
     );
   });
+
+  test('a member named __proto__ is kept, in the document and in what a save sends', () => {
+    const content = JSON.parse('{"type":"doc","content":[{"type":"ph-query","attrs":{"__proto__":{"kind":"x"},"id":1}}]}');
+    const text = serializeNotebook(notebook({ content }));
+    assert.match(text, /"__proto__": \{\n\s+"kind": "x"/);
+    const parsed = parseNotebookDocument(text);
+    const attrs = (parsed.editable.content as { content: { attrs: object }[] }).content[0]!.attrs;
+    assert.deepEqual(Object.keys(attrs), ['__proto__', 'id']);
+    assert.equal(Object.getPrototypeOf(attrs), Object.prototype, 'a member, not the prototype');
+  });
 });

@@ -149,4 +149,17 @@ describe('notebook JSON merge', () => {
     const editable = editableOf(stored);
     assert.equal(merge(editable, editable, editable).render(readonly), serializeNotebook(stored));
   });
+
+  test('a member named __proto__ merges as any other member and stays one', () => {
+    const attrs = (json: string) => JSON.parse(json) as Record<string, unknown>;
+    const base = legacy('Review', query(attrs('{"__proto__":{"a":1},"kind":"TrendsQuery"}')));
+    const ours = legacy('Review', query(attrs('{"__proto__":{"a":1},"kind":"FunnelsQuery"}')));
+    const theirs = legacy('Review', query(attrs('{"__proto__":{"a":2},"kind":"TrendsQuery"}')));
+    const outcome = merge(base, ours, theirs);
+    assert.equal(outcome.conflicts, 0);
+    const merged = (outcome.merged?.content as { content: { attrs: Record<string, unknown> }[] }).content[0]!.attrs;
+    assert.deepEqual(Object.keys(merged), ['__proto__', 'kind']);
+    assert.deepEqual(Object.getOwnPropertyDescriptor(merged, '__proto__')?.value, { a: 2 });
+    assert.equal(merged['kind'], 'FunnelsQuery');
+  });
 });

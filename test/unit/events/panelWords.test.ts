@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
 import { eventsPageHtml } from '../../../src/events/html';
-import { formatString, WEBVIEW_STRINGS } from '../../../src/events/webviewStrings';
+import { fillPlaceholders, PANEL_WORDS } from '../../../src/events/panelWords';
 
 const webviewDir = path.resolve(__dirname, '../../../../src/webview/events');
 
@@ -13,7 +13,7 @@ describe('the events webview in the editor language', () => {
       .filter((name) => name.endsWith('.ts'))
       .map((name) => readFileSync(path.join(webviewDir, name), 'utf8'))
       .join('\n');
-    const unused = WEBVIEW_STRINGS.filter((text) => !script.includes(`t(${JSON.stringify(text).replace(/^"|"$/g, "'")}`));
+    const unused = PANEL_WORDS.filter((text) => !script.includes(`t(${JSON.stringify(text).replace(/^"|"$/g, "'")}`));
     assert.deepEqual(unused, []);
   });
 
@@ -23,8 +23,8 @@ describe('the events webview in the editor language', () => {
   });
 
   test('{0} is filled in; other braces stay as they are', () => {
-    assert.equal(formatString('{0} events loaded', ['1,200']), '1,200 events loaded');
-    assert.equal(formatString('Properties JSON (a list of {key, value})', []), 'Properties JSON (a list of {key, value})');
-    assert.equal(formatString('{1} of {0}', ['a']), '{1} of a');
+    assert.equal(fillPlaceholders('{0} events loaded', ['1,200']), '1,200 events loaded');
+    assert.equal(fillPlaceholders('Properties JSON (a list of {key, value})', []), 'Properties JSON (a list of {key, value})');
+    assert.equal(fillPlaceholders('{1} of {0}', ['a']), '{1} of a');
   });
 });

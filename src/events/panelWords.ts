@@ -1,9 +1,9 @@
 /**
  * The events panel's own words, in English. The extension localises them (vscode.l10n, see
- * localizedWebviewStrings) and puts them in the page; the webview's t() takes only these, so a new
+ * translatePanelWords) and puts them in the page; the webview's t() takes only these, so a new
  * word that is not listed here does not compile. `{0}` is filled in by t().
  */
-export const WEBVIEW_STRINGS = [
+export const PANEL_WORDS = [
   'Events',
   'Events: {0}',
   'Event filters',
@@ -13,7 +13,7 @@ export const WEBVIEW_STRINGS = [
   'Distinct ID',
   'Person ID',
   'After',
-  '-24h, -7d or 2024-05-01',
+  '-24h when empty; or -7d, 2024-05-01',
   'Before',
   'e.g. -1h',
   'Page size (at most 1,000)',
@@ -64,11 +64,15 @@ export const WEBVIEW_STRINGS = [
   'Copy path',
   'Copy value',
   'No property matches.',
+  'Events after {0}',
+  'Events between {0} and {1}',
+  'Live skipped the events between {0} and {1} to stay within the PostHog limit of this API key.',
+  'Load them',
 ] as const;
 
-export type WebviewString = (typeof WEBVIEW_STRINGS)[number];
+export type PanelWord = (typeof PANEL_WORDS)[number];
 
 /** Fills `{0}`, `{1}`… with the arguments, as vscode.l10n.t does. */
-export function formatString(text: string, args: readonly (string | number)[]): string {
+export function fillPlaceholders(text: string, args: readonly (string | number)[]): string {
   return text.replace(/\{(\d+)\}/g, (match, index: string) => (Number(index) < args.length ? String(args[Number(index)]) : match));
 }

@@ -1,0 +1,255 @@
+// One request budget per personal API key, shared by everything that calls PostHog's throttled event
+// endpoints with that key: every events panel, Live, exports, suggestions, the sign-in check, across the
+// connections (and clients) that use the key. PostHog counts a key's requests across all its projects in
+// sliding windows (events list and retrieve: 240 a minute and 1,200 an hour; events/values: 60 and 300);
+// once over, every request of the key gets 429 for up to an hour. The budget keeps the key under both
+// windows, each kind of caller under its own share, so that what the user does by hand always has room.
+import { createHash } from 'node:crypto';
+import { PostHogError, waitText } from './errors';
+import { realSleep, type Sleep, sleepUnlessAborted } from './sleep';
+
+/** Who is asking: what the user just did, a long export, or Live's polling. */
+export type BudgetPriority = 'interactive' | 'bulk' | 'live';
+
+/** PostHog's throttle buckets for the events endpoints. */
+export type BudgetBucket = 'events' | 'eventValues';
+
+export const MINUTE_MS = 60_000;
+export const HOUR_MS = 60 * MINUTE_MS;
+
+interface WindowShares {
+  readonly windowMs: number;
+  /** PostHog's limit in this window. */
+  readonly server: number;
+  /** The most requests (of all kinds) in the window when one of this kind may go. */
+  readonly shares: Readonly<Record<BudgetPriority, number>>;
+}
+
+/**
+ * Shares of PostHog's limits. A request may go when the key's requests in the last minute and in the last
+ * hour are under its kind's share: by hand up to just under PostHog's limit, exports to about 80 %, Live to
+ * 720 an hour (one panel every 5 seconds) and half the minute. So, whatever Live and exports do, a click
+ * still has 150 requests an hour and 50 a minute of room.
+ */
+export const BUDGET_LIMITS: Readonly<Record<BudgetBucket, readonly WindowShares[]>> = {
+  events: [
+    { windowMs: MINUTE_MS, server: 240, shares: { interactive: 230, bulk: 180, live: 120 } },
+    { windowMs: HOUR_MS, server: 1_200, shares: { interactive: 1_150, bulk: 1_000, live: 720 } },
+  ],
+  eventValues: [
+    { windowMs: MINUTE_MS, server: 60, shares: { interactive: 55, bulk: 40, live: 30 } },
+    { windowMs: HOUR_MS, server: 300, shares: { interactive: 280, bulk: 200, live: 100 } },
+  ],
+};
+
+/** Why a request has to wait: the key's share of a minute or an hour is used, or PostHog answered 429. */
+export interface BudgetWait {
+  /** When the request may go (epoch milliseconds). */
+  readonly untilMs: number;
+  readonly reason: 'minute' | 'hour' | 'throttled';
+  /** PostHog's words, after a 429. */
+  readonly detail?: string;
+}
+
+/** A request that would have to wait, from a caller that asked not to (Live tries again later). */
+export class BudgetWaitError extends PostHogError {
+  override name = 'BudgetWaitError';
+  constructor(
+    readonly wait: BudgetWait,
+    now: number,
+  ) {
+    super(
+      `request budget: wait until ${new Date(wait.untilMs).toISOString()} (${wait.reason})`,
+      wait.reason === 'throttled'
+        ? `PostHog has limited the requests of this API key. Try again in ${waitText((wait.untilMs - now) / 1000)}.`
+        : `This API key is near PostHog's ${wait.reason === 'minute' ? 'per-minute' : 'hourly'} limit for these requests. Try again in ${waitText((wait.untilMs - now) / 1000)}.`,
+    );
+  }
+}
+
+export interface AcquireOptions {
+  signal?: AbortSignal;
+  /** Told when a wait begins (the caller shows it where the user is looking). */
+  onWait?: (wait: BudgetWait) => void;
+  /** Throw BudgetWaitError instead of waiting. */
+  noWait?: boolean;
+}
+
+export interface BudgetClock {
+  now?: () => number;
+  sleep?: Sleep;
+}
+
+/** The requests of one key in one of PostHog's buckets, over the last hour. */
+class BucketBudget {
+  /** Send times of the last hour, oldest first (at most the hour's limit: the budget never lets more go). */
+  private readonly sent: number[] = [];
+  private blockedUntil = 0;
+  private blockDetail: string | undefined;
+
+  constructor(private readonly windows: readonly WindowShares[]) {}
+
+  waitFor(priority: BudgetPriority, now: number): BudgetWait | undefined {
+    this.forget(now);
+    let wait: BudgetWait | undefined =
+      this.blockedUntil > now ? { untilMs: this.blockedUntil, reason: 'throttled', ...(this.blockDetail ? { detail: this.blockDetail } : {}) } : undefined;
+    for (const window of this.windows) {
+      const inWindow = this.countSince(now - window.windowMs);
+      const share = window.shares[priority];
+      if (inWindow < share) {
+        continue;
+      }
+      // The request may go once the oldest (inWindow - share + 1) requests of the window have left it.
+      const first = this.sent.length - inWindow;
+      const untilMs = this.sent[first + inWindow - share]! + window.windowMs;
+      if (!wait || untilMs > wait.untilMs) {
+        wait = { untilMs, reason: window.windowMs === MINUTE_MS ? 'minute' : 'hour' };
+      }
+    }
+    return wait;
+  }
+
+  record(now: number): void {
+    this.sent.push(now);
+  }
+
+  block(untilMs: number, detail: string | undefined): void {
+    if (untilMs > this.blockedUntil) {
+      this.blockedUntil = untilMs;
+      this.blockDetail = detail;
+    }
+  }
+
+  countSince(since: number): number {
+    let low = 0;
+    let high = this.sent.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (this.sent[mid]! <= since) low = mid + 1;
+      else high = mid;
+    }
+    return this.sent.length - low;
+  }
+
+  private forget(now: number): void {
+    const horizon = now - HOUR_MS;
+    let expired = 0;
+    while (expired < this.sent.length && this.sent[expired]! <= horizon) expired++;
+    if (expired) this.sent.splice(0, expired);
+  }
+}
+
+/** How often one Live panel may poll now, and why it is slower than asked when it is. */
+export interface LivePace {
+  readonly intervalMs: number;
+  /**
+   * Set when the interval is longer than asked: the panels with Live on share Live's part of the hour
+   * ('panels'), one panel asked for more than that part ('share'), the key's other requests of the last
+   * hour or minute leave no room ('hour', 'minute'), or PostHog answered 429 ('throttled').
+   */
+  readonly slowedBy?: 'panels' | 'share' | 'hour' | 'minute' | 'throttled';
+  /** Live panels polling with this key now. */
+  readonly panels: number;
+  /** PostHog's words, after a 429. */
+  readonly detail?: string;
+}
+
+/** A Live panel's place in the budget: counted while it polls (not while paused). */
+export interface LiveShare {
+  setActive(active: boolean): void;
+  leave(): void;
+}
+
+/** The budget of one personal API key (see the top of this file). vscode-free; tests inject the clock. */
+export class KeyBudget {
+  private readonly buckets: Record<BudgetBucket, BucketBudget>;
+  private readonly activeLive = new Set<object>();
+  private readonly now: () => number;
+  private readonly sleep: Sleep;
+
+  constructor(clock: BudgetClock = {}) {
+    this.now = clock.now ?? Date.now;
+    this.sleep = clock.sleep ?? realSleep;
+    this.buckets = { events: new BucketBudget(BUDGET_LIMITS.events), eventValues: new BucketBudget(BUDGET_LIMITS.eventValues) };
+  }
+
+  /** When a request of this kind may go; undefined: now. */
+  waitFor(bucket: BudgetBucket, priority: BudgetPriority): BudgetWait | undefined {
+    return this.buckets[bucket].waitFor(priority, this.now());
+  }
+
+  /** Waits (cancellable) until a request of this kind fits, then counts it as sent. */
+  async acquire(bucket: BudgetBucket, priority: BudgetPriority, options: AcquireOptions = {}): Promise<void> {
+    for (;;) {
+      options.signal?.throwIfAborted();
+      const wait = this.waitFor(bucket, priority);
+      if (!wait) {
+        this.buckets[bucket].record(this.now());
+        return;
+      }
+      if (options.noWait) {
+        throw new BudgetWaitError(wait, this.now());
+      }
+      options.onWait?.(wait);
+      await sleepUnlessAborted(this.sleep, Math.max(1, wait.untilMs - this.now()), options.signal);
+    }
+  }
+
+  /** PostHog answered 429 naming `seconds`: no request of the key goes to that bucket before then. */
+  throttled(bucket: BudgetBucket, seconds: number, detail?: string): void {
+    this.buckets[bucket].block(this.now() + Math.max(1, seconds) * 1000, detail);
+  }
+
+  /** Requests counted in the last `windowMs` (the benchmark and tests read it). */
+  sentWithin(bucket: BudgetBucket, windowMs: number): number {
+    return this.buckets[bucket].countSince(this.now() - windowMs);
+  }
+
+  /** A Live panel joins: while active, it shares Live's part of the hour with the other active ones. */
+  joinLive(): LiveShare {
+    const share = {};
+    this.activeLive.add(share);
+    return {
+      setActive: (active) => (active ? this.activeLive.add(share) : this.activeLive.delete(share)),
+      leave: () => this.activeLive.delete(share),
+    };
+  }
+
+  /**
+   * The interval for a Live panel that asked for `preferredMs`: Live's hourly share split between the
+   * active panels (one panel every 5 s, two every 10 s, three every 15 s), and no sooner than Live's share
+   * of the budget (used by exports, other tools or a 429) allows.
+   */
+  livePace(preferredMs: number): LivePace {
+    const panels = Math.max(1, this.activeLive.size);
+    const hourShare = BUDGET_LIMITS.events.find((window) => window.windowMs === HOUR_MS)!.shares.live;
+    const sustainableMs = Math.ceil((HOUR_MS * panels) / hourShare);
+    let pace: LivePace = sustainableMs > preferredMs ? { intervalMs: sustainableMs, slowedBy: panels > 1 ? 'panels' : 'share', panels } : { intervalMs: preferredMs, panels };
+    const wait = this.waitFor('events', 'live');
+    const waitMs = wait ? wait.untilMs - this.now() : 0;
+    if (wait && waitMs > pace.intervalMs) {
+      pace = { intervalMs: waitMs, slowedBy: wait.reason, panels, ...(wait.detail ? { detail: wait.detail } : {}) };
+    }
+    return pace;
+  }
+}
+
+/** The budgets of every key this window uses, by host and key fingerprint (the key itself is not kept). */
+export class RequestBudgets {
+  private readonly budgets = new Map<string, KeyBudget>();
+
+  constructor(private readonly clock: BudgetClock = {}) {}
+
+  of(baseUrl: string, apiKey: string): KeyBudget {
+    const id = createHash('sha256').update(`${baseUrl}\n${apiKey.trim()}`).digest('hex').slice(0, 24);
+    let budget = this.budgets.get(id);
+    if (!budget) {
+      budget = new KeyBudget(this.clock);
+      this.budgets.set(id, budget);
+    }
+    return budget;
+  }
+}
+
+/** The extension's budgets: one per key for the whole window. */
+export const sharedBudgets = new RequestBudgets();

@@ -1,0 +1,483 @@
+import { COMMENT_TAG, nodeTypeOfTag, UNKNOWN_TAG } from './dialect';
+import type { MarkdownIssue } from './issues';
+import { NODE_CONTENT_PROP, NODE_FIELDS_PROP, NODE_MARKS_PROP, tiptapDefaults } from './legacyWrite';
+import { type InlineTag, readLegacyInline } from './posthogInline';
+import {
+  alignmentOf,
+  clampDepths,
+  CommentEnds,
+  headingOf,
+  imageOf,
+  isClosingFence,
+  isDivider,
+  isListLine,
+  isTableStart,
+  type ListLine,
+  listLineOf,
+  openingFence,
+  splitTableRow,
+  startsComponent,
+  UNCLOSED_CODE_BLOCK,
+} from './posthogLines';
+import type { PhInline, PhMark } from './posthogModel';
+import { componentLines } from './posthogReader';
+import { cellAttrs, INLINE_PH_NODES, isNode, isObject, linkAttrs, markRank, type PmMark, type PmNode } from './schema';
+import { checkTag, parseTagAt, type ParsedTag } from './tags';
+
+/** A top-level node read from Markdown, with the lines it came from (`endLine` exclusive). */
+export interface ParsedBlock {
+  readonly node: PmNode;
+  readonly startLine: number;
+  readonly endLine: number;
+}
+
+export interface ParsedMarkdown {
+  readonly blocks: ParsedBlock[];
+  readonly problems: MarkdownIssue[];
+  /** The text's lines, line endings normalised to "\n" as the reader sees them. */
+  readonly lines: string[];
+}
+
+/** An issue at lines (0-based, `endLine` inclusive); the message does not repeat the line (callers add it, 1-based). */
+export function issueAt(line: number, endLine: number, message: string, severity: 'error' | 'warning'): MarkdownIssue {
+  return { line, endLine, message, severity };
+}
+
+export function normaliseLineEndings(markdown: string): string {
+  return markdown.replace(/\r\n?/g, '\n');
+}
+
+/**
+ * A legacy notebook's Markdown read into ProseMirror nodes, with the editor's default attrs. Blocks and
+ * inline text are read by PostHog's rules (posthogLines.ts, posthogInline.ts), so what PostHog writes reads
+ * as PostHog reads it, mapped onto the legacy schema: a list's items, flat with depths, become nested lists
+ * (bullets, numbers and tasks apart); a table's header row becomes tableHeader cells; `<ref id>` a comment
+ * mark, `<mention id>` a mention node; a tag its node, TipTap's default attrs restored. The extension's own
+ * spellings for what PostHog cannot hold (legacyWrite.ts) read back too: `<br>`, escaped whitespace, inline
+ * tags, links to any address, a quote's lines as blocks of their own (a `>` line between them), a table
+ * without a header row (an empty header over centred separators). Problems name, at their lines, what does
+ * not become a node: a tag that does not read, a note or discussion thread, a mention without a member id…
+ */
+export function parseMarkdownBlocks(markdown: string): ParsedMarkdown {
+  const lines = normaliseLineEndings(markdown).split('\n');
+  const reader = new LegacyReader(lines);
+  return { blocks: reader.read(), problems: reader.problems, lines };
+}
+
+const EMPTY_PARAGRAPH_LINE = ' ';
+
+class LegacyReader {
+  readonly problems: MarkdownIssue[] = [];
+  private readonly trimmed: string[];
+  private readonly comments: CommentEnds;
+
+  constructor(
+    private readonly lines: readonly string[],
+    /** Where these lines are in the whole text (a quote's lines are read on their own). */
+    private readonly lineOffset = 0,
+    problems?: MarkdownIssue[],
+  ) {
+    this.trimmed = lines.map((line) => line.trim());
+    this.comments = new CommentEnds(this.trimmed);
+    if (problems) {
+      this.problems = problems;
+    }
+  }
+
+  read(): ParsedBlock[] {
+    const blocks: ParsedBlock[] = [];
+    let index = 0;
+    while (index < this.lines.length) {
+      if (this.lines[index] === EMPTY_PARAGRAPH_LINE) {
+        blocks.push(this.at({ type: 'paragraph' }, index, index + 1));
+        index++;
+        continue;
+      }
+      if (this.trimmed[index] === '') {
+        index++;
+        continue;
+      }
+      const { node, next } = this.block(index);
+      const end = Math.max(next, index + 1);
+      if (node) {
+        blocks.push(this.at(node, index, end));
+      }
+      index = end;
+    }
+    return blocks;
+  }
+
+  private at(node: PmNode, start: number, end: number): ParsedBlock {
+    let last = end;
+    while (last > start + 1 && this.trimmed[last - 1] === '') {
+      last--;
+    }
+    return { node, startLine: start + this.lineOffset, endLine: last + this.lineOffset };
+  }
+
+  private problem(start: number, end: number, message: string, severity: 'error' | 'warning' = 'error'): void {
+    this.problems.push(issueAt(start + this.lineOffset, Math.max(start, end - 1) + this.lineOffset, message, severity));
+  }
+
+  private block(index: number): { node?: PmNode; next: number } {
+    const line = this.lines[index]!;
+    const trimmed = this.trimmed[index]!;
+    if (trimmed.startsWith('```')) {
+      return this.codeBlock(index);
+    }
+    const image = imageOf(trimmed);
+    if (image) {
+      return { node: { type: 'ph-image', attrs: image.alt === '' ? { src: image.src } : { src: image.src, alt: image.alt } }, next: index + 1 };
+    }
+    if (isDivider(trimmed)) {
+      return { node: { type: 'horizontalRule' }, next: index + 1 };
+    }
+    if (trimmed.startsWith('<!--')) {
+      const end = this.comments.endOf(index);
+      if (end !== -1) {
+        this.problem(index, end + 1, 'A note (<!-- … -->) has no place in a legacy notebook; write it as text, or convert the notebook to a Markdown notebook.');
+        return { node: textParagraph(this.lines.slice(index, end + 1).join('\n')), next: end + 1 };
+      }
+    }
+    if (startsComponent(trimmed)) {
+      const tag = this.blockTag(index);
+      if (tag) {
+        return tag;
+      }
+    }
+    const heading = headingOf(line);
+    if (heading) {
+      return { node: withContent({ type: 'heading', attrs: { level: heading.level } }, this.inline(heading.text, index)), next: index + 1 };
+    }
+    if (isTableStart(trimmed, this.lines[index + 1])) {
+      return this.table(index);
+    }
+    if (isListLine(line)) {
+      return this.list(index);
+    }
+    if (trimmed.startsWith('>')) {
+      return this.quote(index);
+    }
+    return this.paragraph(index);
+  }
+
+  private paragraph(start: number): { node: PmNode; next: number } {
+    let index = start;
+    while (index < this.lines.length && (index === start || !this.endsParagraph(index))) {
+      index++;
+    }
+    return { node: withContent({ type: 'paragraph' }, this.inline(this.lines.slice(start, index).join('\n'), start)), next: index };
+  }
+
+  /** PostHog's paragraph ends, except at a tag with text after it on its line (an inline node there). */
+  private endsParagraph(index: number): boolean {
+    const line = this.lines[index]!;
+    const trimmed = this.trimmed[index]!;
+    if (startsComponent(trimmed)) {
+      return !this.inlineTagLine(index);
+    }
+    return (
+      trimmed === '' ||
+      trimmed.startsWith('```') ||
+      imageOf(trimmed) !== undefined ||
+      isDivider(trimmed) ||
+      (trimmed.startsWith('<!--') && this.comments.endOf(index) !== -1) ||
+      headingOf(line) !== undefined ||
+      isTableStart(trimmed, this.lines[index + 1]) ||
+      isListLine(line) ||
+      trimmed.startsWith('>')
+    );
+  }
+
+  /** Whether the line starts with a tag that reads and has text after it on the same line. */
+  private inlineTagLine(index: number): boolean {
+    const line = this.lines[index]!;
+    const parse = parseTagAt(line, line.length - line.trimStart().length);
+    return parse.ok && line.slice(parse.end).trim() !== '';
+  }
+
+  /**
+   * A tag starting the line: a block when it reads and ends its (last) line; a line that goes on after the
+   * tag is a paragraph (undefined here); a tag that does not read is a problem, its lines kept as text.
+   */
+  private blockTag(index: number): { node?: PmNode; next: number } | undefined {
+    // A tag ends at a blank line at the latest: its paragraph is all it can take in.
+    let paragraphEnd = index + 1;
+    while (paragraphEnd < this.lines.length && this.trimmed[paragraphEnd] !== '') {
+      paragraphEnd++;
+    }
+    const text = this.lines.slice(index, paragraphEnd).join('\n');
+    const offset = this.lines[index]!.length - this.lines[index]!.trimStart().length;
+    const parse = parseTagAt(text, offset);
+    if (parse.ok) {
+      const before = text.slice(0, parse.end);
+      const endLine = index + before.split('\n').length - 1;
+      const lineEnd = text.indexOf('\n', parse.end);
+      if (text.slice(parse.end, lineEnd === -1 ? text.length : lineEnd).trim() !== '') {
+        return undefined;
+      }
+      const read = nodeOfTag(parse.tag);
+      if ('problem' in read) {
+        this.problem(index, endLine + 1, read.problem);
+        return { node: textParagraph(before.slice(offset)), next: endLine + 1 };
+      }
+      const node = INLINE_PH_NODES.has(read.node.type) ? { type: 'paragraph', content: [read.node] } : read.node;
+      return { node, next: endLine + 1 };
+    }
+    const { raw, next } = componentLines(this.lines, this.trimmed, index);
+    this.problem(index, next, `${capitalise(parse.problem)}.`);
+    return { node: textParagraph(raw), next };
+  }
+
+  private codeBlock(start: number): { node: PmNode; next: number } {
+    const opening = this.trimmed[start]!;
+    const fence = openingFence(opening);
+    const language = opening.slice(fence).trim();
+    let index = start + 1;
+    while (index < this.lines.length && !isClosingFence(this.trimmed[index]!, fence)) {
+      index++;
+    }
+    const code = this.lines.slice(start + 1, index).join('\n');
+    const node = withContent({ type: 'codeBlock', attrs: { language: language === '' ? null : language } }, code === '' ? [] : [{ type: 'text', text: code }]);
+    if (index >= this.lines.length) {
+      this.problem(start, index, `${UNCLOSED_CODE_BLOCK}.`);
+      return { node, next: index };
+    }
+    return { node, next: index + 1 };
+  }
+
+  /**
+   * A table's header row becomes tableHeader cells; a header of empty cells over centred separators stands
+   * for a table without one. Alignment has no place in a legacy table.
+   */
+  private table(start: number): { node: PmNode; next: number } {
+    const header = splitTableRow(this.lines[start]!);
+    const alignments = splitTableRow(this.lines[start + 1]!).map(alignmentOf);
+    const headerless = header.every((cell) => cell === '') && alignments.every((alignment) => alignment === 'center');
+    if (!headerless && alignments.some((alignment) => alignment !== null)) {
+      this.problem(start + 1, start + 2, 'Column alignment has no place in a notebook table; it will not be kept.', 'warning');
+    }
+    const rows: PmNode[] = headerless ? [] : [this.tableRow(header, 'tableHeader', start)];
+    let index = start + 2;
+    while (index < this.lines.length && this.trimmed[index]!.startsWith('|')) {
+      rows.push(this.tableRow(splitTableRow(this.lines[index]!), 'tableCell', index));
+      index++;
+    }
+    return { node: { type: 'table', content: rows }, next: index };
+  }
+
+  private tableRow(cells: string[], type: string, line: number): PmNode {
+    return {
+      type: 'tableRow',
+      content: cells.map((cell) => ({ type, attrs: cellAttrs(), content: [withContent({ type: 'paragraph' }, this.inline(cell, line))] })),
+    };
+  }
+
+  /** List lines, flat with depths, as nested lists: consecutive items of one kind (bullet, number, task) at a depth make one list. */
+  private list(start: number): { node: PmNode; next: number } {
+    const items: { line: ListLine; index: number }[] = [];
+    let index = start;
+    for (; index < this.lines.length; index++) {
+      const line = listLineOf(this.lines[index]!);
+      if (!line) {
+        break;
+      }
+      items.push({ line, index });
+    }
+    if (items.length === 0) {
+      return { node: textParagraph(this.lines[start]!), next: start + 1 };
+    }
+    const depths = clampDepths(items.map((item) => item.line.depth));
+    const flat = items.map((item, position) => ({ ...item, depth: depths[position]! }));
+    const [first] = nestLists(flat, 0, 0, (item) => this.listItem(item.line, item.index));
+    return { node: first!.node, next: first!.end === flat.length ? index : flat[first!.end]!.index };
+  }
+
+  private listItem(line: ListLine, index: number): PmNode {
+    const paragraph = withContent({ type: 'paragraph' }, this.inline(line.text, index));
+    return line.checked === undefined ? { type: 'listItem', content: [paragraph] } : { type: 'taskItem', attrs: { checked: line.checked }, content: [paragraph] };
+  }
+
+  /**
+   * `>` lines: a quote. Its lines, without their `>`, are read as blocks of their own, a `>` line between
+   * two blocks separating them (PostHog reads a quote as one run of text, so its own spelling of a quote of
+   * text or of a list reads the same).
+   */
+  private quote(start: number): { node: PmNode; next: number } {
+    let index = start;
+    while (index < this.lines.length && this.trimmed[index]!.startsWith('>')) {
+      index++;
+    }
+    const inner = this.lines.slice(start, index).map((line) => line.trimStart().replace(/^>[ \t]?/, ''));
+    const blocks = new LegacyReader(inner, this.lineOffset + start, this.problems).read().map((block) => block.node);
+    return { node: { type: 'blockquote', content: blocks.length > 0 ? blocks : [{ type: 'paragraph' }] }, next: index };
+  }
+
+  private inline(text: string, line: number): PmNode[] {
+    return legacyInlineNodes(readLegacyInline(text), (message) => this.problem(line, line + 1, message));
+  }
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+interface FlatItem {
+  readonly depth: number;
+}
+
+/**
+ * From `position`, the lists at `depth`: items of one kind in a row, each item followed by the lists one
+ * level deeper. Returns each list with the position after it.
+ */
+function nestLists<T extends FlatItem & { line: ListLine }>(items: T[], position: number, depth: number, itemNode: (item: T) => PmNode): { node: PmNode; end: number }[] {
+  const lists: { node: PmNode; end: number }[] = [];
+  let at = position;
+  while (at < items.length && items[at]!.depth === depth) {
+    const kind = kindOf(items[at]!.line);
+    const listItems: PmNode[] = [];
+    const startNumber = items[at]!.line.number;
+    while (at < items.length && items[at]!.depth === depth && kindOf(items[at]!.line) === kind) {
+      const node = itemNode(items[at]!);
+      at++;
+      for (const nested of nestLists(items, at, depth + 1, itemNode)) {
+        (node.content as PmNode[]).push(nested.node);
+        at = nested.end;
+      }
+      listItems.push(node);
+    }
+    const list: PmNode =
+      kind === 'ordered' ? { type: 'orderedList', attrs: { start: startNumber ?? 1 }, content: listItems } : { type: kind === 'task' ? 'taskList' : 'bulletList', content: listItems };
+    lists.push({ node: list, end: at });
+  }
+  return lists;
+}
+
+function kindOf(line: ListLine): 'bullet' | 'ordered' | 'task' {
+  return line.number !== undefined ? 'ordered' : line.checked !== undefined ? 'task' : 'bullet';
+}
+
+/** A paragraph of text as written (a tag or note that became no node). */
+function textParagraph(text: string): PmNode {
+  const nodes: PmNode[] = [];
+  text.split('\n').forEach((line, index) => {
+    if (index > 0) {
+      nodes.push({ type: 'hardBreak' });
+    }
+    if (line !== '') {
+      nodes.push({ type: 'text', text: line });
+    }
+  });
+  return withContent({ type: 'paragraph' }, nodes);
+}
+
+function withContent(node: PmNode, content: PmNode[]): PmNode {
+  return content.length > 0 ? { ...node, content } : node;
+}
+
+/** PostHog's inline reading as legacy nodes: marks in the editor's order, mentions and tags as nodes. */
+function legacyInlineNodes(inline: (PhInline | InlineTag)[], problem: (message: string) => void): PmNode[] {
+  const nodes: PmNode[] = [];
+  for (const item of inline) {
+    if (item.type === 'hardBreak') {
+      nodes.push({ type: 'hardBreak' });
+      continue;
+    }
+    if (item.type === 'tag') {
+      const read = nodeOfTag(item.tag);
+      if ('problem' in read) {
+        problem(read.problem);
+        pushText(nodes, item.source, legacyMarks(item.marks ?? []));
+      } else if (read.node.type.startsWith('ph-') && !INLINE_PH_NODES.has(read.node.type)) {
+        problem(`The tag <${item.tag.name}> stands for a block: put it alone on its own line.`);
+        pushText(nodes, item.source, legacyMarks(item.marks ?? []));
+      } else {
+        const marks = legacyMarks(item.marks ?? []);
+        nodes.push(marks.length > 0 ? { ...read.node, marks } : read.node);
+      }
+      continue;
+    }
+    const mention = item.marks?.find((mark): mark is Extract<PhMark, { type: 'mention' }> => mark.type === 'mention');
+    if (mention) {
+      const previous = nodes[nodes.length - 1];
+      const id = /^\d+$/.test(mention.id) ? Number(mention.id) : undefined;
+      if (id === undefined) {
+        problem(`A mention needs a member's number as its id (<mention id="42">), not ${JSON.stringify(mention.id)}.`);
+        pushText(nodes, item.text, legacyMarks(item.marks ?? []));
+      } else if (!(previous?.type === 'ph-mention' && previous.attrs?.['id'] === id)) {
+        nodes.push({ type: 'ph-mention', attrs: { id } });
+      }
+      continue;
+    }
+    pushText(nodes, item.text, legacyMarks(item.marks ?? []));
+  }
+  return nodes;
+}
+
+function pushText(nodes: PmNode[], text: string, marks: PmMark[]): void {
+  const previous = nodes[nodes.length - 1];
+  if (previous?.type === 'text' && JSON.stringify(previous.marks ?? []) === JSON.stringify(marks)) {
+    previous.text = `${previous.text ?? ''}${text}`;
+    return;
+  }
+  nodes.push(marks.length > 0 ? { type: 'text', text, marks } : { type: 'text', text });
+}
+
+/** PostHog's marks as the legacy editor's, in its order: a ref is a comment highlight. */
+function legacyMarks(marks: readonly PhMark[]): PmMark[] {
+  const legacy = marks.flatMap((mark): PmMark[] => {
+    switch (mark.type) {
+      case 'link':
+        return [{ type: 'link', attrs: linkAttrs(mark.href) }];
+      case 'ref':
+        return [{ type: 'comment', attrs: { id: mark.id } }];
+      case 'mention':
+        return [];
+      default:
+        return [{ type: mark.type }];
+    }
+  });
+  return legacy.sort((a, b) => markRank(a.type) - markRank(b.type));
+}
+
+/**
+ * The node a tag stands for: attrs from its props (TipTap's defaults restored for PostHog's nodes), content
+ * and marks from `nodeContent` and `nodeMarks`; a problem for a tag that stands for no node.
+ */
+export function nodeOfTag(tag: ParsedTag): { node: PmNode } | { problem: string } {
+  const { name, props } = tag;
+  const type = name === UNKNOWN_TAG ? props['nodeType'] : nodeTypeOfTag(name);
+  if (typeof type !== 'string') {
+    if (name === COMMENT_TAG) {
+      return { problem: `A <${COMMENT_TAG}> tag stands for a comment thread, which a legacy notebook keeps as a mark on text; it has no node form.` };
+    }
+    const unknown = checkTag(tag);
+    return { problem: unknown ? `${capitalise(unknown.message)}; it stands for no notebook node.` : `The tag <${name}> stands for no notebook node.` };
+  }
+  const { [NODE_CONTENT_PROP]: content, [NODE_MARKS_PROP]: marks, [NODE_FIELDS_PROP]: fields, ...attrs } = props;
+  if (name === UNKNOWN_TAG) {
+    delete attrs['nodeType'];
+  }
+  if (fields !== undefined && !isObject(fields)) {
+    return { problem: `The ${NODE_FIELDS_PROP} prop must be an object.` };
+  }
+  const defaults = name === UNKNOWN_TAG ? undefined : tiptapDefaults(type);
+  const allAttrs = defaults ? { ...attrs, ...Object.fromEntries(Object.entries(defaults).filter(([key]) => !(key in attrs))) } : attrs;
+  const node: PmNode = { ...(fields ?? {}), type };
+  if (Object.keys(allAttrs).length > 0) {
+    node.attrs = allAttrs;
+  }
+  if (content !== undefined) {
+    if (!Array.isArray(content) || !content.every(isNode)) {
+      return { problem: `The ${NODE_CONTENT_PROP} prop must be a list of nodes (objects with a "type").` };
+    }
+    node.content = content;
+  }
+  if (marks !== undefined) {
+    if (!Array.isArray(marks) || !marks.every(isNode)) {
+      return { problem: `The ${NODE_MARKS_PROP} prop must be a list of marks (objects with a "type").` };
+    }
+    node.marks = marks;
+  }
+  return { node };
+}

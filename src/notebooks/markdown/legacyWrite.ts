@@ -1,0 +1,452 @@
+import { tagDefinition, tagOfNodeType, UNKNOWN_TAG } from './dialect';
+import { escapeLineStart } from './posthogWriter';
+import { isWhitespaceCode } from './posthogText';
+import { childrenOf, isObject, type JsonObject, LIST_TYPES, type PmMark, type PmNode } from './schema';
+import { formatTag, isPropName } from './tags';
+
+/**
+ * A legacy (ProseMirror) notebook's blocks as Markdown in PostHog's dialect: what PostHog's model can hold
+ * is written as PostHog writes it (a newline in a paragraph is a line break, list items one line each with
+ * nested items two spaces deeper, quotes of text, `**_x_**`, an empty paragraph a line of one space, tags
+ * without TipTap's default attrs); what it cannot hold gets a spelling of its own that the extension reads
+ * back exactly (legacyRead.ts): `<br>` for a line break where a newline cannot be one, a backslash before
+ * whitespace at an emphasis edge, `<Tag … />` inside text for inline nodes, quotes holding other blocks
+ * (`>` lines between them), tables without a header row (centred separators under an empty header), and
+ * for any other structure the node itself as `<UnknownNode nodeType=… nodeContent={…} />`.
+ */
+
+/** TipTap's defaults for the attrs every PostHog node has: left out of tags, restored when read. */
+export function tiptapDefaults(nodeType: string): JsonObject | undefined {
+  const tag = tagOfNodeType(nodeType);
+  const definition = tag === undefined ? undefined : tagDefinition(tag);
+  if (!definition || definition.inline) {
+    return undefined;
+  }
+  return nodeType === 'ph-recording' ? { height: null, title: null, __init: null, noInspector: false } : { height: null, title: null, __init: null };
+}
+
+export const NODE_CONTENT_PROP = 'nodeContent';
+export const NODE_MARKS_PROP = 'nodeMarks';
+/** Keys of the node itself other than type, attrs, content and marks, as an object. */
+export const NODE_FIELDS_PROP = 'nodeFields';
+
+/**
+ * A node as its tag: attrs as props (TipTap's defaults left out), and what else the node holds in
+ * `nodeContent`, `nodeMarks` (block nodes) and `nodeFields`. A node PostHog has no tag for is an
+ * `<UnknownNode nodeType=…>`. Attrs whose names cannot be props are left out (the read-back check names them).
+ */
+export function formatNodeTag(node: PmNode, isBlock: boolean): string {
+  const known = tagOfNodeType(node.type);
+  const defaults = tiptapDefaults(node.type) ?? {};
+  const props: JsonObject = known ? {} : { nodeType: node.type };
+  for (const [key, value] of Object.entries(node.attrs ?? {})) {
+    const isDefault = key in defaults && JSON.stringify(defaults[key]) === JSON.stringify(value);
+    if (isPropName(key) && !(key in props) && !isDefault) {
+      props[key] = value;
+    }
+  }
+  if (node.content !== undefined) {
+    props[NODE_CONTENT_PROP] = node.content;
+  }
+  if (isBlock && node.marks !== undefined) {
+    props[NODE_MARKS_PROP] = node.marks;
+  }
+  const otherKeys = Object.keys(node).filter((key) => !['type', 'attrs', 'content', 'marks', 'text'].includes(key));
+  if (otherKeys.length > 0) {
+    props[NODE_FIELDS_PROP] = Object.fromEntries(otherKeys.map((key) => [key, node[key]]));
+  }
+  return formatTag(known ?? UNKNOWN_TAG, props);
+}
+
+/** Where inline content is written: where a newline can be a line break, and which edges PostHog trims. */
+export type InlineWhere = 'paragraph' | 'quote' | 'heading' | 'item' | 'cell';
+
+const BREAK_TAG = '<br>';
+
+type Piece = { kind: 'text'; text: string; tag: boolean } | { kind: 'break' };
+
+/** A paragraph's (heading's, item's, cell's) inline content. */
+export function writeInline(nodes: PmNode[], where: InlineWhere): string {
+  const pieces = nodes.map((node): Piece => (node.type === 'hardBreak' ? { kind: 'break' } : inlinePiece(node)));
+  const lines: Piece[][] = [[]];
+  const breaksAsNewlines = where === 'paragraph' || where === 'quote';
+  pieces.forEach((piece, index) => {
+    if (piece.kind === 'text') {
+      lines[lines.length - 1]!.push(piece);
+      return;
+    }
+    const line = lines[lines.length - 1]!;
+    const next = pieces[index + 1];
+    // A line holding only a tag would read as a block tag, ending the paragraph: such a line stays joined.
+    const newline = breaksAsNewlines && line.length > 0 && next !== undefined && next.kind === 'text' && !loneTag(line);
+    if (newline && !loneTag(lineAfter(pieces, index))) {
+      lines.push([]);
+    } else {
+      line.push({ kind: 'text', text: BREAK_TAG, tag: true });
+    }
+  });
+  return lines.map((line, index) => writeLine(line, where, index === 0)).join('\n');
+}
+
+/** Whether the line holds one tag and nothing else but whitespace. */
+function loneTag(line: Piece[]): boolean {
+  const content = line.filter((piece) => piece.kind === 'text' && (piece.tag || piece.text.trim() !== ''));
+  return content.length === 1 && content[0]!.kind === 'text' && content[0]!.tag;
+}
+
+function lineAfter(pieces: Piece[], breakIndex: number): Piece[] {
+  const line: Piece[] = [];
+  for (let index = breakIndex + 1; index < pieces.length && pieces[index]!.kind === 'text'; index++) {
+    line.push(pieces[index]!);
+  }
+  return line;
+}
+
+/**
+ * A line's text: a line that would read as another block gets a backslash (PostHog's rule), and whitespace
+ * the reader would drop or read as a blank line is kept with a backslash before it.
+ */
+function writeLine(line: Piece[], where: InlineWhere, first: boolean): string {
+  let text = line.map((piece) => (piece.kind === 'text' ? piece.text : '')).join('');
+  // The line's first character that is not whitespace: in a text (escaped where it would start a block) or a tag.
+  const firstContent = line.find((piece) => piece.kind === 'text' && (piece.tag || piece.text.trim() !== ''));
+  const startsWithText = firstContent === undefined ? line.length > 0 : firstContent.kind === 'text' && !firstContent.tag;
+  if (startsWithText && !(first && (where === 'heading' || where === 'item' || where === 'cell'))) {
+    text = escapeLineStart(text);
+    if (/^!\[/.test(text)) {
+      text = `\\${text}`;
+    }
+  }
+  const keepsLeading = where === 'paragraph' || where === 'quote';
+  // A tag alone after whitespace would read as a block tag, dropping the whitespace.
+  const leadingDropped = !keepsLeading || text.trim() === '' || loneTag(line);
+  if ((startsWithText || loneTag(line)) && leadingDropped && isWhitespaceCode(text.charCodeAt(0))) {
+    text = `\\${text}`;
+  }
+  const trailingDropped = where === 'cell' || where === 'quote';
+  const last = line[line.length - 1];
+  if (trailingDropped && last?.kind === 'text' && !last.tag && text.length > 1 && isWhitespaceCode(text.charCodeAt(text.length - 1))) {
+    text = `${text.slice(0, -1)}\\${text.slice(-1)}`;
+  }
+  return text;
+}
+
+function inlinePiece(node: PmNode): Piece {
+  if (node.type === 'text') {
+    const marks = Array.isArray(node.marks) ? node.marks.filter(isObject) : [];
+    return { kind: 'text', text: writeText(typeof node.text === 'string' ? node.text : '', marks as PmMark[]), tag: false };
+  }
+  if (node.type === 'ph-mention' && isPlainMention(node)) {
+    return { kind: 'text', text: `<mention id="${String(node.attrs!['id'])}">@member</mention>`, tag: false };
+  }
+  const tag = formatNodeTag(node, false);
+  const marks = Array.isArray(node.marks) ? (node.marks.filter(isObject) as PmMark[]) : [];
+  // Marks around a tag (bold, a link…) are written around it; a tag inside marks starts no block.
+  return marks.length > 0 ? { kind: 'text', text: wrapMarks(tag, marks, true), tag: false } : { kind: 'text', text: tag, tag: true };
+}
+
+/** A mention PostHog's `<mention>` holds exactly: only a member id (the name comes from the members). */
+function isPlainMention(node: PmNode): boolean {
+  const id = node.attrs?.['id'];
+  return Object.keys(node).every((key) => key === 'type' || key === 'attrs') && Object.keys(node.attrs ?? {}).length === 1 && typeof id === 'number' && Number.isSafeInteger(id) && id >= 0;
+}
+
+const WRITTEN_MARKS = new Set(['bold', 'italic', 'strike', 'underline', 'code', 'link', 'comment']);
+
+/**
+ * A text with its marks, nested as PostHog reads them: code innermost, then the link, `<u>`, bold and italic
+ * (`**_x_**`), strike, and comment highlights (`<ref id>`) outermost. Marks with no place are left out here;
+ * the read-back check names them.
+ */
+function writeText(text: string, marks: PmMark[] = []): string {
+  return text === '' ? '' : markText(text, marks);
+}
+
+export function markText(text: string, marks: PmMark[]): string {
+  const code = marks.some((mark) => mark.type === 'code');
+  return wrapMarks(code ? `\`${text.replace(/[\\`]/g, '\\$&')}\`` : escapeText(text), marks.filter((mark) => mark.type !== 'code'), code);
+}
+
+/** Marks other than code around written content; `wrapped` when something already stands at its edges. */
+function wrapMarks(content: string, marks: PmMark[], wrappedAlready: boolean): string {
+  const has = (type: string) => marks.some((mark) => mark.type === type && WRITTEN_MARKS.has(type));
+  let written = content;
+  let wrapped = wrappedAlready;
+  const link = marks.find((mark) => mark.type === 'link');
+  if (link && isObject(link.attrs) && typeof link.attrs['href'] === 'string') {
+    written = `[${written}](${escapeHref(link.attrs['href'])})`;
+    wrapped = true;
+  }
+  if (has('underline')) {
+    written = `<u>${written}</u>`;
+    wrapped = true;
+  }
+  written = emphasise(written, wrapped, has('bold'), has('italic'), has('strike'));
+  for (const mark of marks) {
+    const id = mark.type === 'comment' && isObject(mark.attrs) ? mark.attrs['id'] : undefined;
+    if (typeof id === 'string' && id !== '') {
+      written = `<ref id="${id.replace(/["\\]/g, '\\$&')}">${written}</ref>`;
+    }
+  }
+  return written;
+}
+
+/** Emphasis around a text; whitespace at its edges (which would stop a delimiter) keeps a backslash before it. */
+function emphasise(text: string, wrapped: boolean, bold: boolean, italic: boolean, strike: boolean): string {
+  if (!bold && !italic && !strike) {
+    return text;
+  }
+  let core = text;
+  if (!wrapped) {
+    if (isWhitespaceCode(core.charCodeAt(core.length - 1))) {
+      core = `${core.slice(0, -1)}\\${core.slice(-1)}`;
+    }
+    if (isWhitespaceCode(core.charCodeAt(0))) {
+      core = `\\${core}`;
+    }
+  }
+  if (bold && italic) {
+    core = `**_${core}_**`;
+  } else if (bold) {
+    core = `**${core}**`;
+  } else if (italic) {
+    core = `*${core}*`;
+  }
+  return strike ? `~~${core}~~` : core;
+}
+
+/**
+ * Text that reads back as written: PostHog's escapes (`\ ` * [ ] |`, runs of `~`, `_` outside words, `<`
+ * before its inline tags), and also a `~` at either end (which could join a strike delimiter beside it),
+ * `<` before any letter or `/` (a tag or `<br>` here), a `!` at the end (an image, with a link after it), and
+ * a line feed or carriage return inside a text as `\n` or `\r`.
+ */
+function escapeText(text: string): string {
+  let written = '';
+  for (let index = 0; index < text.length; index++) {
+    const char = text[index]!;
+    if ('\\`*[]|'.includes(char)) {
+      written += `\\${char}`;
+    } else if (char === '~') {
+      const run = text[index - 1] === '~' || text[index + 1] === '~' || index === 0 || index === text.length - 1;
+      written += run ? '\\~' : '~';
+    } else if (char === '_') {
+      written += isAsciiWord(text[index - 1]) && isAsciiWord(text[index + 1]) ? '_' : '\\_';
+    } else if (char === '<') {
+      written += /[A-Za-z/]/.test(text[index + 1] ?? '') ? '\\<' : '<';
+    } else if (char === '\n' || char === '\r') {
+      written += char === '\n' ? '\\n' : '\\r';
+    } else if (char === '!' && index === text.length - 1) {
+      written += '\\!';
+    } else {
+      written += char;
+    }
+  }
+  return written;
+}
+
+function isAsciiWord(char: string | undefined): boolean {
+  return char !== undefined && /^[A-Za-z0-9]$/.test(char);
+}
+
+function escapeHref(href: string): string {
+  return href.replace(/[\\()*_~`[\]]/g, '\\$&');
+}
+
+export function hasOnlyKeys(value: unknown, keys: readonly string[]): boolean {
+  return isObject(value) && Object.keys(value).every((key) => keys.includes(key));
+}
+
+/**
+ * A block node's Markdown: PostHog's spelling where PostHog's model holds the node exactly, the extension's
+ * own where it holds it differently, the node as an `<UnknownNode …>` tag where there is neither.
+ */
+export function writeBlock(node: PmNode, where: 'paragraph' | 'quote' = 'paragraph'): string {
+  switch (node.type) {
+    case 'paragraph':
+      return isPlain(node) ? writeParagraph(node, where) : formatNodeTag(node, true);
+    case 'heading':
+      return writeHeading(node) ?? formatNodeTag(node, true);
+    case 'bulletList':
+    case 'orderedList':
+    case 'taskList':
+      return isFlatList(node) ? writeList(node, 0).join('\n') : formatNodeTag(node, true);
+    case 'blockquote':
+      return isPlain(node) && childrenOf(node).length > 0 ? writeQuote(node) : formatNodeTag(node, true);
+    case 'codeBlock':
+      return writeCode(node) ?? formatNodeTag(node, true);
+    case 'horizontalRule':
+      return Object.keys(node).every((key) => key === 'type') ? '---' : formatNodeTag(node, true);
+    case 'table':
+      return writeTable(node) ?? formatNodeTag(node, true);
+    case 'ph-image':
+      return writeImage(node) ?? formatNodeTag(node, true);
+    default:
+      return formatNodeTag(node, true);
+  }
+}
+
+/** A node with nothing but its type and content (no attrs, marks or other keys). */
+function isPlain(node: PmNode): boolean {
+  return Object.keys(node).every((key) => key === 'type' || key === 'content');
+}
+
+/** An empty paragraph is a line of one space, PostHog's spelling; a paragraph of text its lines. */
+function writeParagraph(node: PmNode, where: 'paragraph' | 'quote'): string {
+  const content = childrenOf(node);
+  if (content.length === 0) {
+    return ' ';
+  }
+  const text = writeInline(content, where);
+  return text === '' || text === ' ' ? formatNodeTag(node, true) : text;
+}
+
+function writeHeading(node: PmNode): string | undefined {
+  const level = node.attrs?.['level'];
+  if (!hasOnlyKeys(node, ['type', 'attrs', 'content']) || !hasOnlyKeys(node.attrs, ['level']) || typeof level !== 'number' || !Number.isInteger(level) || level < 1 || level > 6) {
+    return undefined;
+  }
+  return `${'#'.repeat(level)} ${writeInline(childrenOf(node), 'heading')}`;
+}
+
+const LIST_ITEM_TYPE: Readonly<Record<string, string>> = { bulletList: 'listItem', orderedList: 'listItem', taskList: 'taskItem' };
+
+/**
+ * A list PostHog's flat list holds exactly: each item a paragraph then nested lists (no two of one kind in
+ * a row, which would read as one), the editor's attrs only (an ordered list's start, a task's checked).
+ */
+function isFlatList(list: PmNode): boolean {
+  const attrsOk =
+    list.type === 'orderedList'
+      ? hasOnlyKeys(list.attrs, ['start']) && isStart(list.attrs?.['start'])
+      : list.attrs === undefined || (isObject(list.attrs) && Object.keys(list.attrs).length === 0);
+  if (!attrsOk || !hasOnlyKeys(list, ['type', 'attrs', 'content']) || childrenOf(list).length === 0) {
+    return false;
+  }
+  return childrenOf(list).every((item) => {
+    const itemOk = item.type === LIST_ITEM_TYPE[list.type] && hasOnlyKeys(item, ['type', 'attrs', 'content']);
+    const checkedOk = item.type === 'taskItem' ? hasOnlyKeys(item.attrs, ['checked']) && typeof item.attrs?.['checked'] === 'boolean' : item.attrs === undefined;
+    const [first, ...nested] = childrenOf(item);
+    const kinds = nested.map((child) => child.type);
+    return (
+      itemOk &&
+      checkedOk &&
+      first?.type === 'paragraph' &&
+      isPlain(first) &&
+      nested.every((child) => LIST_TYPES.has(child.type) && isFlatList(child)) &&
+      kinds.every((kind, index) => index === 0 || kind !== kinds[index - 1])
+    );
+  });
+}
+
+function isStart(value: unknown): boolean {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+}
+
+function writeList(list: PmNode, depth: number): string[] {
+  const start = list.type === 'orderedList' ? Number(list.attrs?.['start']) : 0;
+  return childrenOf(list).flatMap((item, index) => {
+    const [paragraph, ...nested] = childrenOf(item);
+    const marker = list.type === 'orderedList' ? `${start + index}.` : '-';
+    const box = item.type === 'taskItem' ? (item.attrs?.['checked'] === true ? ' [x]' : ' [ ]') : '';
+    const text = writeInline(childrenOf(paragraph!), 'item');
+    return [`${'  '.repeat(depth)}${marker}${box}${text === '' ? '' : ` ${text}`}`, ...nested.flatMap((child) => writeList(child, depth + 1))];
+  });
+}
+
+/**
+ * A quote's blocks, each line after `> ` (`>` alone between blocks): a quote of one paragraph is PostHog's
+ * quote of text, one of a list its quoted list.
+ */
+function writeQuote(node: PmNode): string {
+  const children = childrenOf(node);
+  return children
+    .map((child, index) => (index === 0 ? '' : quoteSeparator(children[index - 1]!, child)) + writeBlock(child, 'quote'))
+    .join('\n')
+    .split('\n')
+    .map((line) => (line === '' ? '>' : `> ${line}`))
+    .join('\n');
+}
+
+/**
+ * Between two blocks of a quote, a `>` line where they would otherwise read as one (two paragraphs, two
+ * lists of a kind) or for air around other blocks; none between a paragraph and a list, as PostHog writes them.
+ */
+function quoteSeparator(previous: PmNode, next: PmNode): string {
+  const listKind = (node: PmNode) => (LIST_TYPES.has(node.type) ? (node.type === 'orderedList' ? 'ordered' : node.type) : undefined);
+  const textual = (node: PmNode) => node.type === 'paragraph' || listKind(node) !== undefined;
+  const merges = (previous.type === 'paragraph' && next.type === 'paragraph') || (listKind(previous) !== undefined && listKind(previous) === listKind(next));
+  return merges || !textual(previous) || !textual(next) ? '\n' : '';
+}
+
+/** A fence longer than any run of backticks in the code; the language as the info string (none for null). */
+function writeCode(node: PmNode): string | undefined {
+  const language = node.attrs?.['language'];
+  const content = childrenOf(node);
+  const languageOk = language === null || (typeof language === 'string' && language !== '' && language.trim() === language && !/[\n\r]/.test(language));
+  const contentOk = content.length === 0 || (content.length === 1 && content[0]!.type === 'text' && hasOnlyKeys(content[0], ['type', 'text']) && typeof content[0]!.text === 'string');
+  const code = content[0]?.text ?? '';
+  if (!hasOnlyKeys(node, ['type', 'attrs', 'content']) || !hasOnlyKeys(node.attrs, ['language']) || !languageOk || !contentOk || code.includes('\r')) {
+    return undefined;
+  }
+  const longest = Math.max(0, ...(code.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return `${fence}${language ?? ''}\n${code}\n${fence}`;
+}
+
+/**
+ * PostHog's table: the first row the header (tableHeader cells), a cell one paragraph; a table without a
+ * header row is written under a header of empty cells with centred separators, which reads back as none.
+ */
+function writeTable(node: PmNode): string | undefined {
+  const rows = childrenOf(node);
+  if (!isPlain(node) || rows.length === 0 || !rows.every((row) => row.type === 'tableRow' && isPlain(row) && childrenOf(row).length > 0)) {
+    return undefined;
+  }
+  const cells = rows.map(childrenOf);
+  const headed = cells[0]!.every((cell) => cell.type === 'tableHeader');
+  const body = headed ? cells.slice(1) : cells;
+  if (!body.every((row) => row.every((cell) => cell.type === 'tableCell')) || !cells.every((row) => row.every(isPlainCell))) {
+    return undefined;
+  }
+  const row = (texts: string[]) => `| ${texts.join(' | ')} |`;
+  const width = cells[0]!.length;
+  const header = headed ? row(cells[0]!.map(cellText)) : row(new Array<string>(width).fill(''));
+  const separator = row(new Array<string>(width).fill(headed ? '---' : ':---:'));
+  return [header, separator, ...body.map((texts) => row(texts.map(cellText)))].join('\n');
+}
+
+function isPlainCell(cell: PmNode): boolean {
+  const [paragraph, ...rest] = childrenOf(cell);
+  const defaults = cellAttrsOf(cell);
+  return hasOnlyKeys(cell, ['type', 'attrs', 'content']) && defaults && rest.length === 0 && paragraph?.type === 'paragraph' && isPlain(paragraph);
+}
+
+function cellAttrsOf(cell: PmNode): boolean {
+  const attrs = cell.attrs;
+  return isObject(attrs) && Object.keys(attrs).length === 3 && attrs['colspan'] === 1 && attrs['rowspan'] === 1 && attrs['colwidth'] === null;
+}
+
+/** A cell's line, every pipe escaped (the row is split at the others before its text is read). */
+function cellText(cell: PmNode): string {
+  return writeInline(childrenOf(childrenOf(cell)[0]!), 'cell').replace(/\\[\s\S]|\|/g, (match) => (match === '|' ? '\\|' : match));
+}
+
+/** `![alt](src)` for an image that holds only a source and a text alternative. */
+function writeImage(node: PmNode): string | undefined {
+  const attrs = node.attrs ?? {};
+  const { src, alt } = attrs;
+  const simple =
+    hasOnlyKeys(node, ['type', 'attrs']) &&
+    hasOnlyKeys(attrs, ['src', 'alt']) &&
+    typeof src === 'string' &&
+    src !== '' &&
+    (alt === undefined || (typeof alt === 'string' && alt !== '')) &&
+    !/[\n\r\u2028\u2029]/.test(`${src}${alt ?? ''}`) &&
+    src.trim() === src &&
+    (alt ?? '').trim() === (alt ?? '');
+  if (!simple) {
+    return undefined;
+  }
+  return `![${(alt ?? '').replace(/\\/g, '\\\\').replace(/]/g, '\\]')}](${src.replace(/\\/g, '\\\\').replace(/\)/g, '\\)')})`;
+}

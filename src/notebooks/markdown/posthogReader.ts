@@ -1,0 +1,307 @@
+import { readPostHogInline } from './posthogInline';
+import {
+  alignmentOf,
+  clampDepths,
+  CommentEnds,
+  headingOf,
+  imageOf,
+  isClosingFence,
+  isDivider,
+  isListLine,
+  isOrderedListLine,
+  isTableStart,
+  listLineOf,
+  openingFence,
+  splitTableRow,
+  startsComponent,
+  unquote,
+} from './posthogLines';
+import {
+  COMMENT_NOTE_TAG,
+  DIVIDER_TAG,
+  IMAGE_TAG,
+  type PhBlock,
+  type PhDocument,
+  type PhInline,
+  type PhList,
+  type PhListItem,
+  type PhParagraph,
+  type PhParseError,
+  type PhTable,
+} from './posthogModel';
+import { readComponentTag } from './posthogProps';
+
+/**
+ * Markdown read exactly as PostHog's web app reads a Markdown notebook (MarkdownNotebook parseMarkdownNotebook),
+ * into PostHog's document model without ids. Not CommonMark: blocks are found line by line, in this order:
+ * a line of exactly one space is an empty paragraph and blank lines separate blocks; then a backtick fence
+ * (to a bare fence at least as long, else to the end: "Unclosed code block"), `![alt](src)` alone (Image),
+ * `---`/`***`/`___` (Divider), `<!-- … -->` with `-->` ending a line (a Comment note), `<Capital` (a
+ * component, up to a line ending `/>` or holding `</Name>`, before a blank line: else "Unclosed component
+ * tag" and its raw lines stay a paragraph), `#`–`######` and whitespace (heading), a `|` line over a
+ * separator row (table), a list line (one item per line, two columns of indent per level), `>` lines
+ * (a quote of inline text, or a quoted list), else a paragraph, which ends at any line that starts another
+ * block. Linear in the text's length.
+ */
+export function readPostHogMarkdown(markdown: string | null | undefined): PhDocument {
+  return new BlockReader((markdown ?? '').replace(/\r\n?/g, '\n').split('\n')).read();
+}
+
+/** A line of exactly one space: PostHog's empty paragraph. */
+export const EMPTY_PARAGRAPH_LINE = ' ';
+
+interface BlockRead {
+  readonly node?: PhBlock;
+  readonly next: number;
+  readonly error?: PhParseError;
+}
+
+class BlockReader {
+  private readonly trimmed: string[];
+  private readonly comments: CommentEnds;
+
+  constructor(private readonly lines: string[]) {
+    this.trimmed = lines.map((line) => line.trim());
+    this.comments = new CommentEnds(this.trimmed);
+  }
+
+  read(): PhDocument {
+    const nodes: PhBlock[] = [];
+    const errors: PhParseError[] = [];
+    let index = 0;
+    while (index < this.lines.length) {
+      if (this.lines[index] === EMPTY_PARAGRAPH_LINE) {
+        nodes.push({ type: 'paragraph', children: [] });
+        index++;
+        continue;
+      }
+      if (this.trimmed[index] === '') {
+        index++;
+        continue;
+      }
+      const read = this.block(index);
+      if (read.error) {
+        errors.push(read.error);
+      }
+      if (read.node) {
+        nodes.push(read.node);
+      }
+      index = Math.max(read.next, index + 1);
+    }
+    return { type: 'doc', nodes, errors };
+  }
+
+  private block(index: number): BlockRead {
+    const line = this.lines[index]!;
+    const trimmed = this.trimmed[index]!;
+    if (trimmed.startsWith('```')) {
+      return this.codeBlock(index);
+    }
+    const image = imageOf(trimmed);
+    if (image) {
+      return { node: { type: 'component', tagName: IMAGE_TAG, props: { alt: image.alt, src: image.src } }, next: index + 1 };
+    }
+    if (isDivider(trimmed)) {
+      return { node: { type: 'component', tagName: DIVIDER_TAG, props: {} }, next: index + 1 };
+    }
+    if (trimmed.startsWith('<!--')) {
+      const end = this.comments.endOf(index);
+      if (end !== -1) {
+        return this.commentNote(index, end);
+      }
+    }
+    if (startsComponent(trimmed)) {
+      return this.component(index);
+    }
+    const heading = headingOf(line);
+    if (heading) {
+      return { node: { type: 'heading', level: heading.level, children: readPostHogInline(heading.text) }, next: index + 1 };
+    }
+    if (isTableStart(trimmed, this.lines[index + 1])) {
+      return this.table(index);
+    }
+    if (isListLine(line)) {
+      return readList(this.lines, index, this.lines.length);
+    }
+    if (trimmed.startsWith('>')) {
+      return this.quote(index);
+    }
+    return this.paragraph(index);
+  }
+
+  private paragraph(start: number): BlockRead {
+    let index = start;
+    while (index < this.lines.length && !this.endsParagraph(index)) {
+      index++;
+    }
+    const node: PhParagraph = { type: 'paragraph', children: readPostHogInline(this.lines.slice(start, index).join('\n')) };
+    return { node, next: index };
+  }
+
+  private endsParagraph(index: number): boolean {
+    const line = this.lines[index]!;
+    const trimmed = this.trimmed[index]!;
+    return (
+      trimmed === '' ||
+      trimmed.startsWith('```') ||
+      imageOf(trimmed) !== undefined ||
+      isDivider(trimmed) ||
+      (trimmed.startsWith('<!--') && this.comments.endOf(index) !== -1) ||
+      startsComponent(trimmed) ||
+      headingOf(line) !== undefined ||
+      isTableStart(trimmed, this.lines[index + 1]) ||
+      isListLine(line) ||
+      trimmed.startsWith('>')
+    );
+  }
+
+  private codeBlock(start: number): BlockRead {
+    const opening = this.trimmed[start]!;
+    const fence = openingFence(opening);
+    const language = opening.slice(fence).trim();
+    let index = start + 1;
+    while (index < this.lines.length && !isClosingFence(this.trimmed[index]!, fence)) {
+      index++;
+    }
+    const node: PhBlock = { type: 'code', text: this.lines.slice(start + 1, index).join('\n') };
+    if (language !== '') {
+      node.language = language;
+    }
+    if (index < this.lines.length) {
+      return { node, next: index + 1 };
+    }
+    return { node, next: index, error: { message: 'Unclosed code block', raw: this.lines.slice(start).join('\n'), line: start + 1 } };
+  }
+
+  private commentNote(start: number, end: number): BlockRead {
+    const raw = this.lines
+      .slice(start, end + 1)
+      .join('\n')
+      .trim();
+    const text = raw.slice(4, raw.length - 3).trim();
+    return { node: { type: 'component', tagName: COMMENT_NOTE_TAG, props: { text } }, next: end + 1 };
+  }
+
+  /** A tag runs over non-blank lines until one ends with `/>` or holds `</Name>`. */
+  private component(start: number): BlockRead {
+    const { raw, next, closed } = componentLines(this.lines, this.trimmed, start);
+    if (!closed) {
+      return { node: rawParagraph(raw), next, error: { message: 'Unclosed component tag', raw, line: start + 1 } };
+    }
+    const component = readComponentTag(raw);
+    if (!component) {
+      return { node: rawParagraph(raw), next, error: { message: 'Invalid notebook component tag', raw, line: start + 1 } };
+    }
+    return { node: component, next };
+  }
+
+  private table(start: number): BlockRead {
+    const headers = splitTableRow(this.lines[start]!).map(tableCell);
+    const alignments = splitTableRow(this.lines[start + 1]!).map(alignmentOf);
+    const rows: PhTable['rows'] = [];
+    let index = start + 2;
+    while (index < this.lines.length && this.trimmed[index]!.startsWith('|')) {
+      rows.push(splitTableRow(this.lines[index]!).map(tableCell));
+      index++;
+    }
+    return { node: { type: 'table', headers, rows, alignments }, next: index };
+  }
+
+  private quote(start: number): BlockRead {
+    if (isListLine(unquote(this.trimmed[start]!))) {
+      return this.quotedList(start);
+    }
+    const texts: string[] = [];
+    let index = start;
+    while (index < this.lines.length && this.trimmed[index]!.startsWith('>') && !isListLine(unquote(this.trimmed[index]!))) {
+      texts.push(unquote(this.trimmed[index]!));
+      index++;
+    }
+    return { node: { type: 'blockquote', children: readPostHogInline(texts.join('\n')) }, next: index };
+  }
+
+  private quotedList(start: number): BlockRead {
+    const listLines: string[] = [];
+    for (let index = start; index < this.lines.length; index++) {
+      const trimmed = this.trimmed[index]!;
+      if (!trimmed.startsWith('>') || !isListLine(unquote(trimmed))) {
+        break;
+      }
+      listLines.push(unquote(trimmed));
+    }
+    const read = readList(listLines, 0, listLines.length);
+    return { node: { ...(read.node as PhList), blockquote: true }, next: start + read.next };
+  }
+}
+
+/**
+ * A component's lines from `start`: non-blank lines up to one ending with `/>` or holding `</Name>`
+ * (`closed`), else up to the blank line; `raw` is their text trimmed, `next` the line after.
+ */
+export function componentLines(lines: readonly string[], trimmed: readonly string[], start: number): { raw: string; next: number; closed: boolean } {
+  const name = /^<([A-Z][A-Za-z0-9]*)/.exec(trimmed[start]!)![1]!;
+  const closing = `</${name}>`;
+  let index = start;
+  while (index < lines.length && (index === start || trimmed[index] !== '')) {
+    const line = lines[index]!;
+    if (line.trimEnd().endsWith('/>') || line.includes(closing)) {
+      return { raw: lines.slice(start, index + 1).join('\n').trim(), next: index + 1, closed: true };
+    }
+    index++;
+  }
+  return { raw: lines.slice(start, index).join('\n').trim(), next: index, closed: false };
+}
+
+/**
+ * List lines from `start` while each is an item. Depth is the indent's columns (a tab counts 4) halved, at
+ * most one more than the item before.
+ */
+function readList(lines: readonly string[], start: number, end: number): BlockRead {
+  const ordered = isOrderedListLine(lines[start]!);
+  const parsed = [];
+  let index = start;
+  for (; index < end; index++) {
+    const item = listLineOf(lines[index]!);
+    if (!item) {
+      break;
+    }
+    parsed.push(item);
+  }
+  const depths = clampDepths(parsed.map((item) => item.depth));
+  const items = parsed.map((line, position): PhListItem => {
+    const item: PhListItem = { children: readPostHogInline(line.text), depth: depths[position]!, ordered: line.number !== undefined };
+    if (line.number !== undefined) {
+      item.start = line.number;
+    }
+    if (line.checked !== undefined) {
+      item.checked = line.checked;
+    }
+    return item;
+  });
+  const node: PhList = { type: 'list', ordered, items };
+  if (ordered) {
+    const first = items.find((item) => item.depth === 0 && item.ordered)?.start;
+    if (first !== undefined) {
+      node.start = first;
+    }
+  }
+  return { node, next: index };
+}
+
+function tableCell(cell: string): { children: PhInline[] } {
+  return { children: readPostHogInline(cell) };
+}
+
+/** A tag that does not read stays as its raw lines, without inline reading. */
+function rawParagraph(raw: string): PhParagraph {
+  const children: PhInline[] = [];
+  raw.split('\n').forEach((line, index) => {
+    if (index > 0 && children[children.length - 1]?.type !== 'hardBreak') {
+      children.push({ type: 'hardBreak' });
+    }
+    if (line !== '') {
+      children.push({ type: 'text', text: line });
+    }
+  });
+  return { type: 'paragraph', children };
+}

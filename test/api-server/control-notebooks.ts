@@ -1,0 +1,57 @@
+// The control surface's notebook routes for history and access (see control.ts for the others):
+//
+//   POST /_control/notebooks/:projectId/:shortId/access         body {level, userId?}: the user's access level
+//        (none, viewer, editor, manager; default user: the main user, whom every seeded key belongs to)
+//   POST /_control/notebooks/:projectId/:shortId/rejected-save  body {kind: conflict|stale, content?, by?}: a
+//        collaboration save PostHog refused, logged as save_rejected_<kind> (default content: the notebook with
+//        a paragraph appended; `by` {first_name, last_name?, email?} makes it a new user's)
+//   POST /_control/notebooks/:projectId/:shortId/migrate        PostHog's migration of a legacy notebook to Markdown
+//   POST /_control/settings                                     body {markdownOutOfResponses?}
+import type { Json, JsonObject } from './model';
+import type { Reply } from './http';
+import type { ControlContext } from './control';
+import { isAccessLevel, setNotebookAccess } from './notebook-access';
+import { migrateToMarkdown, recordRejectedSave } from './notebook-history';
+import { notebookFull } from './serializers';
+import { markdownDoc, markdownOf, paragraph } from './content';
+
+const json = (body: unknown, status = 200): Reply => ({ status, body });
+
+/** The reply of a notebook history or access route, or undefined when the path is not one. */
+export function notebookControl(control: ControlContext, method: string, parts: string[], input: JsonObject): Reply | undefined {
+  const store = control.state.store;
+  if (method === 'POST' && parts.join('/') === 'settings') {
+    if (typeof input['markdownOutOfResponses'] === 'boolean') store.settings.markdownOutOfResponses = input['markdownOutOfResponses'];
+    return json({ ...store.settings });
+  }
+  const action = parts[3];
+  if (method !== 'POST' || parts.length !== 4 || parts[0] !== 'notebooks' || !['access', 'rejected-save', 'migrate'].includes(action!)) return undefined;
+  const notebook = store.getNotebook(Number(parts[1]), parts[2]!);
+  if (!notebook) return json({ detail: 'Not found.' }, 404);
+  switch (action) {
+    case 'access': {
+      if (!isAccessLevel(input['level'])) return json({ detail: 'level must be none, viewer, editor or manager' }, 400);
+      setNotebookAccess(notebook, typeof input['userId'] === 'number' ? input['userId'] : store.mainUser.id, input['level']);
+      return json(notebookFull(store, notebook, store.mainUser.id));
+    }
+    case 'rejected-save': {
+      const kind = input['kind'] === 'stale' ? 'stale' : 'conflict';
+      const content = input['content'] !== undefined ? input['content'] : appendParagraph(notebook.content, 'An edit PostHog refused.');
+      const by = input['by'] && typeof input['by'] === 'object' && !Array.isArray(input['by']) ? input['by'] : undefined;
+      const text = (value: Json | undefined) => (typeof value === 'string' ? value : '');
+      const user = by ? store.addUser(text(by['first_name']), text(by['last_name']), text(by['email']) || `user${store.users.length + 1}@example.com`) : store.mainUser;
+      recordRejectedSave(store, notebook, kind, content, user.id);
+      return json({ ok: true }, 201);
+    }
+    default:
+      return json({ migrated: migrateToMarkdown(store, notebook), notebook: notebookFull(store, notebook) });
+  }
+}
+
+export function appendParagraph(content: Json, text: string): Json {
+  const markdown = markdownOf(content);
+  if (markdown !== undefined) return markdownDoc(markdown ? `${markdown}\n\n${text}` : text);
+  const doc = content && typeof content === 'object' && !Array.isArray(content) ? content : { type: 'doc', content: [] };
+  const nodes = Array.isArray(doc['content']) ? doc['content'] : [];
+  return { ...doc, type: 'doc', content: [...nodes, paragraph(text)] };
+}

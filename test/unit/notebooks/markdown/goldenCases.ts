@@ -1,0 +1,107 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+/**
+ * The golden cases made by running PostHog's own Markdown reader and migration converter
+ * (../shared/posthog-dialect/README.md, beside the repository's clone; POSTHOG_DIALECT_DATA names another
+ * folder). Missing data fails the tests rather than skipping them.
+ */
+export interface ReaderCase {
+  readonly id: string;
+  readonly source: string;
+  readonly of?: string;
+  readonly markdown: string;
+  readonly expected: unknown;
+}
+
+export interface ConverterCase {
+  readonly id: string;
+  readonly source: string;
+  readonly legacy: unknown;
+  readonly posthogMarkdown: string;
+  readonly posthogReading: unknown;
+  readonly posthogConverterFaithful: boolean;
+  readonly expected: unknown;
+  readonly posthogFaults?: readonly string[];
+  readonly expectedMarkdown?: string;
+  readonly cannotHold: readonly string[];
+}
+
+const REPOSITORY = resolve(__dirname, '../../../../..');
+
+export function dialectDataFolder(): string {
+  return process.env.POSTHOG_DIALECT_DATA ?? resolve(REPOSITORY, '../shared/posthog-dialect');
+}
+
+function load<T>(file: string): T[] {
+  const path = resolve(dialectDataFolder(), file);
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as T[];
+  } catch (error) {
+    throw new Error(`The golden cases ${path} cannot be read (${(error as Error).message}): they belong beside the clone, in ../shared/posthog-dialect/.`);
+  }
+}
+
+export const readerCases = (): ReaderCase[] => load<ReaderCase>('reader-cases.json');
+export const converterCases = (): ConverterCase[] => load<ConverterCase>('converter-cases.json');
+
+/** JSON with object keys sorted: equal texts mean equal values (arrays in order). */
+export function canonical(value: unknown): string {
+  return JSON.stringify(sortKeys(JSON.parse(JSON.stringify(value)) as unknown));
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) {
+    return value.map(sortKeys);
+  }
+  if (value !== null && typeof value === 'object') {
+    const record = value as Record<string, unknown>;
+    return Object.fromEntries(
+      Object.keys(record)
+        .sort()
+        .map((key) => [key, sortKeys(record[key])]),
+    );
+  }
+  return value;
+}
+
+/** A reading as the converter cases hold it: no component `raw`, errors reduced to their message. */
+export function converterStripped(reading: { nodes: unknown[]; errors: { message: string }[] }): unknown {
+  return {
+    ...reading,
+    nodes: reading.nodes.map((node) => {
+      if (node !== null && typeof node === 'object' && (node as { type?: unknown }).type === 'component') {
+        const { raw: _raw, ...rest } = node as Record<string, unknown>;
+        return rest;
+      }
+      return node;
+    }),
+    errors: reading.errors.map((error) => ({ message: error.message })),
+  };
+}
+
+/** Where two values first differ, for a failure message. */
+export function firstDifference(actual: unknown, expected: unknown, path = ''): string | undefined {
+  if (canonical(actual) === canonical(expected)) {
+    return undefined;
+  }
+  if (Array.isArray(actual) && Array.isArray(expected)) {
+    for (let index = 0; index < Math.max(actual.length, expected.length); index++) {
+      const found = firstDifference(actual[index], expected[index], `${path}[${index}]`);
+      if (found) {
+        return found;
+      }
+    }
+  }
+  if (actual !== null && expected !== null && typeof actual === 'object' && typeof expected === 'object' && !Array.isArray(actual) && !Array.isArray(expected)) {
+    const a = actual as Record<string, unknown>;
+    const b = expected as Record<string, unknown>;
+    for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) {
+      const found = firstDifference(a[key], b[key], `${path}.${key}`);
+      if (found) {
+        return found;
+      }
+    }
+  }
+  return `${path || '(root)'}: got ${JSON.stringify(actual)?.slice(0, 200)}, expected ${JSON.stringify(expected)?.slice(0, 200)}`;
+}
