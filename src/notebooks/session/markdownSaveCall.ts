@@ -126,7 +126,10 @@ function againstOf(server: Notebook): Against {
 /** The notebook at `version` holding `markdown`, as replayed from updates (its other fields as last known). */
 function notebookAt(known: Notebook | undefined, editable: EditableNotebook, version: number, markdown: string): Notebook {
   const template = known ?? ({ id: '', short_id: '', created_at: '', created_by: null, last_modified_at: '' } as unknown as Notebook);
-  return { ...template, title: editable.title, version, content: withMarkdown(editable.content, markdown), text_content: markdown, last_modified_by: null };
+  // A 409 names neither who made the missed updates nor when: a last_modified_at kept from `known` would read as
+  // PostHog's own revision (changeAuthor), so the version is dated now, by nobody known.
+  const lastModifiedAt = new Date().toISOString();
+  return { ...template, title: editable.title, version, content: withMarkdown(editable.content, markdown), text_content: markdown, last_modified_by: null, last_modified_at: lastModifiedAt };
 }
 
 /** A Markdown notebook's content holding `markdown`, its node's other attrs kept. */

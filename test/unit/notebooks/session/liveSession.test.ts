@@ -271,7 +271,10 @@ describe('live notebook sessions against the local API', () => {
     assert.deepEqual(changed?.kind === 'changed' && changed.author, { name: 'Kim Park <kim@hedgebox.net>', agent: false });
     assert.deepEqual(requests(ref), ['GET  200']);
 
-    const legacy = await client.notebooks.create(projectId, { title: 'Legacy', content: { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Old.' }] }] } });
+    api.store.settings.newNotebooksAsMarkdown = false; // a legacy notebook, as PostHog still holds many
+    const legacy = await client.notebooks.create(projectId, { title: 'Legacy', content: { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Old.' }] }] } }).finally(() => {
+      api.store.settings.newNotebooksAsMarkdown = true;
+    });
     const legacyRef = { connectionId: 'c', projectId, shortId: legacy.short_id };
     const legacyOpen = await open(legacyRef);
     await until('its stream', () => api.store.collab.listenerCount() === 2);

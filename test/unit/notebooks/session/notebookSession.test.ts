@@ -23,6 +23,7 @@ describe('NotebookSession against the local API', () => {
 
   before(async () => {
     api = await startLocalApi({ seed: 'minimal' });
+    api.store.settings.newNotebooksAsMarkdown = false; // legacyNotebook() makes legacy ones, as PostHog still holds many
     client = new PostHogClient({ baseUrl: api.url, apiKey: api.keys.all });
     projectId = api.store.visibleProjects()[0]!.id;
   });
