@@ -54,7 +54,7 @@ export class ScriptedWindow {
   /** How many times a flow found no connection and offered to sign in. */
   signInOffers = 0;
   private readonly answers: Answer[] = [];
-  private readonly messageChoices: (string | undefined)[] = [];
+  private readonly messageChoices: { button: string | undefined; meanwhile?: () => Promise<unknown> }[] = [];
 
   /** Picks the first item whose label contains the text; undefined escapes. */
   pick(text: string | undefined): this {
@@ -69,9 +69,12 @@ export class ScriptedWindow {
     return this;
   }
 
-  /** The button the next message with buttons gets (none by default). */
-  choose(button: string | undefined): this {
-    this.messageChoices.push(button);
+  /**
+   * The button the next message with buttons gets (none by default); `meanwhile` runs while it is shown,
+   * before the answer (what others do while a modal dialog waits for the user).
+   */
+  choose(button: string | undefined, meanwhile?: () => Promise<unknown>): this {
+    this.messageChoices.push({ button, meanwhile });
     return this;
   }
 
@@ -166,6 +169,11 @@ export class ScriptedWindow {
   private async message(severity: 'info' | 'warning' | 'error', text: string, items: unknown[]) {
     this.messages.push({ severity, text });
     const buttons = items.filter((item) => typeof item === 'string') as string[];
-    return buttons.length > 0 ? this.messageChoices.shift() : undefined;
+    if (buttons.length === 0) {
+      return undefined;
+    }
+    const choice = this.messageChoices.shift();
+    await choice?.meanwhile?.();
+    return choice?.button;
   }
 }
