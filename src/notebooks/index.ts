@@ -87,6 +87,7 @@ export class NotebooksFeature extends Disposable {
       new NotebookMarkdownLanguage(
         (uri) => this.files.isNotebookUri(uri, 'markdown'),
         (document) => this.files.markdownIssues(document),
+        (document) => this.files.isMarkdownNotebook(document.uri),
       ),
     );
     this._register(services.documents.registerCollection(NOTEBOOKS_FOLDER, this.files));

@@ -6,7 +6,7 @@ import { type CollectionItemTarget, type CollectionTarget, type ProjectCollectio
 import { Disposable } from '../workbench/disposable';
 import type { DeletedNotebooks } from './deletedNotebooks';
 import type { MarkdownIssue } from './markdown';
-import { describeUser } from './notebookDocument';
+import { describeUser, markdownOf } from './notebookDocument';
 import type { NotebookEditors } from './notebookEditors';
 import type { NotebookLists } from './notebookLists';
 import { isCurrentName, planRename, type RenameRefusal } from './notebookNames';
@@ -179,6 +179,13 @@ export class NotebookFileStore extends Disposable implements ProjectCollection {
     const path = parseNotebookPath(document.uri.authority, document.uri.path);
     const session = path?.kind === 'notebook' ? this.sessions.get(path) : undefined;
     return session?.markdownIssues(document.uri.toString(), document.getText()) ?? [];
+  }
+
+  /** Whether the notebook of `uri`, as its session knows it, is a Markdown notebook (PostHog reads its Markdown as it is). */
+  isMarkdownNotebook(uri: vscode.Uri): boolean {
+    const path = parseNotebookPath(uri.authority, uri.path);
+    const session = path?.kind === 'notebook' ? this.sessions.get(path) : undefined;
+    return session !== undefined && markdownOf(session.notebook.content) !== undefined;
   }
 
   async delete(target: CollectionItemTarget): Promise<void> {
