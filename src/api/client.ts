@@ -2,6 +2,7 @@ import { normalizeBaseUrl } from './baseUrl';
 import { RequestLogEntry, Timeouts, Transport } from './http';
 import type { NetworkOptions, NetworkRoute } from './network';
 import { DEFAULT_PAGE_CONCURRENCY } from './paging';
+import { CommentsApi } from './resources/comments';
 import { OrganizationsApi, UsersApi } from './resources/discovery';
 import { EventsApi } from './resources/events';
 import { NotebooksApi } from './resources/notebooks';
@@ -38,6 +39,7 @@ export class PostHogClient {
   readonly projects: ProjectsApi;
   readonly notebooks: NotebooksApi;
   readonly events: EventsApi;
+  readonly comments: CommentsApi;
   private readonly transport: Transport;
 
   constructor(options: PostHogClientOptions) {
@@ -53,6 +55,7 @@ export class PostHogClient {
     this.projects = new ProjectsApi(context);
     this.notebooks = new NotebooksApi(context);
     this.events = new EventsApi(context);
+    this.comments = new CommentsApi(context);
   }
 
   /** Which way this client's requests go (direct or which proxy), without credentials. */

@@ -26,3 +26,4 @@ export type { OrganizationsApi, UsersApi } from './resources/discovery';
 export type { ProjectsApi } from './resources/projects';
 export type { NotebooksApi } from './resources/notebooks';
 export type { EventsApi } from './resources/events';
+export type { CommentFilters, CommentsApi } from './resources/comments';

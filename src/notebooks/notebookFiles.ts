@@ -20,7 +20,7 @@ import {
   notebookShortIdOf,
   parseNotebookPath,
 } from './notebookPaths';
-import { type NotebookRef, type NotebookSession, type NotebookSessions, sessionKey, type WriteOutcome } from './session';
+import { type ConversionPlan, type NotebookRef, type NotebookSession, type NotebookSessions, planConversion, sessionKey, type WriteOutcome } from './session';
 
 export interface NotebooksChange {
   readonly session: ConnectionSession;
@@ -255,10 +255,20 @@ export class NotebookFileStore extends Disposable implements ProjectCollection {
     return this.uriOf(session.connection.id, projectId, notebook, form);
   }
 
-  /** Makes a legacy notebook a Markdown notebook on PostHog (one GET, one PATCH); its open editors reload. */
-  async convertToMarkdown(session: ConnectionSession, projectId: number, shortId: string): Promise<Notebook> {
+  /**
+   * What converting the notebook to a Markdown notebook would write, and lose (one GET, and its comments when it
+   * has highlights); nothing is changed.
+   */
+  async planConversion(session: ConnectionSession, projectId: number, shortId: string): Promise<ConversionPlan> {
     const notebookSession = await this.sessions.fetch({ connectionId: session.connection.id, projectId, shortId });
-    const saved = await notebookSession.convertToMarkdown();
+    return planConversion(notebookSession.notebook, () => session.client.comments.listAll(projectId, { scope: 'Notebook', item_id: shortId }));
+  }
+
+  /** Makes a legacy notebook the Markdown notebook of `plan` on PostHog (one PATCH, on the plan's version); its open editors reload. */
+  async convertToMarkdown(session: ConnectionSession, projectId: number, plan: ConversionPlan): Promise<Notebook> {
+    const ref = { connectionId: session.connection.id, projectId, shortId: plan.notebook.short_id };
+    const notebookSession = this.sessions.get(ref) ?? (await this.sessions.fetch(ref));
+    const saved = await notebookSession.convertToMarkdown(plan.markdown, plan.notebook.version);
     this.notebooksChanged.fire({ session, projectId });
     return saved;
   }

@@ -2,3 +2,4 @@ export { type LiveUpdates, type LiveUpdateTarget, PollingUpdates } from './liveU
 export { FRESH_MS, type FormText, NotebookSession, notebookText, type SessionChange, type WriteOutcome } from './notebookSession';
 export { DEFAULT_POLL_SECONDS, NotebookSessions, sessionKey, type SessionsDeps } from './notebookSessions';
 export type { BaseStore, EditorFacts, NotebookCalls, NotebookRef, SessionLog } from './ports';
+export { type CommentsRead, type ConversionPlan, commentRepliesOf, planConversion } from './markdownConversion';
