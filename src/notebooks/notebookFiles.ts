@@ -7,6 +7,7 @@ import { Disposable } from '../workbench/disposable';
 import type { DeletedNotebooks } from './deletedNotebooks';
 import type { MarkdownIssue } from './markdown';
 import { describeUser, markdownOf } from './notebookDocument';
+import { markdownNotebookContent, newNotebookMarkdown } from './newNotebook';
 import type { NotebookEditors } from './notebookEditors';
 import type { NotebookLists } from './notebookLists';
 import { isCurrentName, planRename, type RenameRefusal } from './notebookNames';
@@ -243,16 +244,16 @@ export class NotebookFileStore extends Disposable implements ProjectCollection {
     });
   }
 
-  /** Creates a notebook (one POST) and returns the URI of its file in `form`. */
+  /**
+   * Creates a notebook (one POST) as PostHog now creates every notebook: a Markdown notebook, its title as a
+   * heading. Returns the URI of its Markdown file; of its file in `form` if PostHog answered a legacy notebook.
+   */
   async create(session: ConnectionSession, projectId: number, title: string, form: NotebookForm): Promise<vscode.Uri> {
-    const notebook = await session.client.notebooks.create(projectId, {
-      title,
-      content: { type: 'doc', content: [{ type: 'heading', attrs: { level: 1 }, content: [{ type: 'text', text: title }] }] },
-      text_content: title,
-    });
+    const markdown = newNotebookMarkdown(title);
+    const notebook = await session.client.notebooks.create(projectId, { title, content: markdownNotebookContent(markdown), text_content: markdown });
     this.sessions.accept({ connectionId: session.connection.id, projectId, shortId: notebook.short_id }, notebook);
     this.notebooksChanged.fire({ session, projectId });
-    return this.uriOf(session.connection.id, projectId, notebook, form);
+    return this.uriOf(session.connection.id, projectId, notebook, markdownOf(notebook.content) !== undefined ? 'markdown' : form);
   }
 
   /**

@@ -412,6 +412,10 @@ describe('Notebook files', function () {
     assert.ok(editor);
     const writes = (await localApi.requests()).filter((request) => request.method !== 'GET');
     assert.deepEqual(writes.map((request) => `${request.method} ${request.status}`), ['POST 201']);
+    assert.deepEqual((writes[0]!.body as { content: unknown }).content, {
+      type: 'doc',
+      content: [{ type: 'ph-markdown-notebook', attrs: { nodeId: 'markdown-notebook-v2', markdown: '# Created in VS Code' } }],
+    }, 'it sends a Markdown notebook, as PostHog creates them');
     assert.equal(editor.document.getText(), '# Created in VS Code');
     assert.match(editor.document.uri.path, /\/Created in VS Code \([A-Za-z0-9]+\)\.md$/);
   });
