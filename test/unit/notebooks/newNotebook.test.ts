@@ -17,7 +17,7 @@ describe('a new notebook', () => {
       assert.deepEqual(readPostHogMarkdown(newNotebookMarkdown(title)).nodes, [{ type: 'heading', level: 1, children: [{ type: 'text', text: title }] }], title);
     }
     fc.assert(
-      fc.property(fc.string({ unit: 'grapheme-ascii', minLength: 1 }).filter((title) => title.trim() !== '' && !/[\x00-\x1f]/.test(title)), (title) => {
+      fc.property(fc.string({ unit: 'grapheme-ascii', minLength: 1 }).filter((title) => title.trim() !== '' && ![...title].some((char) => char.charCodeAt(0) < 0x20)), (title) => {
         const expected = title.replace(/\s+/g, ' ').trim();
         assert.deepEqual(readPostHogMarkdown(newNotebookMarkdown(title)).nodes, [{ type: 'heading', level: 1, children: [{ type: 'text', text: expected }] }]);
       }),
