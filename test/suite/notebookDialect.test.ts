@@ -78,8 +78,8 @@ describe("Notebook Markdown as PostHog reads it", function () {
     const document = await open(uriOf(notebook));
     let compared = 0;
     for (const entry of readerCases()) {
+      // VS Code may mend the text on its way to the document (a lone surrogate): the preview is compared with PostHog's reading of the document's text.
       await replaceText(document, entry.markdown);
-      assert.equal(document.getText(), entry.markdown.replace(/\r\n?/g, document.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n'));
       assert.deepEqual(renderedStructure(await render(document)), readingStructure(readPostHogMarkdown(document.getText())), entry.id);
       compared++;
     }
@@ -124,8 +124,10 @@ describe("Notebook Markdown as PostHog reads it", function () {
     const hoverText = hovers.flatMap((hover) => hover.contents.map((part) => (typeof part === 'string' ? part : 'value' in part ? part.value : ''))).join('\n');
     assert.match(hoverText, /PostHog shows this tag as text/);
     await replaceText(document, `${document.getText()}\nText <\n<`);
+    // Tag names are the extension's Struct items (VS Code adds the document's words as Text items).
     const labels = async (line: number, character: number) =>
       (await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', document.uri, new vscode.Position(line, character), '<')).items
+        .filter((item) => item.kind === vscode.CompletionItemKind.Struct)
         .map((item) => (typeof item.label === 'string' ? item.label : item.label.label));
     const last = document.lineCount - 1;
     assert.ok(!(await labels(last - 1, 6)).includes('Query'), 'after text, PostHog would read no tag');
