@@ -31,3 +31,4 @@ export type { OrganizationsApi, PersonalApiKeysApi, UsersApi } from './resources
 export type { ProjectsApi } from './resources/projects';
 export type { NotebooksApi } from './resources/notebooks';
 export type { EventsApi } from './resources/events';
+export type { CommentFilters, CommentsApi } from './resources/comments';

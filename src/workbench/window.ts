@@ -23,6 +23,8 @@ export interface EditorsApi {
    * when given (VS Code refuses the edit if the user typed meanwhile). Resolves whether the text was replaced.
    */
   replaceText(uri: vscode.Uri, text: string, expected?: string): Promise<boolean>;
+  /** Opens an untitled document holding `content` in `language` (a report to read, which the user may discard). */
+  showUntitled(content: string, language: string): Promise<vscode.TextEditor>;
 }
 
 /** The prompts, panels and status bar of the window, and its editors. */
@@ -81,6 +83,7 @@ export const VSCODE_EDITORS: EditorsApi = {
     edit.replace(uri, new vscode.Range(0, 0, document.lineCount, 0), text);
     return vscode.workspace.applyEdit(edit);
   },
+  showUntitled: async (content, language) => vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ content, language }), { preview: false }),
 };
 
 /** VS Code's window, as the running extension's features see it. */

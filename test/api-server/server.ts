@@ -15,6 +15,7 @@ import { discoveryRoutes } from './routes/discovery';
 import { projectRoutes } from './routes/projects';
 import { notebookRoutes } from './routes/notebooks';
 import { eventRoutes } from './routes/events';
+import { commentRoutes } from './routes/comments';
 import { handleControl } from './control';
 import type { LiveEvents } from './live-events';
 import type { SeededKeys } from './seed';
@@ -30,7 +31,7 @@ export interface RecordedRequest {
   body?: unknown;
 }
 
-const ROUTES: Route[] = [...discoveryRoutes, ...projectRoutes, ...notebookRoutes, ...eventRoutes];
+const ROUTES: Route[] = [...discoveryRoutes, ...projectRoutes, ...notebookRoutes, ...eventRoutes, ...commentRoutes];
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
 export interface ServerState {

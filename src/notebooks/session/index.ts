@@ -4,3 +4,4 @@ export { DEFAULT_POLL_SECONDS, NotebookSessions, sessionKey, type SessionsDeps }
 export type { BaseStore, EditorFacts, NotebookCalls, NotebookRef, SessionLog } from './ports';
 export { ContentRefusedError, type TextPlace } from './contentRefusal';
 export { changeAuthor, isServerRevision } from './changeAuthor';
+export { type CommentsRead, type ConversionPlan, commentRepliesOf, planConversion } from './markdownConversion';
