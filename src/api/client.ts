@@ -3,6 +3,7 @@ import { type RequestBudgets, sharedBudgets } from './budget';
 import { RequestLogEntry, Timeouts, Transport } from './http';
 import type { NetworkOptions, NetworkRoute } from './network';
 import { DEFAULT_PAGE_CONCURRENCY } from './paging';
+import { CommentsApi } from './resources/comments';
 import { OrganizationsApi, PersonalApiKeysApi, UsersApi } from './resources/discovery';
 import { EventsApi } from './resources/events';
 import { NotebooksApi } from './resources/notebooks';
@@ -42,6 +43,7 @@ export class PostHogClient {
   readonly projects: ProjectsApi;
   readonly notebooks: NotebooksApi;
   readonly events: EventsApi;
+  readonly comments: CommentsApi;
   private readonly transport: Transport;
 
   constructor(options: PostHogClientOptions) {
@@ -59,6 +61,7 @@ export class PostHogClient {
     this.projects = new ProjectsApi(context);
     this.notebooks = new NotebooksApi(context);
     this.events = new EventsApi(context);
+    this.comments = new CommentsApi(context);
   }
 
   /** Which way this client's requests go (direct or which proxy), without credentials. */

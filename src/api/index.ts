@@ -35,3 +35,4 @@ export type { CollabEvent, MarkdownSaveAnswer, MarkdownSaveBody, NotebookCollabA
 export { SseParser } from './sse';
 export type { SseItem, SseLimits } from './sse';
 export type { EventsApi } from './resources/events';
+export type { CommentFilters, CommentsApi } from './resources/comments';

@@ -8,7 +8,7 @@ import { Disposable } from '../workbench/disposable';
 import type { WindowApi } from '../workbench/window';
 import { BaseArchive } from './baseArchive';
 import { DeletedNotebooks } from './deletedNotebooks';
-import { posthogTagsPlugin } from './markdown';
+import { posthogNotebookPlugin } from './markdown';
 import { NotebookMarkdownLanguage } from './markdownLanguage';
 import { NotebookAutoSave } from './notebookAutoSave';
 import { NotebookAccessLens } from './notebookAccess';
@@ -104,6 +104,7 @@ export class NotebooksFeature extends Disposable {
       new NotebookMarkdownLanguage(
         (uri) => this.files.isNotebookUri(uri, 'markdown'),
         (document) => this.files.markdownIssues(document),
+        (document) => this.files.isMarkdownNotebook(document.uri),
       ),
     );
     this._register(services.documents.registerCollection(NOTEBOOKS_FOLDER, this.files));
@@ -139,14 +140,28 @@ export function registerNotebooks(services: NotebooksServices): NotebooksFeature
 }
 
 /**
- * The Markdown preview's markdown-it, extended (contributes `markdown.markdownItPlugins`): PostHog's tags in a
- * notebook's Markdown file show as readable cards, never as raw HTML.
+ * The Markdown preview's markdown-it, extended (contributes `markdown.markdownItPlugins`): a notebook's
+ * Markdown file is read as PostHog reads it, its tags drawn as cards, never as raw HTML; other Markdown files
+ * keep VS Code's usual rendering. VS Code parses without naming the document, so a notebook is recognised by
+ * its text: the text of an open notebook Markdown file.
  */
 export function extendMarkdownIt(md: MarkdownIt.MarkdownIt): MarkdownIt.MarkdownIt {
-  return md.use(posthogTagsPlugin, { appliesTo: (env: unknown) => isNotebookMarkdownUri((env as { currentDocument?: unknown } | undefined)?.currentDocument) });
+  return md.use(posthogNotebookPlugin, { isNotebookText: isOpenNotebookText });
 }
 
-/** Whether the preview renders a notebook's Markdown file (the Markdown extension may hand over its own URI type). */
+function isOpenNotebookText(text: string): boolean {
+  return vscode.workspace.textDocuments.some((document) => isNotebookMarkdownUri(document.uri) && sameNormalisedText(document, text));
+}
+
+/** Whether the document holds the text as markdown-it normalises it (line ends as `\n`, NUL as U+FFFD). */
+function sameNormalisedText(document: vscode.TextDocument, text: string): boolean {
+  if (document.eol === vscode.EndOfLine.LF && document.offsetAt(document.lineAt(document.lineCount - 1).range.end) !== text.length) {
+    return false;
+  }
+  return document.getText().replace(/\r\n?/g, '\n').replace(/\0/g, '\uFFFD') === text;
+}
+
+/** Whether a URI is a notebook's Markdown file (the Markdown extension may hand over its own URI type). */
 function isNotebookMarkdownUri(uri: unknown): boolean {
   const { scheme, authority, path } = (uri ?? {}) as Partial<Record<'scheme' | 'authority' | 'path', unknown>>;
   if (typeof scheme !== 'string' || !scheme.startsWith('posthog') || typeof authority !== 'string' || typeof path !== 'string') {

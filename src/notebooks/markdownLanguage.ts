@@ -18,6 +18,7 @@ import {
 } from './markdown/dialect';
 import type { MarkdownIssue } from './markdown/issues';
 import { UNCLOSED_CODE_BLOCK, unclosedFenceLine } from './markdown/posthogLines';
+import { isReadAsComponent, type PostHogReading, postHogReading, readingIssues, TAG_AS_TEXT } from './markdown/readingHelp';
 import { completionContext, scanTags, type TagInfo, type TagScan } from './markdown/tags';
 
 const REFRESH_DELAY_MS = 250;
@@ -28,16 +29,20 @@ const COMPLETION_LOOKBEHIND = 20_000;
 /**
  * Editor help for notebooks' Markdown: diagnostics for PostHog tags that do not read (plus what the caller
  * adds, e.g. what a conversion cannot keep), completion of tag names and query kinds, and hovers on tags.
- * It acts only on Markdown documents whose URI passes `isNotebookMarkdown`.
+ * It acts only on Markdown documents whose URI passes `isNotebookMarkdown`. In a Markdown notebook (whose text
+ * PostHog reads as it is: `readByPostHog`), it follows PostHog's reading: a tag PostHog reads as text is said
+ * so, a tag PostHog cannot read is an error at its lines, and tag names are offered only where a tag starts.
+ * Nothing is offered inside a code block.
  */
 export class NotebookMarkdownLanguage extends Disposable implements vscode.CompletionItemProvider, vscode.HoverProvider {
   readonly diagnostics: vscode.DiagnosticCollection;
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
-  private readonly scans = new Map<string, { readonly version: number; readonly scan: TagScan }>();
+  private readonly scans = new Map<string, { readonly version: number; readonly scan: TagScan; reading?: PostHogReading }>();
 
   constructor(
     private readonly isNotebookMarkdown: (uri: vscode.Uri) => boolean,
     private readonly extraIssues: (document: vscode.TextDocument) => readonly MarkdownIssue[],
+    private readonly readByPostHog: (document: vscode.TextDocument) => boolean = () => false,
   ) {
     super();
     this.diagnostics = this._register(vscode.languages.createDiagnosticCollection('posthog-notebook'));
@@ -58,7 +63,9 @@ export class NotebookMarkdownLanguage extends Disposable implements vscode.Compl
       this.diagnostics.delete(document.uri);
       return;
     }
-    const tagProblems = [...this.scanOf(document).problems, ...fenceProblems(document.getText())];
+    const scan = this.scanOf(document);
+    const reading = this.readingOf(document);
+    const tagProblems = [...scan.problems, ...(reading ? readingIssues(scan, reading) : []), ...fenceProblems(document.getText())];
     // A legacy notebook's conversion back reports a broken tag too: once, at the tag, is enough.
     const extra = this.extraIssues(document).filter((issue) => !tagProblems.some((problem) => sameIssue(problem, issue)));
     const issues = [...tagProblems, ...extra];
@@ -72,8 +79,11 @@ export class NotebookMarkdownLanguage extends Disposable implements vscode.Compl
     const windowStart = document.positionAt(Math.max(0, document.offsetAt(position) - COMPLETION_LOOKBEHIND));
     const before = document.getText(new vscode.Range(windowStart, position));
     const context = completionContext(before);
-    if (!context) {
+    if (!context || isInCode(document, position)) {
       return undefined;
+    }
+    if (context.kind === 'tagName' && this.readByPostHog(document) && !startsTag(document.lineAt(position.line).text, position.character - context.typed.length)) {
+      return undefined; // PostHog reads a tag only at the start of a line
     }
     const range = new vscode.Range(position.translate(0, -context.typed.length), position);
     switch (context.kind) {
@@ -97,7 +107,9 @@ export class NotebookMarkdownLanguage extends Disposable implements vscode.Compl
     if (!tag) {
       return anchorHover(document.lineAt(position.line).text, position);
     }
-    return new vscode.Hover(tagHover(tag), new vscode.Range(tag.line, tag.column, tag.endLine, tag.endColumn));
+    const reading = this.readingOf(document);
+    const asText = reading !== undefined && !isReadAsComponent(tag, reading);
+    return new vscode.Hover(tagHover(tag, asText), new vscode.Range(tag.line, tag.column, tag.endLine, tag.endColumn));
   }
 
   private applies(document: vscode.TextDocument): boolean {
@@ -114,6 +126,17 @@ export class NotebookMarkdownLanguage extends Disposable implements vscode.Compl
     const scan = scanTags(document.getText());
     this.scans.set(key, { version: document.version, scan });
     return scan;
+  }
+
+  /** PostHog's reading of a Markdown notebook's text, read once per version; none for a legacy notebook's file. */
+  private readingOf(document: vscode.TextDocument): PostHogReading | undefined {
+    if (!this.readByPostHog(document)) {
+      return undefined;
+    }
+    this.scanOf(document);
+    const cached = this.scans.get(document.uri.toString())!;
+    cached.reading ??= postHogReading(document.getText());
+    return cached.reading;
   }
 
   private refreshSoon(document: vscode.TextDocument): void {
@@ -138,6 +161,16 @@ export class NotebookMarkdownLanguage extends Disposable implements vscode.Compl
     this.scans.delete(uri.toString());
     this.diagnostics.delete(uri);
   }
+}
+
+/** Whether the position is inside one of PostHog's code blocks (a fence opened above it and not closed before it). */
+function isInCode(document: vscode.TextDocument, position: vscode.Position): boolean {
+  return unclosedFenceLine(document.getText(new vscode.Range(0, 0, position.line, 0))) !== undefined;
+}
+
+/** Whether a `<` at `column` starts its line (only whitespace before it), where PostHog reads a tag. */
+function startsTag(line: string, column: number): boolean {
+  return line.slice(0, Math.max(0, column - 1)).trim() === '';
 }
 
 /** PostHog's "Unclosed code block": the code runs to the end of the text. */
@@ -220,8 +253,11 @@ function tagDescription(tag: string): string | undefined {
   return description === undefined ? undefined : vscode.l10n.t(description);
 }
 
-function tagHover(tag: TagInfo): vscode.MarkdownString {
+function tagHover(tag: TagInfo, asText: boolean): vscode.MarkdownString {
   const markdown = new vscode.MarkdownString();
+  if (asText) {
+    markdown.appendMarkdown(`${escapeMarkdown(vscode.l10n.t(TAG_AS_TEXT))}.\n\n`);
+  }
   const nodeType = tag.nodeType;
   markdown.appendMarkdown(`**${escapeMarkdown(`<${tag.name}>`)}**`);
   if (nodeType) {

@@ -1,12 +1,14 @@
 import * as vscode from 'vscode';
-import { errorText } from '../api';
+import { ConflictError, errorText } from '../api';
 import type { ExplorerNode } from '../tree';
 import { COMMANDS } from '../workbench/commandIds';
 import type { CommandHandlers } from '../workbench/commands';
-import { type Confirmation, confirm } from '../workbench/confirm';
+import { type Confirmation, confirm, confirmOrOther } from '../workbench/confirm';
+import { conversionDetail, LISTED_LOSSES, lossReport } from './conversionPrompt';
 import { notebookTitle } from './notebookNodes';
 import type { NotebookForm } from './notebookPaths';
 import { NotebookCommandGroup, notebookTitleOf } from './notebookTargets';
+import type { ConversionPlan } from './session';
 
 /**
  * The commands of a notebook editor's title bar that act on its file: open the other file beside it, convert
@@ -30,8 +32,10 @@ export class NotebookEditorCommands extends NotebookCommandGroup {
   }
 
   /**
-   * Makes a legacy notebook a Markdown notebook on PostHog, after a modal confirmation saying what that means
-   * for PostHog's web app (it cannot be undone from here).
+   * Makes a legacy notebook a Markdown notebook on PostHog. First the conversion is made here (the notebook and
+   * its comments read, nothing changed), then a modal confirmation says what that means for PostHog's web app
+   * (it cannot be undone from here), what becomes of its discussion threads, and every loss with its kind and
+   * line; with many losses it sums them up and "Show All Losses" opens the full list instead of converting.
    */
   async convertToMarkdownNotebook(target?: ExplorerNode | vscode.Uri): Promise<boolean> {
     const ref = await this.targets.ref(target);
@@ -43,24 +47,38 @@ export class NotebookEditorCommands extends NotebookCommandGroup {
       void this.window.showWarningMessage(vscode.l10n.t('"{0}" has unsaved changes: save or discard them before converting it.', title));
       return false;
     }
-    const confirmed = await confirm(this.window, {
-      question: vscode.l10n.t('Convert "{0}" to a Markdown notebook?', title),
-      detail: vscode.l10n.t(
-        "PostHog then stores it as Markdown (the form PostHog is moving notebooks to): its web app shows and edits it as a Markdown notebook, embedded insights, recordings and other PostHog nodes stay as tags, and empty paragraphs are dropped. Every editor opening it, in PostHog or here, sees the Markdown notebook. This cannot be undone from VS Code.",
-      ),
-      button: vscode.l10n.t('Convert'),
-    });
-    if (!confirmed) {
+    let plan: ConversionPlan;
+    try {
+      plan = await this.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Reading "{0}" to convert it…', title) }, () =>
+        this.targets.files.planConversion(ref.session, ref.projectId, ref.shortId),
+      );
+    } catch (error) {
+      void this.window.showErrorMessage(vscode.l10n.t('Could not read "{0}": {1}', title, errorText(error)));
+      return false;
+    }
+    if (plan.alreadyMarkdown) {
+      void this.window.showInformationMessage(vscode.l10n.t('"{0}" is already a Markdown notebook.', title));
+      return false;
+    }
+    const confirmation = { question: vscode.l10n.t('Convert "{0}" to a Markdown notebook?', title), detail: conversionDetail(plan), button: vscode.l10n.t('Convert') };
+    const showAll = vscode.l10n.t('Show All Losses');
+    const answer = plan.losses.length > LISTED_LOSSES ? await confirmOrOther(this.window, confirmation, showAll) : (await confirm(this.window, confirmation)) ? 'confirmed' : undefined;
+    if (answer === 'other') {
+      await this.window.editors.showUntitled(lossReport(title, plan), 'markdown');
+      return false;
+    }
+    if (answer !== 'confirmed') {
       return false;
     }
     try {
       const saved = await this.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Converting "{0}"…', title) }, () =>
-        this.targets.files.convertToMarkdown(ref.session, ref.projectId, ref.shortId),
+        this.targets.files.convertToMarkdown(ref.session, ref.projectId, plan),
       );
       void this.window.showInformationMessage(vscode.l10n.t('"{0}" is now a Markdown notebook (version {1}).', title, saved.version));
       return true;
     } catch (error) {
-      void this.window.showErrorMessage(vscode.l10n.t('Could not convert "{0}": {1}', title, errorText(error)));
+      const changed = error instanceof ConflictError ? vscode.l10n.t(' It changed on PostHog since it was read: nothing was converted; convert it again.') : '';
+      void this.window.showErrorMessage(vscode.l10n.t('Could not convert "{0}": {1}', title, errorText(error)) + changed);
       return false;
     }
   }

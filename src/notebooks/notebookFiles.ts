@@ -7,6 +7,7 @@ import { Disposable } from '../workbench/disposable';
 import type { DeletedNotebooks } from './deletedNotebooks';
 import type { MarkdownIssue } from './markdown';
 import { describeUser, markdownOf, textContentOf } from './notebookDocument';
+import { markdownNotebookContent, newNotebookMarkdown } from './newNotebook';
 import type { NotebookEditors } from './notebookEditors';
 import type { NotebookLists } from './notebookLists';
 import { isCurrentName, planRename, type RenameRefusal } from './notebookNames';
@@ -22,7 +23,16 @@ import {
 } from './notebookPaths';
 import { isViewOnly } from './accessLevel';
 import { NotebookRefusals } from './notebookRefusals';
-import { ContentRefusedError, type NotebookRef, type NotebookSession, type NotebookSessions, sessionKey, type WriteOutcome } from './session';
+import {
+  type ConversionPlan,
+  ContentRefusedError,
+  type NotebookRef,
+  type NotebookSession,
+  type NotebookSessions,
+  planConversion,
+  sessionKey,
+  type WriteOutcome,
+} from './session';
 
 export interface NotebooksChange {
   readonly session: ConnectionSession;
@@ -204,6 +214,13 @@ export class NotebookFileStore extends Disposable implements ProjectCollection {
     return session?.markdownIssues(document.uri.toString(), document.getText()) ?? [];
   }
 
+  /** Whether the notebook of `uri`, as its session knows it, is a Markdown notebook (PostHog reads its Markdown as it is). */
+  isMarkdownNotebook(uri: vscode.Uri): boolean {
+    const path = parseNotebookPath(uri.authority, uri.path);
+    const session = path?.kind === 'notebook' ? this.sessions.get(path) : undefined;
+    return session !== undefined && markdownOf(session.notebook.content) !== undefined;
+  }
+
   async delete(target: CollectionItemTarget): Promise<void> {
     const requested = this.deleteRequests.delete(target.uri.toString());
     const known = this.sessions.get(refOf(target));
@@ -259,22 +276,38 @@ export class NotebookFileStore extends Disposable implements ProjectCollection {
     });
   }
 
-  /** Creates a notebook (one POST), with `content` or a heading of its title, and returns the URI of its file in `form`. */
+  /**
+   * Creates a notebook (one POST) and returns the URI of its Markdown file (of its file in `form` if PostHog
+   * answered a legacy notebook). Without `content` it is what PostHog now makes of every new notebook: a
+   * Markdown notebook, its title as a heading; with it (a copy of another version), that content.
+   */
   async create(session: ConnectionSession, projectId: number, title: string, form: NotebookForm, content?: unknown): Promise<vscode.Uri> {
-    const notebook = await session.client.notebooks.create(projectId, {
-      title,
-      content: content ?? { type: 'doc', content: [{ type: 'heading', attrs: { level: 1 }, content: [{ type: 'text', text: title }] }] },
-      text_content: content === undefined ? title : (markdownOf(content) ?? textContentOf(content)),
-    });
+    const markdown = content === undefined ? newNotebookMarkdown(title) : undefined;
+    const notebook = await session.client.notebooks.create(
+      projectId,
+      markdown !== undefined
+        ? { title, content: markdownNotebookContent(markdown), text_content: markdown }
+        : { title, content, text_content: markdownOf(content) ?? textContentOf(content) },
+    );
     this.sessions.accept({ connectionId: session.connection.id, projectId, shortId: notebook.short_id }, notebook);
     this.notebooksChanged.fire({ session, projectId });
-    return this.uriOf(session.connection.id, projectId, notebook, form);
+    return this.uriOf(session.connection.id, projectId, notebook, markdownOf(notebook.content) !== undefined ? 'markdown' : form);
   }
 
-  /** Makes a legacy notebook a Markdown notebook on PostHog (one GET, one PATCH); its open editors reload. */
-  async convertToMarkdown(session: ConnectionSession, projectId: number, shortId: string): Promise<Notebook> {
+  /**
+   * What converting the notebook to a Markdown notebook would write, and lose (one GET, and its comments when it
+   * has highlights); nothing is changed.
+   */
+  async planConversion(session: ConnectionSession, projectId: number, shortId: string): Promise<ConversionPlan> {
     const notebookSession = await this.sessions.fetch({ connectionId: session.connection.id, projectId, shortId });
-    const saved = await notebookSession.convertToMarkdown();
+    return planConversion(notebookSession.notebook, () => session.client.comments.listAll(projectId, { scope: 'Notebook', item_id: shortId }));
+  }
+
+  /** Makes a legacy notebook the Markdown notebook of `plan` on PostHog (one PATCH, on the plan's version); its open editors reload. */
+  async convertToMarkdown(session: ConnectionSession, projectId: number, plan: ConversionPlan): Promise<Notebook> {
+    const ref = { connectionId: session.connection.id, projectId, shortId: plan.notebook.short_id };
+    const notebookSession = this.sessions.get(ref) ?? (await this.sessions.fetch(ref));
+    const saved = await notebookSession.convertToMarkdown(plan.markdown, plan.notebook.version);
     this.notebooksChanged.fire({ session, projectId });
     return saved;
   }

@@ -26,6 +26,19 @@ export async function confirm(window: Pick<WindowApi, 'showWarningMessage'>, con
   return answer === confirmation.button;
 }
 
+/**
+ * The modal question with a second button besides going ahead (e.g. "Show All Losses" when the detail can only
+ * sum up): 'confirmed', 'other', or undefined for Cancel.
+ */
+export async function confirmOrOther(
+  window: Pick<WindowApi, 'showWarningMessage'>,
+  confirmation: Confirmation,
+  other: string,
+): Promise<'confirmed' | 'other' | undefined> {
+  const answer = await window.showWarningMessage(confirmation.question, { modal: true, detail: confirmation.detail }, confirmation.button, other);
+  return answer === confirmation.button ? 'confirmed' : answer === other ? 'other' : undefined;
+}
+
 /** The modal question, then the expected text typed exactly: for what cannot be undone at all. */
 export async function confirmByTyping(
   window: Pick<WindowApi, 'showWarningMessage' | 'showInputBox'>,

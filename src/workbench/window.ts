@@ -50,6 +50,8 @@ export interface EditorsApi {
   onDidMoveCaret(listener: (uri: vscode.Uri, offset: number) => void): vscode.Disposable;
   /** Another editor (or none) became the active one. */
   onDidChangeActive(listener: (uri: vscode.Uri | undefined) => void): vscode.Disposable;
+  /** Opens an untitled document holding `content` in `language` (a report to read, which the user may discard). */
+  showUntitled(content: string, language: string): Promise<vscode.TextEditor>;
 }
 
 /** The prompts, panels and status bar of the window, and its editors. */
@@ -183,6 +185,7 @@ export const VSCODE_EDITORS: EditorsApi = {
         listener(event.textEditor.document.uri, event.textEditor.document.offsetAt(event.selections[0]?.active ?? new vscode.Position(0, 0)));
       }
     }),
+  showUntitled: async (content, language) => vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ content, language }), { preview: false }),
 };
 
 /** VS Code's window, as the running extension's features see it. */

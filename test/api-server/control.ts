@@ -36,6 +36,7 @@
  */
 import type { Json, JsonObject } from './model';
 import type { Reply } from './http';
+import { addComment, commentsOf } from './comments';
 import type { ServerState } from './server';
 import type { FaultRule } from './faults';
 import type { SeededKeys } from './seed';
@@ -118,6 +119,7 @@ export function handleControl(control: ControlContext, method: string, path: str
       return okJson({ perSecond });
     }
     case 'GET state': return okJson(stateSummary(control));
+    case 'POST comments/stored': return storeComment(control, input);
   }
   if (method === 'POST' && parts.length === 4 && parts[0] === 'notebooks' && parts[3] === 'remote-edit') {
     return remoteEdit(control, Number(parts[1]), parts[2]!, input);
@@ -187,4 +189,29 @@ function stateSummary(control: ControlContext): JsonObject {
     projects: store.visibleProjects().map((p) => ({ id: p.id, name: p.name, organizationId: p.organizationId })),
     notebooks,
   };
+}
+
+/**
+ * A comment written by someone (a new user named `by`, or the main user) at `createdAt` (ISO, default now): a
+ * thread's first comment on `scope`/`item_id` with `item_context`, or a reply to `source_comment` (its thread's).
+ */
+function storeComment(control: ControlContext, input: JsonObject): Reply {
+  const store = control.state.store;
+  const projectId = Number(input['projectId']);
+  if (!store.getProject(projectId)) return okJson({ detail: 'Not found.' }, 404);
+  const by = input['by'] as { first_name?: string; email?: string } | undefined;
+  const author = by ? store.addUser(by.first_name ?? '', '', by.email ?? `user${store.users.length + 1}@example.com`) : store.mainUser;
+  const source = typeof input['source_comment'] === 'string' ? commentsOf(store).find((comment) => comment.id === input['source_comment']) : undefined;
+  const comment = addComment(store, {
+    teamId: projectId,
+    createdBy: author,
+    content: typeof input['content'] === 'string' ? input['content'] : '',
+    scope: source?.scope ?? String(input['scope'] ?? 'Notebook'),
+    itemId: source?.itemId ?? (typeof input['item_id'] === 'string' ? input['item_id'] : null),
+    itemContext: (source ? { ...((source.itemContext ?? {}) as JsonObject), ...((input['item_context'] ?? {}) as JsonObject) } : (input['item_context'] ?? null)) as Json,
+    sourceCommentId: source?.id ?? null,
+    ...(typeof input['createdAt'] === 'string' ? { createdAt: Date.parse(input['createdAt']) * 1000 } : {}),
+  });
+  if (input['deleted'] === true) comment.deleted = true;
+  return okJson({ id: comment.id }, 201);
 }

@@ -16,6 +16,7 @@ import { projectRoutes } from './routes/projects';
 import { notebookRoutes } from './routes/notebooks';
 import { eventRoutes } from './routes/events';
 import { collabRoutes } from './routes/collab';
+import { commentRoutes } from './routes/comments';
 import { handleControl } from './control';
 import type { LiveEvents } from './live-events';
 import type { SeededKeys } from './seed';
@@ -31,7 +32,7 @@ export interface RecordedRequest {
   body?: unknown;
 }
 
-const ROUTES: Route[] = [...discoveryRoutes, ...projectRoutes, ...notebookRoutes, ...collabRoutes, ...eventRoutes];
+const ROUTES: Route[] = [...discoveryRoutes, ...projectRoutes, ...notebookRoutes, ...collabRoutes, ...eventRoutes, ...commentRoutes];
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
 export interface ServerState {

@@ -25,3 +25,20 @@ export function e2e(): E2EContext {
   if (!current) throw new Error('e2e tests run inside the test host: npm run test:editor');
   return current;
 }
+
+/**
+ * Waits until the extension has asked the local API nothing matching `path` for `quietMs`. A tree that
+ * refreshes again while a test clicks it runs the command of a row VS Code has already replaced
+ * ("Actual command not found"), so tests click only once the lists have settled.
+ */
+export async function waitForQuietRequests(api: LocalApi, path: RegExp, quietMs = 700): Promise<void> {
+  const count = () => api.requests.filter((request) => path.test(request.path)).length;
+  const deadline = Date.now() + 20_000;
+  let seen = count();
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, quietMs));
+    const now = count();
+    if (now === seen || Date.now() > deadline) return;
+    seen = now;
+  }
+}

@@ -5,7 +5,7 @@ import { describe, it } from 'mocha';
 import { markdownOf } from '../../src/notebooks/notebookDocument';
 import type { Json } from '../api-server/model';
 import { repoRoot } from '../host/paths';
-import { e2e } from './context';
+import { e2e, waitForQuietRequests } from './context';
 
 /** Line of `"title": ...` in a notebook document: after "{" and the 9 lines of the read-only block. */
 const TITLE_LINE = 11;
@@ -29,7 +29,10 @@ describe('Notebooks (e2e)', () => {
     await workbench.expandTreeItem(organization.name);
     await workbench.expandTreeItem(project.name);
     await workbench.expandTreeItem('Notebooks');
+    // Earlier tests may have left the list expanded: Refresh shows the notebook made above.
+    await workbench.pressTreeItemAction('Notebooks', 'Refresh');
     await workbench.waitForSidebarIdle();
+    await waitForQuietRequests(api, /\/notebooks\/$/);
     api.clearRequests();
     await workbench.clickTreeItem('E2E notebook');
     await workbench.poll(

@@ -9,6 +9,7 @@ import { startLocalApi } from '../api-server';
 import { repoRoot } from '../host/paths';
 import { API_KEYS_ENV } from '../host/protocol';
 import { bundleRunnerExtension, runnerExtensionDir } from '../host/runner-extension';
+import { dialectDataFolder } from '../unit/notebooks/markdown/goldenCases';
 
 async function main(): Promise<void> {
   // Loaded as a second development extension only to lend the suites its ExtensionContext (SecretStorage).
@@ -25,6 +26,7 @@ async function main(): Promise<void> {
         POSTHOG_HOST: api.url,
         POSTHOG_PERSONAL_API_KEY: api.keys.all,
         [API_KEYS_ENV]: JSON.stringify(api.keys),
+        POSTHOG_DIALECT_DATA: dialectDataFolder(),
       },
     });
   } finally {

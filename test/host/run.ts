@@ -17,6 +17,7 @@ import { extensionVsix, repoRoot, resultsDir } from './paths';
 import { delay, runToCompletion } from './processes';
 import { API_KEYS_ENV, describeError, GREP_ENV, REPORT_URL_ENV, type RunnerMessage, type TestResult } from './protocol';
 import { ReportServer } from './report-server';
+import { dialectDataFolder } from '../unit/notebooks/markdown/goldenCases';
 import { buildRunnerExtension } from './runner-extension';
 import { checkNpmStart } from './start-check';
 import { ensureVscodeServer, installExtensions, prepareUserData, startVscodeServer } from './vscode-server';
@@ -178,6 +179,8 @@ async function runEditorTier(results: Results, session: Session, deadline: Promi
         POSTHOG_PERSONAL_API_KEY: api.keys.all,
         [API_KEYS_ENV]: JSON.stringify(api.keys),
         [REPORT_URL_ENV]: reports.url,
+        // The golden cases of PostHog's Markdown reader, for the preview's in-editor test.
+        POSTHOG_DIALECT_DATA: dialectDataFolder(),
       },
     });
     cleanups.push(() => server.stop());

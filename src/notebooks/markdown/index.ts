@@ -7,6 +7,6 @@ export * from './spelling';
 export * from './tags';
 export * from './toMarkdown';
 export * from './posthogModel';
-export { readPostHogMarkdown } from './posthogReader';
-export { formatTag as formatPostHogTag, toPostHogMarkdown, type PostHogConversion, type PostHogConversionOptions, type PostHogLoss, type PostHogLossKind } from './posthogWriter';
+export { type PhLocatedBlock, readPostHogBlocks, readPostHogMarkdown } from './posthogReader';
+export { commentThreadIds, escapeInlineText as escapePostHogText, formatTag as formatPostHogTag, toPostHogMarkdown, type PostHogConversion, type PostHogConversionOptions, type PostHogLoss, type PostHogLossKind } from './posthogWriter';
 export { UNCLOSED_CODE_BLOCK, unclosedFenceLine } from './posthogLines';

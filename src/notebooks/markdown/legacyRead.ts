@@ -54,8 +54,9 @@ export function normaliseLineEndings(markdown: string): string {
  * (bullets, numbers and tasks apart); a table's header row becomes tableHeader cells; `<ref id>` a comment
  * mark, `<mention id>` a mention node; a tag its node, TipTap's default attrs restored. The extension's own
  * spellings for what PostHog cannot hold (legacyWrite.ts) read back too: `<br>`, escaped whitespace, inline
- * tags, links to any address, a quote's lines as blocks of their own (a `>` line between them), a table
- * without a header row (an empty header over centred separators). Problems name, at their lines, what does
+ * tags, links to any address, a quote's lines as blocks of their own (a `>` line between them), a list
+ * item's blocks indented under it after a blank line, a table without a header row (an empty header over
+ * centred separators). Problems name, at their lines, what does
  * not become a node: a tag that does not read, a note or discussion thread, a mention without a member id…
  */
 export function parseMarkdownBlocks(markdown: string): ParsedMarkdown {
@@ -273,29 +274,63 @@ class LegacyReader {
     };
   }
 
-  /** List lines, flat with depths, as nested lists: consecutive items of one kind (bullet, number, task) at a depth make one list. */
+  /**
+   * List lines, flat with depths, as nested lists: consecutive items of one kind (bullet, number, task) at a
+   * depth make one list. An item's line followed by a blank line and lines indented one level deeper than the
+   * item (two spaces more than its depth's) has those lines as blocks of its own after its paragraph (the
+   * extension's spelling, legacyWrite.ts); the list goes on if an item's line follows them directly.
+   */
   private list(start: number): { node: PmNode; next: number } {
-    const items: { line: ListLine; index: number }[] = [];
+    const items: { line: ListLine; index: number; blocks: PmNode[] }[] = [];
     let index = start;
-    for (; index < this.lines.length; index++) {
+    while (index < this.lines.length) {
       const line = listLineOf(this.lines[index]!);
       if (!line) {
         break;
       }
-      items.push({ line, index });
+      const region = this.indentedBlocks(index + 1, '  '.repeat(line.depth + 1));
+      items.push({ line, index, blocks: region?.blocks ?? [] });
+      index = region?.next ?? index + 1;
     }
     if (items.length === 0) {
       return { node: textParagraph(this.lines[start]!), next: start + 1 };
     }
     const depths = clampDepths(items.map((item) => item.line.depth));
     const flat = items.map((item, position) => ({ ...item, depth: depths[position]! }));
-    const [first] = nestLists(flat, 0, 0, (item) => this.listItem(item.line, item.index));
+    const [first] = nestLists(flat, 0, 0, (item) => this.listItem(item.line, item.index, item.blocks));
     return { node: first!.node, next: first!.end === flat.length ? index : flat[first!.end]!.index };
   }
 
-  private listItem(line: ListLine, index: number): PmNode {
+  /**
+   * The blocks indented under an item: from `start`, blank lines then lines starting with `indent`, up to the
+   * last such line (blank lines between them included), read without the indent. None unless a blank line comes
+   * first and an indented line after it.
+   */
+  private indentedBlocks(start: number, indent: string): { blocks: PmNode[]; next: number } | undefined {
+    let first = start;
+    while (first < this.lines.length && this.trimmed[first] === '') {
+      first++;
+    }
+    if (first === start || first >= this.lines.length || !this.lines[first]!.startsWith(indent)) {
+      return undefined;
+    }
+    let last = first;
+    for (let index = first + 1; index < this.lines.length; index++) {
+      if (this.lines[index]!.startsWith(indent)) {
+        last = index;
+      } else if (this.trimmed[index] !== '') {
+        break;
+      }
+    }
+    const inner = this.lines.slice(first, last + 1).map((line) => (line.startsWith(indent) ? line.slice(indent.length) : ''));
+    const blocks = new LegacyReader(inner, this.lineOffset + first, this.problems).read().map((block) => block.node);
+    return { blocks, next: last + 1 };
+  }
+
+  private listItem(line: ListLine, index: number, blocks: readonly PmNode[] = []): PmNode {
     const paragraph = withContent({ type: 'paragraph' }, this.inline(line.text, index));
-    return line.checked === undefined ? { type: 'listItem', content: [paragraph] } : { type: 'taskItem', attrs: { checked: line.checked }, content: [paragraph] };
+    const content = [paragraph, ...blocks];
+    return line.checked === undefined ? { type: 'listItem', content } : { type: 'taskItem', attrs: { checked: line.checked }, content };
   }
 
   /**

@@ -11,8 +11,9 @@ import { formatTag, isPropName } from './tags';
  * without TipTap's default attrs); what it cannot hold gets a spelling of its own that the extension reads
  * back exactly (legacyRead.ts): `<br>` for a line break where a newline cannot be one, a backslash before
  * whitespace at an emphasis edge, `<Tag … />` inside text for inline nodes, quotes holding other blocks
- * (`>` lines between them), tables without a header row (centred separators under an empty header), and
- * for any other structure the node itself as `<UnknownNode nodeType=… nodeContent={…} />`.
+ * (`>` lines between them), a list item's other blocks indented under it after a blank line, tables without a
+ * header row (centred separators under an empty header), and for any other structure the node itself as
+ * `<UnknownNode nodeType=… nodeContent={…} />`.
  */
 
 /** TipTap's defaults for the attrs every PostHog node has: left out of tags, restored when read. */
@@ -270,7 +271,7 @@ export function writeBlock(node: PmNode, where: 'paragraph' | 'quote' = 'paragra
     case 'bulletList':
     case 'orderedList':
     case 'taskList':
-      return isFlatList(node) ? writeList(node, 0).join('\n') : formatNodeTag(node, true);
+      return isWritableList(node) ? writeList(node, 0).join('\n') : formatNodeTag(node, true);
     case 'blockquote':
       return isPlain(node) && childrenOf(node).length > 0 ? writeQuote(node) : formatNodeTag(node, true);
     case 'codeBlock':
@@ -312,10 +313,12 @@ function writeHeading(node: PmNode): string | undefined {
 const LIST_ITEM_TYPE: Readonly<Record<string, string>> = { bulletList: 'listItem', orderedList: 'listItem', taskList: 'taskItem' };
 
 /**
- * A list PostHog's flat list holds exactly: each item a paragraph then nested lists (no two of one kind in
- * a row, which would read as one), the editor's attrs only (an ordered list's start, a task's checked).
+ * A list written as list lines: the editor's attrs only (an ordered list's start, a task's checked), each item
+ * starting with a paragraph (its line). What else an item holds is written after its line: nested lists two
+ * spaces deeper where PostHog's flat list holds them (see isFlatRest), else every other block of the item
+ * indented under it after a blank line (writeList), a spelling of the extension's own.
  */
-function isFlatList(list: PmNode): boolean {
+function isWritableList(list: PmNode): boolean {
   const attrsOk =
     list.type === 'orderedList'
       ? hasOnlyKeys(list.attrs, ['start']) && isStart(list.attrs?.['start'])
@@ -326,32 +329,68 @@ function isFlatList(list: PmNode): boolean {
   return childrenOf(list).every((item) => {
     const itemOk = item.type === LIST_ITEM_TYPE[list.type] && hasOnlyKeys(item, ['type', 'attrs', 'content']);
     const checkedOk = item.type === 'taskItem' ? hasOnlyKeys(item.attrs, ['checked']) && typeof item.attrs?.['checked'] === 'boolean' : item.attrs === undefined;
-    const [first, ...nested] = childrenOf(item);
-    const kinds = nested.map((child) => child.type);
-    return (
-      itemOk &&
-      checkedOk &&
-      first?.type === 'paragraph' &&
-      isPlain(first) &&
-      nested.every((child) => LIST_TYPES.has(child.type) && isFlatList(child)) &&
-      kinds.every((kind, index) => index === 0 || kind !== kinds[index - 1])
-    );
+    const [first] = childrenOf(item);
+    return itemOk && checkedOk && first?.type === 'paragraph' && isPlain(first);
   });
+}
+
+/** An item's blocks after its paragraph that PostHog's flat list holds: lists only, no two of one kind in a row (they would read as one). */
+function isFlatRest(rest: readonly PmNode[]): boolean {
+  const kinds = rest.map((child) => child.type);
+  return rest.every((child) => LIST_TYPES.has(child.type) && isWritableList(child)) && kinds.every((kind, index) => index === 0 || kind !== kinds[index - 1]);
 }
 
 function isStart(value: unknown): boolean {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 }
 
+/** Two spaces a level: an item's line at its depth, its other blocks one level deeper. */
+function indentOf(depth: number): string {
+  return '  '.repeat(depth);
+}
+
+/**
+ * The list's lines. An item holding blocks PostHog's flat list does not (a second paragraph, code, a table,
+ * lists of one kind in a row) has them after a blank line, every line indented one level deeper than the item
+ * (blank lines left empty); the next item follows the last of them directly (a blank line there would end the
+ * list). legacyRead.ts reads them back into the item.
+ */
 function writeList(list: PmNode, depth: number): string[] {
   const start = list.type === 'orderedList' ? Number(list.attrs?.['start']) : 0;
   return childrenOf(list).flatMap((item, index) => {
-    const [paragraph, ...nested] = childrenOf(item);
+    const [paragraph, ...rest] = childrenOf(item);
     const marker = list.type === 'orderedList' ? `${start + index}.` : '-';
     const box = item.type === 'taskItem' ? (item.attrs?.['checked'] === true ? ' [x]' : ' [ ]') : '';
     const text = writeInline(childrenOf(paragraph!), 'item');
-    return [`${'  '.repeat(depth)}${marker}${box}${text === '' ? '' : ` ${text}`}`, ...nested.flatMap((child) => writeList(child, depth + 1))];
+    const line = `${indentOf(depth)}${marker}${box}${text === '' ? '' : ` ${text}`}`;
+    if (isFlatRest(rest)) {
+      return [line, ...rest.flatMap((child) => writeList(child, depth + 1))];
+    }
+    const indent = indentOf(depth + 1);
+    const blocks = writeBlocks(rest, '\n\n').split('\n').map((blockLine) => (blockLine === '' ? '' : `${indent}${blockLine}`));
+    return [line, '', ...blocks];
   });
+}
+
+/**
+ * Blocks written one after another with `separator` between (a blank line at the top level), each spelled so
+ * that it reads back on its own there: a paragraph starting with two spaces after a list would read as indented
+ * under the list's last item, so its first space is escaped.
+ */
+export function writeBlocks(nodes: readonly PmNode[], separator: string | ((previous: PmNode, next: PmNode) => string), where: 'paragraph' | 'quote' = 'paragraph'): string {
+  return nodes
+    .map((node, index) => {
+      const previous = nodes[index - 1];
+      const text = writeBlockAfter(previous, node, where);
+      return previous === undefined ? text : `${typeof separator === 'string' ? separator : separator(previous, node)}${text}`;
+    })
+    .join('');
+}
+
+/** A block's Markdown after `previous` (see writeBlocks). */
+export function writeBlockAfter(previous: PmNode | undefined, node: PmNode, where: 'paragraph' | 'quote' = 'paragraph'): string {
+  const text = writeBlock(node, where);
+  return previous !== undefined && LIST_TYPES.has(previous.type) && text.startsWith('  ') ? `\\${text}` : text;
 }
 
 /**
@@ -359,10 +398,7 @@ function writeList(list: PmNode, depth: number): string[] {
  * quote of text, one of a list its quoted list.
  */
 function writeQuote(node: PmNode): string {
-  const children = childrenOf(node);
-  return children
-    .map((child, index) => (index === 0 ? '' : quoteSeparator(children[index - 1]!, child)) + writeBlock(child, 'quote'))
-    .join('\n')
+  return writeBlocks(childrenOf(node), (previous, next) => `\n${quoteSeparator(previous, next)}`, 'quote')
     .split('\n')
     .map((line) => (line === '' ? '>' : `> ${line}`))
     .join('\n');

@@ -44,6 +44,21 @@ import { readComponentTag } from './posthogProps';
  * block. Linear in the text's length.
  */
 export function readPostHogMarkdown(markdown: string | null | undefined): PhDocument {
+  const { blocks, errors } = readPostHogBlocks(markdown);
+  return { type: 'doc', nodes: blocks.map((block) => block.node), errors };
+}
+
+/** A block of PostHog's reading at its lines (0-based, `endLine` exclusive; a list's items are its lines in order). */
+export interface PhLocatedBlock {
+  readonly node: PhBlock;
+  readonly line: number;
+  readonly endLine: number;
+  /** A tag that did not read (its raw lines are the paragraph) or a code block left open. */
+  readonly error?: PhParseError;
+}
+
+/** PostHog's reading of the text (as readPostHogMarkdown), each block with the lines it was read from. */
+export function readPostHogBlocks(markdown: string | null | undefined): { blocks: PhLocatedBlock[]; errors: PhParseError[] } {
   return new BlockReader((markdown ?? '').replace(/\r\n?/g, '\n').split('\n')).read();
 }
 
@@ -65,13 +80,13 @@ class BlockReader {
     this.comments = new CommentEnds(this.trimmed);
   }
 
-  read(): PhDocument {
-    const nodes: PhBlock[] = [];
+  read(): { blocks: PhLocatedBlock[]; errors: PhParseError[] } {
+    const blocks: PhLocatedBlock[] = [];
     const errors: PhParseError[] = [];
     let index = 0;
     while (index < this.lines.length) {
       if (this.lines[index] === EMPTY_PARAGRAPH_LINE) {
-        nodes.push({ type: 'paragraph', children: [] });
+        blocks.push({ node: { type: 'paragraph', children: [] }, line: index, endLine: index + 1 });
         index++;
         continue;
       }
@@ -80,15 +95,16 @@ class BlockReader {
         continue;
       }
       const read = this.block(index);
+      const next = Math.max(read.next, index + 1);
       if (read.error) {
         errors.push(read.error);
       }
       if (read.node) {
-        nodes.push(read.node);
+        blocks.push(read.error ? { node: read.node, line: index, endLine: next, error: read.error } : { node: read.node, line: index, endLine: next });
       }
-      index = Math.max(read.next, index + 1);
+      index = next;
     }
-    return { type: 'doc', nodes, errors };
+    return { blocks, errors };
   }
 
   private block(index: number): BlockRead {

@@ -120,6 +120,18 @@ export function toPostHogMarkdown(content: unknown, options: PostHogConversionOp
 }
 
 /** Content as PostHog's converter takes it: a document, a list of nodes, or either JSON-encoded in a string. */
+/**
+ * The ids of a legacy notebook's comment highlights (its discussion threads), each once, in document order:
+ * the threads a conversion writes as `<Comment ref="…" replies={…} />`.
+ */
+export function commentThreadIds(content: unknown): string[] {
+  const normalised = normaliseContent(content);
+  if (typeof normalised === 'string' || markdownNotebookText(normalised) !== undefined) {
+    return [];
+  }
+  return [...new Set(childrenOf(normalised).flatMap(commentIds))];
+}
+
 function normaliseContent(content: unknown): Json | string | undefined {
   if (typeof content === 'string') {
     return parseEncodedContent(content) ?? content;

@@ -1,7 +1,7 @@
 import { describeLosses } from './losses';
 import type { MarkdownIssue } from './issues';
 import { issueAt, parseMarkdownBlocks } from './legacyRead';
-import { tiptapDefaults, writeBlock } from './legacyWrite';
+import { tiptapDefaults, writeBlockAfter } from './legacyWrite';
 import { toPostHogMarkdown } from './posthogWriter';
 import { sameJson } from '../notebookDocument';
 import { isNode, isObject, type PmNode } from './schema';
@@ -93,8 +93,8 @@ export function writeDocBlocks(doc: unknown): { blocks: WrittenBlock[]; losses: 
 export function placeDocBlocks(doc: unknown): PlacedBlock[] {
   const nodes = (isObject(doc) && Array.isArray(doc['content']) ? doc['content'] : []).filter(isNode);
   let line = 0;
-  return nodes.map((node) => {
-    const text = writeBlock(node);
+  return nodes.map((node, index) => {
+    const text = writeBlockAfter(nodes[index - 1], node);
     const startLine = line;
     line += text.split('\n').length + 1;
     return { node, text, startLine, endLine: line - 1 };

@@ -1,4 +1,5 @@
 import { oneSafeLine } from '../../common/text';
+import { type PhLocatedBlock, readPostHogBlocks } from '../markdown';
 import { nextFenceState } from './markdownBlocks';
 
 /**
@@ -77,60 +78,61 @@ export function textAroundConflicts(lines: readonly string[]): readonly string[]
 }
 
 /**
- * A side's lines with no line VS Code could take for a marker. Such a line gets one space in front, which
- * Markdown reads the same: a paragraph line, a setext underline, a block quote or a table row may start with
- * up to three spaces. In a fenced code block a space would be code; there the fence's indentation is used
- * (see moveFencedBlock), so the code stays the same too. What changes is only the text's spacing.
+ * A side's lines with no line VS Code could take for a marker, each spelled so that PostHog reads it the same
+ * (readPostHogMarkdown; the legacy notebook's reader agrees): a `<<<<<<<` or `|||||||` line of text takes a
+ * backslash, which PostHog's escapes remove (`\<`, `\|`); a `>>>>>>>` line, a quote for PostHog, and a table
+ * row take a space in front, which PostHog trims there; a line of exactly `=======` (VS Code wants the splitter
+ * exact) is followed by an empty `<u></u>`, which PostHog reads as nothing. In a code block, a comment note or
+ * a tag's raw lines PostHog has no escape: there the line takes a space in front (its text gains a space, and
+ * nothing is lost).
  */
 export function withoutLookAlikes(lines: readonly string[], lookAlike = LOOK_ALIKE): readonly string[] {
   if (!lines.some((line) => lookAlike.test(line))) {
     return lines;
   }
-  const moved = [...lines];
-  let index = 0;
-  while (index < moved.length) {
-    const fence = nextFenceState(undefined, moved[index] as string);
-    if (fence === undefined) {
-      if (lookAlike.test(moved[index] as string)) {
-        moved[index] = ` ${moved[index]}`;
-      }
-      index++;
-      continue;
-    }
-    let end = index + 1;
-    let open: string | undefined = fence;
-    while (end < moved.length && open !== undefined) {
-      open = nextFenceState(open, moved[end] as string);
-      end++;
-    }
-    moveFencedBlock(moved, { opening: index, codeEnd: open === undefined ? end - 1 : end }, lookAlike);
-    index = end;
-  }
-  return moved;
+  const places = linePlaces(lines);
+  return lines.map((line, index) => (lookAlike.test(line) ? respelled(line, places[index] ?? 'text') : line));
 }
 
-/**
- * A fenced code block with a look-alike line, moved so that the line starts with a space and the code stays
- * the same: up to as many spaces as the opening fence is indented are not code. So a block whose fence is
- * indented gives its look-alike lines one space; a block at the margin moves one space right as a whole.
- */
-function moveFencedBlock(lines: string[], block: { opening: number; codeEnd: number }, lookAlike: RegExp): void {
-  const code = { start: block.opening + 1, end: block.codeEnd };
-  if (!lines.slice(code.start, code.end).some((line) => lookAlike.test(line))) {
-    return;
-  }
-  const indented = (lines[block.opening] as string).startsWith(' ');
-  for (let index = code.start; index < code.end; index++) {
-    const line = lines[index] as string;
-    if (indented ? lookAlike.test(line) : line !== '' && line !== '\r') {
-      lines[index] = ` ${line}`;
+/** Where a line is in PostHog's reading: text (paragraphs, quotes, headings), a table, or raw (code, notes, tags). */
+type LinePlace = 'text' | 'table' | 'raw';
+
+function linePlaces(lines: readonly string[]): LinePlace[] {
+  const places: LinePlace[] = lines.map(() => 'text');
+  const text = lines.map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line)).join('\n');
+  for (const block of readPostHogBlocks(text).blocks) {
+    const place = placeOf(block);
+    for (let line = block.line; line < block.endLine; line++) {
+      places[line] = place;
     }
   }
-  if (!indented) {
-    // The closing fence may stay: it may be indented up to three spaces whatever the opening one's.
-    lines[block.opening] = ` ${lines[block.opening]}`;
-  }
+  return places;
 }
+
+function placeOf(block: PhLocatedBlock): LinePlace {
+  if (block.error || block.node.type === 'code' || block.node.type === 'component') {
+    return 'raw';
+  }
+  return block.node.type === 'table' ? 'table' : 'text';
+}
+
+function respelled(line: string, place: LinePlace): string {
+  const lineEnd = line.endsWith('\r') ? '\r' : '';
+  const content = lineEnd ? line.slice(0, -1) : line;
+  if (place === 'raw') {
+    return ` ${line}`;
+  }
+  if (content.startsWith('=')) {
+    return content === '=======' ? `${content}${EMPTY_INLINE}${lineEnd}` : line;
+  }
+  if (content.startsWith('>') || place === 'table') {
+    return ` ${line}`;
+  }
+  return `\\${line}`;
+}
+
+/** Inline Markdown PostHog reads as nothing (an empty underline). */
+const EMPTY_INLINE = '<u></u>';
 
 interface OpenConflict {
   readonly line: number;

@@ -470,19 +470,19 @@ export class NotebookSession implements StreamTarget {
   }
 
   /**
-   * Makes a legacy notebook a Markdown notebook: its content becomes one ph-markdown-notebook node holding its
-   * Markdown (as PostHog's own conversion does), saved with the version just fetched. Returns the saved notebook.
+   * Makes a legacy notebook a Markdown notebook: its content becomes one ph-markdown-notebook node holding
+   * `markdown` (as PostHog's own conversion does), saved on `version`, the version the Markdown was written
+   * from (PostHog refuses it if the notebook changed since). Returns the saved notebook.
    */
-  convertToMarkdown(): Promise<Notebook> {
+  convertToMarkdown(markdown: string, version: number): Promise<Notebook> {
     return this.enqueue(async () => {
       if (markdownOf(this.current.content) !== undefined) {
         return this.current;
       }
-      const markdown = renderMarkdown(this.current.content, { forMarkdownNotebook: true }).markdown;
       const saved = await (await this.deps.calls()).update(this.ref.projectId, this.ref.shortId, {
         content: { type: 'doc', content: [{ type: MARKDOWN_NODE, attrs: { nodeId: MARKDOWN_NODE_ID, markdown } }] },
         text_content: markdown,
-        version: this.current.version,
+        version,
       });
       this.accept(saved);
       this.changes.fire({ kind: 'changed', notebook: saved });

@@ -66,6 +66,11 @@ export const localApi = {
   /** A notebook stored as sent (a legacy one, say, which a REST create would make a Markdown notebook). */
   storeNotebook: async (projectId: number, notebook: { title: string; content: unknown; text_content?: string }) =>
     (await control<{ short_id: string }>('POST', 'notebooks/stored', { projectId, ...notebook })).short_id,
+  /** A comment by someone (`by`: a new user), a thread's first comment on `item_id` or a reply to `source_comment`; returns its id. */
+  storeComment: async (
+    projectId: number,
+    comment: { scope?: string; item_id?: string; item_context?: unknown; source_comment?: string; content: string; by?: { first_name: string; email?: string }; createdAt?: string },
+  ) => (await control<{ id: string }>('POST', 'comments/stored', { projectId, ...comment })).id,
   addProjects: (organizationId: string, count: number) => control<void>('POST', 'projects/bulk', { organizationId, count }),
   /**
    * Another user's save: by default a paragraph appended (to the Markdown of a Markdown notebook); or the given

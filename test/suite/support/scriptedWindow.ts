@@ -38,7 +38,8 @@ export class RecordingEnv {
  */
 export class ScriptedWindow {
   readonly prompts: Prompt[] = [];
-  readonly messages: { severity: 'info' | 'warning' | 'error'; text: string }[] = [];
+  /** Every message shown: a modal one with its detail and buttons. */
+  readonly messages: { severity: 'info' | 'warning' | 'error'; text: string; detail?: string; buttons?: string[] }[] = [];
   /** What the features asked a tree view to reveal. */
   readonly revealed: unknown[] = [];
   /** Answers for multi-select quick picks (canPickMany), in turn: the labels to leave ticked. */
@@ -167,8 +168,9 @@ export class ScriptedWindow {
   }
 
   private async message(severity: 'info' | 'warning' | 'error', text: string, items: unknown[]) {
-    this.messages.push({ severity, text });
     const buttons = items.filter((item) => typeof item === 'string') as string[];
+    const options = items.find((item): item is vscode.MessageOptions => typeof item === 'object' && item !== null && !('title' in item));
+    this.messages.push({ severity, text, ...(options?.detail !== undefined ? { detail: options.detail } : {}), ...(buttons.length > 0 ? { buttons } : {}) });
     if (buttons.length === 0) {
       return undefined;
     }

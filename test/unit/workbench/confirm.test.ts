@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { confirm, confirmByTyping } from '../../../src/workbench/confirm';
+import { confirm, confirmByTyping, confirmOrOther } from '../../../src/workbench/confirm';
 
 const QUESTION = { question: 'Delete the project "Doomed"?', detail: 'This cannot be undone.', button: 'Delete Project…' };
 const TYPED = { expected: 'Doomed', title: 'Delete "Doomed"', prompt: 'Type the project name to confirm: Doomed', mismatch: 'Type the project name exactly: Doomed' };
@@ -29,6 +29,14 @@ describe('confirm', () => {
     assert.equal(await confirm(yes.window, QUESTION), true);
     assert.deepEqual(yes.asked, [['Delete the project "Doomed"?', { modal: true, detail: 'This cannot be undone.' }, 'Delete Project…']]);
     assert.equal(await confirm(scripted(undefined).window, QUESTION), false);
+  });
+
+  test('confirmOrOther: the modal with a second button, answered apart from going ahead and Cancel', async () => {
+    const other = scripted('Show All');
+    assert.equal(await confirmOrOther(other.window, QUESTION, 'Show All'), 'other');
+    assert.deepEqual(other.asked, [['Delete the project "Doomed"?', { modal: true, detail: 'This cannot be undone.' }, 'Delete Project…', 'Show All']]);
+    assert.equal(await confirmOrOther(scripted('Delete Project…').window, QUESTION, 'Show All'), 'confirmed');
+    assert.equal(await confirmOrOther(scripted(undefined).window, QUESTION, 'Show All'), undefined);
   });
 
   test('confirmByTyping: the modal, then the expected text typed exactly', async () => {

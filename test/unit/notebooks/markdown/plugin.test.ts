@@ -2,205 +2,167 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import MarkdownIt from 'markdown-it';
+import { readPostHogMarkdown } from '../../../../src/notebooks/markdown';
 import { TAGS, UNKNOWN_TAG } from '../../../../src/notebooks/markdown/dialect';
-import { formatTag, scanTags } from '../../../../src/notebooks/markdown/tags';
-import { BLOCK_TAG_TOKEN, INLINE_TAG_TOKEN, posthogTagsPlugin, type TagTokenMeta } from '../../../../src/notebooks/markdown/plugin';
+import { formatTag } from '../../../../src/notebooks/markdown/tags';
+import { posthogNotebookPlugin } from '../../../../src/notebooks/markdown/plugin';
+import { readerCases } from './goldenCases';
+import { readingStructure, renderedStructure } from './previewStructure';
 
 type Token = MarkdownIt.Token;
 
-/** As VS Code's preview: raw HTML allowed, the plugin on. */
-function markdownIt(appliesTo?: (env: unknown) => boolean): MarkdownIt.MarkdownIt {
-  return new MarkdownIt({ html: true }).use(posthogTagsPlugin, appliesTo ? { appliesTo } : {});
+/** As VS Code's preview: raw HTML allowed, the plugin on; `notebook` says which texts are notebooks. */
+function markdownIt(notebook: (text: string) => boolean = () => true): MarkdownIt.MarkdownIt {
+  return new MarkdownIt({ html: true }).use(posthogNotebookPlugin, { isNotebookText: notebook });
 }
 
-function allTokens(tokens: Token[]): Token[] {
-  return tokens.flatMap((token) => [token, ...allTokens(token.children ?? [])]);
+/** VS Code's source map (extensions/markdown-language-features: data-line and code-line on each block token with lines). */
+function withSourceMap(md: MarkdownIt.MarkdownIt): MarkdownIt.MarkdownIt {
+  md.core.ruler.push('source_map_data_attribute', (state) => {
+    for (const token of state.tokens) {
+      if (token.map && token.type !== 'inline') {
+        token.attrSet('data-line', String(token.map[0]));
+        token.attrJoin('class', 'code-line');
+      }
+    }
+  });
+  return md;
 }
 
-function tagTokens(markdown: string, type: string): Token[] {
-  return allTokens(markdownIt().parse(markdown, {})).filter((token) => token.type === type);
-}
+const render = (markdown: string) => markdownIt().render(markdown);
 
-const metaOf = (token: Token | undefined) => token?.meta as TagTokenMeta;
-
-describe('markdown-it plugin: tokens', () => {
-  test('a tag alone on its line is one block token with its lines and the parsed tag', () => {
-    const markdown = '# Title\n\n<Query query={{"kind":"SavedInsightNode","shortId":"Xk3pQ9aZ"}} hideFilters />\n\nAfter.';
-    const [token, ...others] = tagTokens(markdown, BLOCK_TAG_TOKEN);
-    assert.equal(others.length, 0);
-    assert.deepEqual(token!.map, [2, 3]);
-    assert.equal(token!.block, true);
-    assert.equal(token!.content, '<Query query={{"kind":"SavedInsightNode","shortId":"Xk3pQ9aZ"}} hideFilters />');
-    assert.deepEqual(metaOf(token).tag?.props, { query: { kind: 'SavedInsightNode', shortId: 'Xk3pQ9aZ' }, hideFilters: true });
-    assert.equal(metaOf(token).problem, undefined);
+describe('the preview of a notebook: what PostHog shows', () => {
+  test('a line break in a paragraph is a hard break; a setext underline, `#x` and an indented line are text', () => {
+    assert.equal(render('one\ntwo'), '<p>one<br>\ntwo</p>\n');
+    assert.equal(render('Title\n====='), '<p>Title<br>\n=====</p>\n');
+    assert.equal(render('#NoSpace'), '<p>#NoSpace</p>\n');
+    assert.equal(render('    indented'), '<p>    indented</p>\n');
   });
 
-  test('a tag over several lines maps all of them, and the paragraph after it is its own', () => {
-    const markdown = 'Intro\n<Query query={{\n  "kind": "InsightVizNode",\n  "source": {"kind": "TrendsQuery"}\n}} />\nText right after.';
-    const tokens = markdownIt().parse(markdown, {});
-    const tag = tokens.find((token) => token.type === BLOCK_TAG_TOKEN);
-    assert.deepEqual(tag!.map, [1, 5]);
-    assert.deepEqual(
-      tokens.filter((token) => token.type === 'paragraph_open').map((token) => token.map),
-      [
-        [0, 1],
-        [5, 6],
-      ],
+  test('lists are one line per item, nested by depth, numbered from the first number; tasks have checkboxes', () => {
+    assert.equal(render('3. a\n   - b\n4. c'), '<ol start="3">\n<li>a\n<ul>\n<li>b</li>\n</ul>\n</li>\n<li>c</li>\n</ol>\n');
+    assert.equal(render('- a\ncontinued'), '<ul>\n<li>a</li>\n</ul>\n<p>continued</p>\n');
+    assert.equal(
+      render('- [x] done\n- [ ] open'),
+      '<ul>\n<li class="task-list-item"><input type="checkbox" class="task-list-item-checkbox" disabled checked>done</li>\n' +
+        '<li class="task-list-item"><input type="checkbox" class="task-list-item-checkbox" disabled>open</li>\n</ul>\n',
     );
   });
 
-  test('tags in lists and quotes are blocks too', () => {
-    const tokens = tagTokens('- <Recording id="r1" />\n\n> <Survey id="s1" />', BLOCK_TAG_TOKEN);
-    assert.deepEqual(
-      tokens.map((token) => [metaOf(token).tag?.name, token.map]),
-      [
-        ['Recording', [0, 1]],
-        ['Survey', [2, 3]],
-      ],
+  test('a quote holds inline text only: a fence or a heading in it stays text (PostHog reads ``` there as an empty code span and `)', () => {
+    assert.equal(render('> a\n> ```js\n> # b'), '<blockquote>\n<p>a<br>\n`js<br>\n# b</p>\n</blockquote>\n');
+  });
+
+  test('entities are shown as written and HTML is text, escaped', () => {
+    assert.equal(render('AT&amp;T <b>bold</b> <script>x</script>'), '<p>AT&amp;amp;T &lt;b&gt;bold&lt;/b&gt; &lt;script&gt;x&lt;/script&gt;</p>\n');
+  });
+
+  test("emphasis pairs as PostHog pairs it, underline, mentions and comment highlights included", () => {
+    assert.equal(render('***x***'), readingHtml('***x***'));
+    assert.equal(
+      render('<u>u</u> <mention id="5">@Ann</mention> <ref id="c1">seen</ref> [l](https://x.io/a_(b))'),
+      '<p><u>u</u> <span class="posthog-mention" data-mention="5">@Ann</span> <mark class="posthog-ref" data-ref="c1">seen</mark> <a href="https://x.io/a_(b)">l</a></p>\n',
     );
+    assert.equal(render('[local](./file.md)'), '<p>local</p>\n', 'a link PostHog does not keep shows its label only');
   });
 
-  test('a tag inside a line of text is an inline token with the same meta', () => {
-    const markdown = 'At <ReplayTimestamp playbackTime={12} /> it breaks; see <Backlink href="/insights/abc" />.';
-    assert.equal(tagTokens(markdown, BLOCK_TAG_TOKEN).length, 0);
-    const inline = tagTokens(markdown, INLINE_TAG_TOKEN);
-    assert.deepEqual(
-      inline.map((token) => [token.content, metaOf(token).tag?.props]),
-      [
-        ['<ReplayTimestamp playbackTime={12} />', { playbackTime: 12 }],
-        ['<Backlink href="/insights/abc" />', { href: '/insights/abc' }],
-      ],
+  test('tags are cards of their name, what they show and their main props, all escaped', () => {
+    assert.equal(
+      render('<Query query={{"kind":"SavedInsightNode","shortId":"Xk3pQ9aZ"}} title="Signups" hideFilters />'),
+      '<div class="posthog-tag"><span class="posthog-tag-name">Query</span> <span class="posthog-tag-summary">Saved insight Xk3pQ9aZ</span> ' +
+        '<span class="posthog-tag-props"><span class="posthog-tag-prop"><span class="posthog-tag-prop-name">title</span> Signups</span></span></div>\n',
     );
+    const html = render('<Survey id="<script>alert(1)</script>" name={"<img src=x onerror=alert(1)>"} />');
+    assert.doesNotMatch(html, /<script>|<img/);
+    assert.match(html, /&lt;script&gt;alert\(1\)&lt;\/script&gt;/);
+    assert.match(render('<Qurey id="x" />'), /class="posthog-tag posthog-tag-unknown".*shows it as unknown/);
+    assert.match(render('<!-- a note -->'), /<div class="posthog-tag"><span class="posthog-tag-name">Comment<\/span> <span class="posthog-tag-note">a note<\/span><\/div>/);
+    assert.equal(render('---'), '<hr>\n');
   });
 
-  test('a tag inside a link label stays inside the link', () => {
-    const inline = allTokens(markdownIt().parse('[see <Cohort id={1} /> here](https://example.com)', {})).map((token) => token.type);
-    assert.deepEqual(
-      inline.filter((type) => type.startsWith('link') || type === INLINE_TAG_TOKEN),
-      ['link_open', INLINE_TAG_TOKEN, 'link_close'],
-    );
+  test('a tag PostHog cannot read stays its raw lines, marked with PostHog\'s error', () => {
+    assert.equal(render('<Cohort id={3} /> is the cohort'), '<p class="posthog-unread" title="Unclosed component tag">&lt;Cohort id={3} /&gt; is the cohort</p>\n');
   });
 
-  test('a tag with text after it on its line is inline, not a block', () => {
-    assert.equal(tagTokens('<Cohort id={3} /> is the cohort', BLOCK_TAG_TOKEN).length, 0);
-    assert.equal(tagTokens('<Cohort id={3} /> is the cohort', INLINE_TAG_TOKEN).length, 1);
+  test('every block and list item carries its lines, for the preview\'s scroll sync', () => {
+    const html = withSourceMap(markdownIt()).render('# T\n\nText\nmore\n\n- a\n  - b\n\n| h |\n|---|\n| c |\n\n<Cohort id={7} />\n\n```\ncode\n```');
+    for (const expected of ['<h1 data-line="0"', '<p data-line="2"', '<ul data-line="5"', '<li data-line="5"', '<li data-line="6"', '<table data-line="8"', '<tr data-line="10"', '<div class="posthog-tag code-line" data-line="12"', '<pre><code data-line="14"']) {
+      assert.ok(html.includes(expected.replace(/"$/, '"')), `${expected} in ${html}`);
+    }
   });
 
-  test('code, lower-case HTML and prose with angle brackets are left alone', () => {
-    const markdown = '```\n<Query id="x" />\n```\n\n    <Query id="x" />\n\n`<Query id="x" />` <u>u</u> List<String>';
-    assert.equal(tagTokens(markdown, BLOCK_TAG_TOKEN).length, 0);
-    assert.equal(tagTokens(markdown, INLINE_TAG_TOKEN).length, 0);
+  test('the golden reader cases: the preview shows the structure of PostHog\'s reading', () => {
+    const md = markdownIt();
+    let compared = 0;
+    for (const entry of readerCases()) {
+      assert.deepEqual(renderedStructure(md.render(entry.markdown)), readingStructure(readPostHogMarkdown(entry.markdown)), entry.id);
+      compared++;
+    }
+    assert.ok(compared > 1000);
   });
 
-  test('an invalid tag is a token saying what is wrong, up to its paragraph end', () => {
-    const [broken] = tagTokens('<Query query={{"kind":"X",}} />\nNext line, its own paragraph', BLOCK_TAG_TOKEN);
-    assert.deepEqual(broken!.map, [0, 1]);
-    assert.equal(metaOf(broken).tag, undefined);
-    assert.match(metaOf(broken).problem!, /^the props of <Query> are not valid JSON at column 27/);
-    const [unclosed] = tagTokens('<Query query={{"kind":"X"}}\nmore text\n\nNext', BLOCK_TAG_TOKEN);
-    assert.deepEqual(unclosed!.map, [0, 2]);
-    assert.equal(metaOf(unclosed).problem, 'unclosed tag <Query: it needs "/>"');
-    const [unknown] = tagTokens('<Qurey id="x" />', BLOCK_TAG_TOKEN);
-    assert.equal(metaOf(unknown).tag?.name, 'Qurey');
-    assert.match(metaOf(unknown).problem!, /^PostHog does not know the tag <Qurey> and will show it as unknown \(did you mean Query\?\)$/);
-  });
-});
-
-describe('markdown-it plugin and scan agree', () => {
-  test('every tag PostHog would write, between paragraphs, is one block token and one scanned tag with its props', () => {
+  test('what a tag holds never reaches the preview as HTML (property)', () => {
     const tag = fc.record({
-      name: fc.constantFrom(...TAGS.map((definition) => definition.tag).filter((tag) => tag !== UNKNOWN_TAG)),
+      name: fc.constantFrom(...TAGS.map((definition) => definition.tag).filter((name) => name !== UNKNOWN_TAG)),
       props: fc.dictionary(fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_-]{0,10}$/), fc.jsonValue(), { noNullPrototype: true, maxKeys: 4 }),
     });
-    const paragraph = fc.stringMatching(/^[A-Za-z][A-Za-z ,.]{0,40}$/);
     fc.assert(
-      fc.property(fc.array(fc.tuple(paragraph, tag), { minLength: 1, maxLength: 5 }), (blocks) => {
-        const markdown = blocks.map(([text, { name, props }]) => `${text}\n\n${formatTag(name, props)}`).join('\n\n');
-        const expected = blocks.map(([, { name, props }]) => ({ name, props: JSON.parse(JSON.stringify(props)) as unknown }));
-        const tokens = tagTokens(markdown, BLOCK_TAG_TOKEN);
-        assert.deepEqual(
-          tokens.map((token) => ({ name: metaOf(token).tag?.name, props: metaOf(token).tag?.props })),
-          expected,
-        );
-        assert.deepEqual(
-          tokens.map((token) => token.map),
-          blocks.map((_, index) => [index * 4 + 2, index * 4 + 3]),
-        );
-        const scan = scanTags(markdown);
-        assert.deepEqual(scan.problems, []);
-        assert.deepEqual(
-          scan.tags.map(({ name, props, line }) => ({ name, props, line })),
-          expected.map((tagExpected, index) => ({ ...tagExpected, line: index * 4 + 2 })),
-        );
+      fc.property(fc.array(fc.oneof(tag.map(({ name, props }) => formatTag(name, props)), fc.string()), { maxLength: 6 }), (blocks) => {
+        const html = render(blocks.join('\n\n'));
+        const structure = renderedStructure(html);
+        const tags = new Set(JSON.stringify(structure).match(/"tag":"[a-z0-9#]+"/g) ?? []);
+        const allowed = ['p', 'br', 'card', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'input', 'blockquote', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'pre', 'hr', 'img', 'strong', 'em', 's', 'u', 'code', 'a', 'mark', 'span'];
+        for (const found of tags) {
+          assert.ok(allowed.includes(found.slice(7, -1)), `${found} in ${html}`);
+        }
       }),
     );
   });
 });
 
-describe('markdown-it plugin: cards', () => {
-  test('a block tag renders as a card of its name, what it shows and its main props', () => {
-    const html = markdownIt().render('<Query query={{"kind":"SavedInsightNode","shortId":"Xk3pQ9aZ"}} title="Signups" hideFilters />');
-    assert.equal(
-      html,
-      '<div class="posthog-tag"><span class="posthog-tag-name">Query</span> <span class="posthog-tag-summary">Saved insight Xk3pQ9aZ</span> ' +
-        '<span class="posthog-tag-props"><span class="posthog-tag-prop"><span class="posthog-tag-prop-name">title</span> Signups</span></span></div>\n',
+/** The HTML of PostHog's reading through the plugin, for checks written as "the same as". */
+function readingHtml(markdown: string): string {
+  const nodes = readPostHogMarkdown(markdown).nodes;
+  assert.equal(nodes.length, 1);
+  return render(markdown);
+}
+
+describe('other Markdown files: VS Code\'s usual rendering', () => {
+  const ORDINARY = [
+    '# Title\n\nSetext\n======\n\n- a\n\n  continued\n\n> quote\n> ```js\n> code\n> ```',
+    '<Query query={{"kind":"X",}} />\nNext line, its own paragraph',
+    '<Query query={{"kind":"SavedInsightNode","shortId":"a"}} />\n\nAt <ReplayTimestamp playbackTime={1} /> x\n\n<Qurey />',
+    'Broken <Query query={{"kind": "<img src=x onerror=alert(1)>"}} and text',
+    '<Cohort id={7} />\n\nAT&amp;T <b>bold</b>',
+  ];
+
+  test('render exactly as markdown-it alone does: broken tags are escaped where markdown-it escapes them (issue 25, point 8)', () => {
+    const plain = new MarkdownIt({ html: true });
+    const md = markdownIt(() => false);
+    for (const markdown of ORDINARY) {
+      assert.equal(md.render(markdown), plain.render(markdown), markdown);
+    }
+    assert.doesNotMatch(md.render(ORDINARY[1]!), /<Query/, 'markdown-it reads no HTML there, so the tag is text');
+  });
+
+  test('the plugin asks once per parse whether the text is a notebook, and a nested parse does not ask again', () => {
+    const asked: string[] = [];
+    const md = markdownIt((text) => {
+      asked.push(text);
+      return false;
+    });
+    md.parse('> - a\n>   - b\n\npara\n\n1. x', {});
+    assert.equal(asked.length, 1);
+  });
+
+  test('parsing a notebook makes ordinary tokens with their lines (what the outline and folding read)', () => {
+    const tokens: Token[] = markdownIt().parse('# One\n\nSetext\n---\n\n## Two', {});
+    assert.deepEqual(
+      tokens.filter((token) => token.type === 'heading_open').map((token) => [token.tag, token.map, token.markup]),
+      [
+        ['h1', [0, 1], '#'],
+        ['h2', [5, 6], '##'],
+      ],
     );
-  });
-
-  test('an inline tag renders as an inline card', () => {
-    const html = markdownIt().render('At <ReplayTimestamp playbackTime={12} /> it breaks.');
-    assert.match(html, /^<p>At <span class="posthog-tag"><span class="posthog-tag-name">ReplayTimestamp<\/span> .*playbackTime<\/span> 12<\/span><\/span><\/span> it breaks\.<\/p>\n$/);
-  });
-
-  test('props are escaped: a card never carries raw HTML', () => {
-    const html = markdownIt().render('<Survey id="<script>alert(1)</script>" name={"<img src=x onerror=alert(1)>"} />\n\nSee <Cohort id="<b>x</b>" />');
-    assert.doesNotMatch(html, /<script>|<img|<b>/);
-    assert.match(html, /&lt;script&gt;alert\(1\)&lt;\/script&gt;/);
-    assert.match(html, /&lt;b&gt;x&lt;\/b&gt;/);
-  });
-
-  test('an invalid tag renders as a card saying what is wrong, with its source escaped', () => {
-    const html = markdownIt().render('<Query query={{"kind":"<X>",}} />');
-    assert.match(html, /^<div class="posthog-tag posthog-tag-invalid"><span class="posthog-tag-name">Query<\/span> <span class="posthog-tag-problem">the props of &lt;Query&gt; are not valid JSON at column 29: trailing comma before &quot;}&quot;<\/span>/);
-    assert.match(html, /<code class="posthog-tag-source">&lt;Query query=\{\{&quot;kind&quot;:&quot;&lt;X&gt;&quot;,\}\} \/&gt;<\/code>/);
-  });
-
-  test("the block card keeps the attributes VS Code's preview adds for scroll sync", () => {
-    const md = markdownIt();
-    md.core.ruler.push('line_numbers', (state) => {
-      for (const token of state.tokens) {
-        if (token.map && token.block && token.nesting >= 0) {
-          token.attrJoin('class', 'code-line');
-          token.attrSet('data-line', String(token.map[0]));
-        }
-      }
-    });
-    const html = md.render('Intro\n\n<Cohort id={7} />');
-    assert.match(html, /<div class="posthog-tag code-line" data-line="2"><span class="posthog-tag-name">Cohort<\/span>/);
-  });
-
-  test('where the plugin does not apply, the text renders as markdown-it renders it', () => {
-    const markdown = '# T\n\n<Query query={{"kind":"SavedInsightNode","shortId":"a"}} />\n\nAt <ReplayTimestamp playbackTime={1} /> x\n\n<Qurey />';
-    const envs: unknown[] = [];
-    const md = markdownIt((env) => {
-      envs.push(env);
-      return (env as { currentDocument?: string } | undefined)?.currentDocument?.startsWith('posthog:') === true;
-    });
-    const plain = new MarkdownIt({ html: true }).render(markdown);
-    assert.equal(md.render(markdown, { currentDocument: 'file:///notes.md' }), plain);
-    assert.notEqual(md.render(markdown, { currentDocument: 'posthog:/1/notebooks/a.md' }), plain);
-    assert.ok(envs.some((env) => (env as { currentDocument?: string }).currentDocument === 'file:///notes.md'));
-  });
-
-  test("parsed without a document (as VS Code's preview parses) and rendered for one, cards are drawn only for a notebook", () => {
-    const markdown = '<Cohort id={7} />\n\nAt <ReplayTimestamp playbackTime={1} /> x';
-    const md = markdownIt((env) => (env as { currentDocument?: string }).currentDocument?.startsWith('posthog:') === true);
-    const tokens = md.parse(markdown, {});
-    const notebook = md.renderer.render(tokens, md.options, { currentDocument: 'posthog:/1/notebooks/a.md' });
-    assert.match(notebook, /class="posthog-tag[^"]*"><span class="posthog-tag-name">Cohort/);
-    assert.match(notebook, /<span class="posthog-tag[^"]*"><span class="posthog-tag-name">ReplayTimestamp/);
-    const other = md.renderer.render(tokens, md.options, { currentDocument: 'file:///notes.md' });
-    assert.ok(!other.includes('posthog-tag'), other);
-    assert.match(other, /<Cohort id=\{7\} \/>/);
   });
 });

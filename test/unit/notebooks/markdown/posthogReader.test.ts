@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { readPostHogMarkdown, unclosedFenceLine } from '../../../../src/notebooks/markdown';
 import { readPostHogInline } from '../../../../src/notebooks/markdown/posthogInline';
 import { canonical, firstDifference, readerCases } from './goldenCases';
+import { assertLinear } from './linearCheck';
 import { referenceInline } from './posthogInlineReference';
 
 describe("PostHog's Markdown reader: the golden cases", () => {
@@ -111,22 +112,7 @@ describe("PostHog's Markdown reader: properties", () => {
   test('reading takes time in proportion to the text, even where PostHog searches to the end from every delimiter', () => {
     const patterns = ['*a ', '**a ', '_a ', '[](', '[', '<ref id="x">', '<u>', '*a `*` ', '<!--\n', '- a\n', '| a |\n|---|\n', 'a\n'];
     for (const pattern of patterns) {
-      const small = cpuMs(() => readPostHogMarkdown(pattern.repeat(Math.ceil(40_000 / pattern.length))));
-      const large = cpuMs(() => readPostHogMarkdown(pattern.repeat(Math.ceil(320_000 / pattern.length))));
-      // Linear is about 8 times, quadratic 64: the margin is for a machine busy with other tests.
-      assert.ok(large < Math.max(small, 2) * 32, `${JSON.stringify(pattern)}: ${small.toFixed(1)} ms for 40 kB, ${large.toFixed(1)} ms for 320 kB`);
+      assertLinear(JSON.stringify(pattern), (size) => readPostHogMarkdown(pattern.repeat(Math.ceil(size / pattern.length))), 40_000);
     }
   });
 });
-
-/** The least CPU time of three runs, in milliseconds. */
-function cpuMs(run: () => void): number {
-  let best = Infinity;
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const start = process.cpuUsage();
-    run();
-    const used = process.cpuUsage(start);
-    best = Math.min(best, (used.user + used.system) / 1000);
-  }
-  return best;
-}

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import MarkdownIt from 'markdown-it';
+import { markdownToDoc, readPostHogMarkdown } from '../../../../src/notebooks/markdown';
 import { conflictLines, findConflictMarkers } from '../../../../src/notebooks/merge/conflictMarkers';
 import { mergeMarkdown } from '../../../../src/notebooks/merge/markdownMerge';
 import { acceptAll, LABELS, scanConflicts } from './resolve';
@@ -71,33 +71,58 @@ describe('conflict markers', () => {
 });
 
 describe('conflict markers VS Code cannot confuse with the sides\' own lines', () => {
-  const markdown = new MarkdownIt();
+  /** PostHog's reading, and the legacy notebook's (which agrees with it on these lines). */
+  const readings = (text: string) => JSON.stringify([readPostHogMarkdown(text), markdownToDoc(text).doc]);
   const BASE = 'Intro.\n\nThe block.\n\nOutro.\n';
   const replaced = (block: string) => BASE.replace('The block.', block);
   const LOOK_ALIKES = {
-    'a setext heading': 'Title\n=======',
+    'a line of equals signs after text': 'Title\n=======',
     'a 7-deep quote': '>>>>>>> seven levels deep',
     'arrows in a paragraph': '<<<<<<< arrows',
-    'a table-like row': 'Cells\n|||||||',
-    'a fenced code block showing a git conflict': '```diff\n<<<<<<< HEAD\n  ours\n=======\n\ttheirs\n>>>>>>> branch\n```',
-    'an indented fence with a tab': '  ~~~\n=======\n\ttab\n   three\n  ~~~',
-    'a fence indented by three': '   ```\n>>>>>>> x\n     five\n   ```',
-    'an unclosed fence': '```\n=======\nlast',
+    'arrows on a later line of a paragraph': 'First line\n<<<<<<< arrows\nlast line',
+    'a row of pipes after text': 'Cells\n|||||||',
+    'a row of pipes in a table': '| a | b |\n|---|---|\n|||||||',
+    'a tilde fence, which PostHog reads as text': '  ~~~\n=======\n\ttab\n   three\n  ~~~',
+  };
+
+  const check = (ours: string, theirs: string, same: (accepted: string, side: string) => void) => {
+    const merged = mergeMarkdown(BASE, ours, theirs, LABELS);
+    assert.equal(merged.conflicts, 1);
+    assert.equal(scanConflicts(merged.text.split('\n')).length, 1, 'VS Code finds the one conflict');
+    same(acceptAll(merged.text, 'ours'), ours);
+    same(acceptAll(merged.text, 'theirs'), theirs);
+    const reversed = mergeMarkdown(BASE, theirs, ours, LABELS);
+    same(acceptAll(reversed.text, 'theirs'), ours);
+    same(acceptAll(reversed.text, 'ours'), theirs);
+    assert.deepEqual(findConflictMarkers(acceptAll(merged.text, 'both')), [], 'Accept Both leaves no marker');
   };
 
   for (const [what, block] of Object.entries(LOOK_ALIKES)) {
-    test(`Accept Current, Incoming and Both keep ${what} as Markdown reads it`, () => {
+    test(`Accept Current, Incoming and Both keep ${what} as PostHog reads it`, () => {
+      check(replaced(block), replaced('Their block.'), (accepted, side) => assert.equal(readings(accepted), readings(side)));
+    });
+  }
+
+  test('each look-alike is spelled with an escape PostHog removes, or a space PostHog trims', () => {
+    const lines = conflictLines(['<<<<<<< a', 'text', '|||||||', '=======', '>>>>>>> q', '=======\r'], ['b'], LABELS, '');
+    assert.deepEqual(lines.slice(1, 7), ['\\<<<<<<< a', 'text', '\\|||||||', '=======<u></u>', ' >>>>>>> q', '=======<u></u>\r']);
+  });
+
+  const IN_CODE = {
+    'a code block showing a git conflict': '```diff\n<<<<<<< HEAD\n  ours\n=======\n\ttheirs\n>>>>>>> branch\n```',
+    'an indented fence': '   ```\n>>>>>>> x\n     five\n   ```',
+    'an unclosed fence': '```\n=======\nlast',
+    'a comment note': '<!-- a note\n=======\n-->',
+    'a tag over several lines': '<Survey title="x"\n>>>>>>> id="s1" />',
+  };
+  for (const [what, block] of Object.entries(IN_CODE)) {
+    test(`in ${what}, raw text for PostHog without escapes, only the look-alike lines gain a space in front`, () => {
       const ours = replaced(block);
-      const theirs = replaced('Their block.');
-      const merged = mergeMarkdown(BASE, ours, theirs, LABELS);
-      assert.equal(merged.conflicts, 1);
-      assert.equal(scanConflicts(merged.text.split('\n')).length, 1, 'VS Code finds the one conflict');
-      assert.equal(markdown.render(acceptAll(merged.text, 'ours')), markdown.render(ours));
-      assert.equal(markdown.render(acceptAll(merged.text, 'theirs')), markdown.render(theirs));
-      const reversed = mergeMarkdown(BASE, theirs, ours, LABELS);
-      assert.equal(markdown.render(acceptAll(reversed.text, 'theirs')), markdown.render(ours), 'on PostHog\'s side too');
-      assert.equal(markdown.render(acceptAll(reversed.text, 'ours')), markdown.render(theirs));
-      assert.deepEqual(findConflictMarkers(acceptAll(merged.text, 'both')), [], 'Accept Both leaves no marker');
+      check(ours, replaced('Their block.'), (accepted, side) => {
+        const lookAlike = /^(?:<{7}|\|{7}|={7}|>{7})/;
+        const expected = side.split('\n').map((line) => (lookAlike.test(line) ? ` ${line}` : line));
+        assert.deepEqual(accepted.split('\n'), expected);
+      });
     });
   }
 
@@ -108,8 +133,8 @@ describe('conflict markers VS Code cannot confuse with the sides\' own lines', (
     const theirs = `${shown}Theirs.\n`;
     const merged = mergeMarkdown(base, ours, theirs, LABELS);
     assert.equal(scanConflicts(merged.text.split('\n')).length, 1);
-    assert.equal(markdown.render(acceptAll(merged.text, 'ours')), markdown.render(ours));
-    assert.equal(markdown.render(acceptAll(merged.text, 'theirs')), markdown.render(theirs));
+    assert.equal(readings(acceptAll(merged.text, 'ours')), readings(ours.replace('```diff\n<<<<<<<', '```diff\n <<<<<<<')));
+    assert.equal(readings(acceptAll(merged.text, 'theirs')), readings(theirs.replace('```diff\n<<<<<<<', '```diff\n <<<<<<<')));
     assert.equal(mergeMarkdown(base, ours, base, LABELS).text, ours, 'a merge without conflicts is written exactly');
   });
 
