@@ -207,13 +207,14 @@ describe('Notebooks as PostHog serves them today', function () {
     assert.equal(diff.right.toString(), uri.toString());
     assert.equal((await vscode.workspace.openTextDocument(diff.left)).getText(), versionOne, 'the version, in Markdown');
 
-    // While the dialog is open, another user changes the second paragraph, and the live stream brings it into
+    // While the dialog is open, another user changes the second paragraph, and a live update brings it into
     // the editor: the user never saw it, so the restore must not take it away.
     fixture.harness.window.choose('Restore', async () => {
       await localApi.remoteEdit(fixture.projectId, notebook.short_id, {
         content: markdownDoc('# History\n\nFirst paragraph, version two.\n\nSecond paragraph, edited by them.\n'),
         by: { first_name: 'Lee' },
       });
+      await fixture.files.pollOpenNotebooks(); // as the stream would: this suite's sessions only poll
       await waitFor('the live change in the editor', () => document.getText().includes('edited by them'));
       await localApi.clearRequests();
     });
