@@ -82,9 +82,16 @@ export interface RequestSpec {
   headers?: Record<string, string>;
   /** Logged with each attempt: what the client did to make the request (e.g. mended a next link). No secrets. */
   note?: string;
+  /** Statuses besides 2xx and 304 whose answer the handler reads (a save's 409 carrying what it missed). */
+  answers?: readonly number[];
+  /**
+   * A request that stays open (a stream of events): sent on a pool of its own, so that it never holds one of
+   * the connections other requests wait for.
+   */
+  longLived?: boolean;
 }
 
-/** What a response handler gets once the status is a success (2xx or 304). */
+/** What a response handler gets once the status is a success (2xx or 304), or one the request `answers`. */
 export interface SuccessResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
@@ -93,6 +100,8 @@ export interface SuccessResponse {
 }
 
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
+/** Connections of the pool for long-lived requests (streams), per client. */
+export const LONG_LIVED_CONNECTIONS = 16;
 const USER_AGENT = 'posthog-explorer-vscode';
 
 /**
@@ -107,6 +116,8 @@ export class Transport {
   /** Which way requests go (direct or which proxy), without credentials. */
   readonly route: NetworkRoute;
   private readonly agent: Dispatcher;
+  private streamAgent: Dispatcher | undefined;
+  private readonly network: NetworkOptions;
   private readonly authorization: string;
   private readonly apiKey: string;
   private readonly timeouts: Timeouts;
@@ -130,7 +141,8 @@ export class Transport {
     this.random = options.random ?? Math.random;
     this.onRequest = options.onRequest;
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-    const { dispatcher, route } = createDispatcher(url, options.network ?? {}, {
+    this.network = options.network ?? {};
+    const { dispatcher, route } = createDispatcher(url, this.network, {
       connections: options.connections ?? 8,
       connectMs: this.timeouts.connectMs,
       headersMs: this.timeouts.headersMs,
@@ -208,7 +220,7 @@ export class Transport {
       try {
         const response = await this.dispatch(spec, signal);
         status = response.statusCode;
-        if (status >= 300 && status !== 304) {
+        if (status >= 300 && status !== 304 && !spec.answers?.includes(status)) {
           throw await this.failure(response, endpoint);
         }
         const result = await handle({ status, headers: response.headers, body: response.body, endpoint });
@@ -244,7 +256,7 @@ export class Transport {
       return;
     }
     this.disposed = true;
-    await this.agent.destroy();
+    await Promise.all([this.agent.destroy(), this.streamAgent?.destroy()]);
   }
 
   /** Replaces every occurrence of the key in text that may reach a log or a user. */
@@ -284,7 +296,7 @@ export class Transport {
       body = JSON.stringify(spec.body);
       headers['content-type'] = 'application/json';
     }
-    return this.agent.request({
+    return this.dispatcherFor(spec).request({
       origin: this.origin,
       path: `${this.basePath}${spec.path}${search ? `?${search}` : ''}`,
       method: spec.method,
@@ -292,6 +304,19 @@ export class Transport {
       body,
       signal,
     });
+  }
+
+  private dispatcherFor(spec: RequestSpec): Dispatcher {
+    if (!spec.longLived) {
+      return this.agent;
+    }
+    this.streamAgent ??= createDispatcher(new URL(this.origin), this.network, {
+      connections: LONG_LIVED_CONNECTIONS,
+      connectMs: this.timeouts.connectMs,
+      headersMs: this.timeouts.headersMs,
+      bodyMs: this.timeouts.bodyMs,
+    }).dispatcher;
+    return this.streamAgent;
   }
 
   private async failure(response: Dispatcher.ResponseData, endpoint: string): Promise<PostHogError> {

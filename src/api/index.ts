@@ -30,5 +30,9 @@ export type { BudgetBucket, BudgetPriority, BudgetWait, LivePace, LiveShare } fr
 export type { OrganizationsApi, PersonalApiKeysApi, UsersApi } from './resources/discovery';
 export type { ProjectsApi } from './resources/projects';
 export type { NotebooksApi } from './resources/notebooks';
+export { CollabStream, readEvent } from './resources/collab';
+export type { CollabEvent, MarkdownSaveAnswer, MarkdownSaveBody, NotebookCollabApi, PresenceBody } from './resources/collab';
+export { SseParser } from './sse';
+export type { SseItem, SseLimits } from './sse';
 export type { EventsApi } from './resources/events';
 export type { CommentFilters, CommentsApi } from './resources/comments';

@@ -10,6 +10,7 @@ import { BaseArchive } from './baseArchive';
 import { DeletedNotebooks } from './deletedNotebooks';
 import { posthogNotebookPlugin } from './markdown';
 import { NotebookMarkdownLanguage } from './markdownLanguage';
+import { NotebookAutoSave } from './notebookAutoSave';
 import { NotebookAccessLens } from './notebookAccess';
 import { NotebookCommands } from './notebookCommands';
 import { NotebookEditorCommands } from './notebookEditorCommands';
@@ -20,12 +21,15 @@ import { NotebookLists } from './notebookLists';
 import { NotebooksSection } from './notebookNodes';
 import { NOTEBOOKS_FOLDER, parseNotebookPath } from './notebookPaths';
 import { NotebookPicker } from './notebookPicker';
+import { NotebookPresence } from './notebookPresence';
 import { NotebookTargets } from './notebookTargets';
 import { NotebookTimeline } from './notebookTimeline';
 import { NotebookVersions } from './notebookVersions';
 import { DEFAULT_POLL_SECONDS, NotebookSessions } from './session';
 
 export const POLL_INTERVAL_SETTING = 'posthogExplorer.notebooks.pollIntervalSeconds';
+export const AUTO_SAVE_SETTING = 'posthogExplorer.notebooks.autoSaveAfterTypingMs';
+export const SHARE_CARET_SETTING = 'posthogExplorer.notebooks.shareCaret';
 
 export interface NotebooksServices {
   readonly state: StateStore;
@@ -41,8 +45,8 @@ export interface NotebooksServices {
 
 /**
  * Notebooks: the Notebooks item under each project (filters, deleted notebooks), notebooks as Markdown and
- * JSON files in the `posthog` file system (polling, merging saves), editor help for their Markdown, and their
- * commands.
+ * JSON files in the `posthog` file system (edited live with PostHog's other users: its stream of changes,
+ * merging saves, others' carets), editor help for their Markdown, and their commands.
  */
 export class NotebooksFeature extends Disposable {
   readonly deleted: DeletedNotebooks;
@@ -52,6 +56,8 @@ export class NotebooksFeature extends Disposable {
   /** Each open notebook's session: PostHog's version, each editor's base, its live updates and its saves. */
   readonly sessions: NotebookSessions;
   readonly editors: NotebookEditors;
+  readonly presence: NotebookPresence;
+  readonly autoSave: NotebookAutoSave;
   readonly files: NotebookFileStore;
   readonly language: NotebookMarkdownLanguage;
   readonly commands: NotebookCommands;
@@ -90,6 +96,10 @@ export class NotebooksFeature extends Disposable {
     this.files = this._register(
       new NotebookFileStore(scheme, (connectionId) => connections.session(connectionId), this.sessions, this.editors, this.deleted, this.lists),
     );
+    this.presence = this._register(new NotebookPresence(scheme, this.sessions, this.editors, window, services.log));
+    this.autoSave = this._register(new NotebookAutoSave((uri) => this.files.isNotebookUri(uri)));
+    this.sessions.setWindowFocused(window.state.focused);
+    this._register(window.onDidChangeWindowState((state) => this.sessions.setWindowFocused(state.focused)));
     this.language = this._register(
       new NotebookMarkdownLanguage(
         (uri) => this.files.isNotebookUri(uri, 'markdown'),
@@ -107,18 +117,21 @@ export class NotebooksFeature extends Disposable {
     this.editorCommands = this._register(new NotebookEditorCommands(targets, window).register(registry));
     this.picker = this._register(new NotebookPicker(targets, window).register(registry));
     this.listCommands = this._register(new NotebookListCommands(this.section, tree, connections, window).register(registry));
-    this.applyPollInterval();
+    this.applySettings();
     this._register(
       vscode.workspace.onDidChangeConfiguration((event) => {
-        if (event.affectsConfiguration(POLL_INTERVAL_SETTING)) {
-          this.applyPollInterval();
+        if ([POLL_INTERVAL_SETTING, AUTO_SAVE_SETTING, SHARE_CARET_SETTING].some((setting) => event.affectsConfiguration(setting))) {
+          this.applySettings();
         }
       }),
     );
   }
 
-  private applyPollInterval(): void {
-    this.files.setPollInterval(vscode.workspace.getConfiguration().get<number>(POLL_INTERVAL_SETTING, DEFAULT_POLL_SECONDS));
+  private applySettings(): void {
+    const settings = vscode.workspace.getConfiguration();
+    this.files.setPollInterval(settings.get<number>(POLL_INTERVAL_SETTING, DEFAULT_POLL_SECONDS));
+    this.autoSave.setDelay(settings.get<number>(AUTO_SAVE_SETTING, 0));
+    this.presence.setShareCaret(settings.get<boolean>(SHARE_CARET_SETTING, true));
   }
 }
 

@@ -52,8 +52,9 @@ export class NotebookVersions extends Disposable {
 
   /**
    * The editor of `uri` takes the version's content and saves it, after a confirmation. The save is planned
-   * against the version the editor is based on, so changes made on PostHog since merge in (or are marked
-   * where both changed). Resolves whether it saved.
+   * against the version the editor showed when the user chose to restore, so changes made on PostHog since
+   * merge in (or are marked where both changed), also those the live stream brought into the editor while the
+   * dialog was open, which the user never saw. Resolves whether it saved.
    */
   async restore(uri: vscode.Uri, entry: HistoryEntry): Promise<boolean> {
     if (entry.content === undefined || entry.kind === 'rejected') {
@@ -63,6 +64,7 @@ export class NotebookVersions extends Disposable {
     const title = notebookTitle(session.notebook.title);
     const editor = await this.window.editors.open(uri);
     const document = editor.document;
+    const seen = await session.bases.baseOf(uri.toString());
     const confirmed = await confirm(this.window, {
       question: vscode.l10n.t('Restore "{0}" to the version of {1}?', title, describeEntry(entry)),
       detail: document.isDirty
@@ -82,6 +84,9 @@ export class NotebookVersions extends Disposable {
     if (!(await this.window.editors.replaceText(uri, text, current))) {
       void this.window.showErrorMessage(vscode.l10n.t('Not restored: the editor of "{0}" changed meanwhile. Try again.', title));
       return false;
+    }
+    if (seen && session.bases.known(uri.toString())?.version !== seen.version) {
+      session.bases.rebase(uri.toString(), seen);
     }
     const saved = await document.save();
     if (saved) {

@@ -33,9 +33,14 @@ export function mergeLabels(server: Notebook, modifiedBy: string | null): MergeL
 
 const MAX_NAME_LENGTH = 100;
 
+/** PostHog's version as the Markdown file shows it: a legacy notebook's unchanged blocks in the spelling of `spelledAs`. */
+export function serverMarkdown(server: Pick<Notebook, 'content'>, spelledAs: string): string {
+  return markdownOf(server.content) ?? docToMarkdownSpelledAs(server.content ?? EMPTY_DOC, spelledAs);
+}
+
 /** A save of the Markdown file: `ours` is the editor's Markdown, `base` what it was read as. */
 export function mergeMarkdownSave(base: BaseSnapshot, ours: string, server: Notebook, labels: MergeLabels): SaveMergeOutcome {
-  const theirs = markdownOf(server.content) ?? docToMarkdownSpelledAs(server.content ?? EMPTY_DOC, base.text);
+  const theirs = serverMarkdown(server, base.text);
   const serverEditable = editableOf(server);
   if (ours === theirs) {
     return { kind: 'alreadySaved' };

@@ -8,7 +8,23 @@ import type { WorkbenchRegistry } from './commands';
  * prompts and watch the editors, the clipboard and the browser while everything else stays real.
  */
 
-/** What commands do with editors: find the active one, open, compare and close documents. */
+/** A replaced span of a document's text, by offsets into the text it applies to. */
+export interface TextSpanEdit {
+  readonly start: number;
+  readonly end: number;
+  readonly text: string;
+}
+
+/** Another person's caret in a document: a bar with their name, in one of a few colours. */
+export interface CaretDecoration {
+  readonly offset: number;
+  readonly label: string;
+  /** Which colour: the same person keeps theirs. */
+  readonly colorIndex: number;
+  readonly hover: string;
+}
+
+/** What commands do with editors: find the active one, open, compare and close documents, and what others do in them. */
 export interface EditorsApi {
   /** The document of the active text editor, if any. */
   activeUri(): vscode.Uri | undefined;
@@ -23,6 +39,17 @@ export interface EditorsApi {
    * when given (VS Code refuses the edit if the user typed meanwhile). Resolves whether the text was replaced.
    */
   replaceText(uri: vscode.Uri, text: string, expected?: string): Promise<boolean>;
+  /**
+   * Applies the edits (offsets into `expected`, ascending) to the open document of `uri`, only while its text
+   * is `expected`: the rest of the text, the cursors, selections and undo history stay. Resolves whether applied.
+   */
+  applyEdits(uri: vscode.Uri, expected: string, edits: readonly TextSpanEdit[]): Promise<boolean>;
+  /** Shows others' carets in every editor of `uri` (and in those opened later); an empty list removes them. */
+  showCarets(uri: vscode.Uri, carets: readonly CaretDecoration[]): void;
+  /** The user moved the caret in the active editor (typing, clicking, keys): its document and the caret's offset. */
+  onDidMoveCaret(listener: (uri: vscode.Uri, offset: number) => void): vscode.Disposable;
+  /** Another editor (or none) became the active one. */
+  onDidChangeActive(listener: (uri: vscode.Uri | undefined) => void): vscode.Disposable;
   /** Opens an untitled document holding `content` in `language` (a report to read, which the user may discard). */
   showUntitled(content: string, language: string): Promise<vscode.TextEditor>;
 }
@@ -57,6 +84,58 @@ export interface EnvApi {
   readonly clipboard: Pick<vscode.Clipboard, 'writeText'>;
 }
 
+/** Collaborators' colours: distinct on light and dark themes. */
+const CARET_COLORS = ['#e5534b', '#3b82f6', '#2da44e', '#a371f7', '#d4a72c', '#0ea5b7'];
+
+/** Others' carets as decorations: one decoration type per colour, each caret a bar and its name. */
+class CaretDecorations {
+  private types: vscode.TextEditorDecorationType[] | undefined;
+  private readonly shown = new Map<string, readonly CaretDecoration[]>();
+  private watching: vscode.Disposable | undefined;
+
+  show(uri: vscode.Uri, carets: readonly CaretDecoration[]): void {
+    const key = uri.toString();
+    if (carets.length === 0) {
+      this.shown.delete(key);
+    } else {
+      this.shown.set(key, carets);
+    }
+    this.watching ??= vscode.window.onDidChangeVisibleTextEditors((editors) => editors.forEach((editor) => this.paint(editor)));
+    vscode.window.visibleTextEditors.filter((editor) => editor.document.uri.toString() === key).forEach((editor) => this.paint(editor));
+  }
+
+  private paint(editor: vscode.TextEditor): void {
+    const carets = this.shown.get(editor.document.uri.toString()) ?? [];
+    const types = (this.types ??= CARET_COLORS.map((color) => caretType(color)));
+    types.forEach((type, index) => {
+      const mine = carets.filter((caret) => caret.colorIndex % types.length === index);
+      editor.setDecorations(
+        type,
+        mine.map((caret) => {
+          const position = editor.document.positionAt(caret.offset);
+          return {
+            range: new vscode.Range(position, position),
+            hoverMessage: caret.hover,
+            renderOptions: { after: { contentText: caret.label } },
+          };
+        }),
+      );
+    });
+  }
+}
+
+function caretType(color: string): vscode.TextEditorDecorationType {
+  return vscode.window.createTextEditorDecorationType({
+    rangeBehavior: vscode.DecorationRangeBehavior.ClosedClosed,
+    overviewRulerColor: color,
+    overviewRulerLane: vscode.OverviewRulerLane.Full,
+    before: { contentText: '\u200b', border: `1px solid ${color}`, margin: '0 -1px 0 0', height: '1.2em' },
+    after: { color: '#ffffff', backgroundColor: color, margin: '0 0 0 1px', textDecoration: 'none; font-size: 0.8em; border-radius: 2px; padding: 0 3px; vertical-align: super' },
+  });
+}
+
+const CARETS = new CaretDecorations();
+
 /** VS Code's editors. */
 export const VSCODE_EDITORS: EditorsApi = {
   activeUri: () => vscode.window.activeTextEditor?.document.uri,
@@ -83,6 +162,29 @@ export const VSCODE_EDITORS: EditorsApi = {
     edit.replace(uri, new vscode.Range(0, 0, document.lineCount, 0), text);
     return vscode.workspace.applyEdit(edit);
   },
+  applyEdits: async (uri, expected, edits) => {
+    const document = vscode.workspace.textDocuments.find((candidate) => candidate.uri.toString() === uri.toString());
+    if (!document || document.getText() !== expected) {
+      return false;
+    }
+    if (edits.length === 0) {
+      return true;
+    }
+    // As replaceText: applied only to the version of the document just compared.
+    const edit = new vscode.WorkspaceEdit();
+    for (const span of edits) {
+      edit.replace(uri, new vscode.Range(document.positionAt(span.start), document.positionAt(span.end)), span.text);
+    }
+    return vscode.workspace.applyEdit(edit);
+  },
+  showCarets: (uri, carets) => CARETS.show(uri, carets),
+  onDidChangeActive: (listener) => vscode.window.onDidChangeActiveTextEditor((editor) => listener(editor?.document.uri)),
+  onDidMoveCaret: (listener) =>
+    vscode.window.onDidChangeTextEditorSelection((event) => {
+      if (event.kind !== undefined && event.textEditor === vscode.window.activeTextEditor) {
+        listener(event.textEditor.document.uri, event.textEditor.document.offsetAt(event.selections[0]?.active ?? new vscode.Position(0, 0)));
+      }
+    }),
   showUntitled: async (content, language) => vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ content, language }), { preview: false }),
 };
 

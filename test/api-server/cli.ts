@@ -1,5 +1,5 @@
 // `npm run api -- --port 8010 [--host 127.0.0.1] [--seed demo|minimal|empty] [--latency ms]
-//   [--allow-personal-key-actions] [--rate-limits] [--events N] [--live-events N] [--event-list-level 0|1|2]
+//   [--allow-personal-key-actions] [--rate-limits] [--events N] [--live-events N] [--live-notebook] [--event-list-level 0|1|2]
 //   [--control] [--tls [--http-next-links]]`
 // Serves the local PostHog-compatible API until SIGINT/SIGTERM.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,8 +12,10 @@ const SEEDS = new Set(['demo', 'minimal', 'empty']);
 
 const USAGE = `Usage: npm run api -- [--port N] [--host 127.0.0.1|::1|localhost] [--seed demo|minimal|empty]
                      [--latency ms] [--allow-personal-key-actions] [--rate-limits] [--events N] [--live-events N]
-                     [--event-list-level 0|1|2] [--control] [--tls [--http-next-links]]
+                     [--live-notebook] [--event-list-level 0|1|2] [--control] [--tls [--http-next-links]]
   --live-events N    N new events a second keep arriving in every project that has events (the events panel's Live)
+  --live-notebook    a demo collaborator types into the notebook "Live notes (demo collaborator)" of the first
+                     project through the collaboration endpoints, as a web app user would
   --event-list-level PostHog's PATCH_EVENT_LIST_MAX_OFFSET: 0 off (self-hosted default), 1 migration, 2 enabled (default)
   --tls              serve over https with a throwaway self-signed certificate (needs the openssl CLI)
   --http-next-links  with --tls: build next/previous links with http://, as self-hosted PostHog does
@@ -52,6 +54,7 @@ export function parseArgs(argv: string[]): CliOptions {
       case '--latency': options.latencyMs = integer(value(i++, flag), flag); break;
       case '--events': options.demoEvents = integer(value(i++, flag), flag); break;
       case '--live-events': options.liveEventsPerSecond = integer(value(i++, flag), flag); break;
+      case '--live-notebook': options.liveNotebook = true; break;
       case '--allow-personal-key-actions': options.refusePersonalKeyActions = false; break;
       case '--rate-limits': options.rateLimits = true; break;
       case '--event-list-level': {
@@ -92,6 +95,7 @@ async function main(): Promise<void> {
   console.log(`  one project (*)  ${api.keys.oneProject}   (limited to project ${api.store.currentProjectOf(api.store.mainUser.id)?.id ?? 'none'})`);
   console.log(`Try: curl -H "Authorization: Bearer ${api.keys.all}" ${api.url}/api/organizations/`);
   if (options.liveEventsPerSecond) console.log(`Live events: ${options.liveEventsPerSecond} a second in every project with events`);
+  if (api.demoNotebook) console.log(`Live notebook: "${api.demoNotebook.title}" (${api.demoNotebook.shortId}) in project ${api.demoNotebook.projectId}, typed into by a demo collaborator`);
   if (options.control) console.log(`Test control surface: ${api.url}/_control/state`);
   let certDir: string | undefined;
   if (tls) {

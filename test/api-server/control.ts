@@ -31,6 +31,7 @@
  *        {first_name, last_name?, email?} makes the edit a new user's, names as given, line breaks included,
  *        as PostHog stores them) -> the notebook
  *   GET  /_control/state                       keys, organizations, projects, notebooks per project
+ *   Edits "from the web app" through the collaboration endpoints, carets, and the streams: see collab-control.ts.
  *   (notebook access, rejected saves, PostHog's Markdown migration, settings: see control-notebooks.ts)
  */
 import type { Json, JsonObject } from './model';
@@ -41,6 +42,7 @@ import type { FaultRule } from './faults';
 import type { SeededKeys } from './seed';
 import { notebookFull } from './serializers';
 import { textContentOf } from './content';
+import { handleCollabControl } from './collab-control';
 import { appendParagraph, notebookControl } from './control-notebooks';
 import { normalizeNotebookContent } from './notebook-rules';
 
@@ -122,6 +124,8 @@ export function handleControl(control: ControlContext, method: string, path: str
   if (method === 'POST' && parts.length === 4 && parts[0] === 'notebooks' && parts[3] === 'remote-edit') {
     return remoteEdit(control, Number(parts[1]), parts[2]!, input);
   }
+  const collab = handleCollabControl(store, method, parts, input);
+  if (collab) return collab;
   const notebookReply = notebookControl(control, method, parts, input);
   if (notebookReply) return notebookReply;
   return okJson({ detail: `No control route ${method} ${path}` }, 404);

@@ -1,5 +1,5 @@
 // Request context, replies, and the URL/pagination conventions of Django REST framework.
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { ApiKey, Organization, Project, User } from './model';
 import type { Store } from './store';
 import { validation } from './errors';
@@ -56,6 +56,8 @@ export interface Reply {
   text?: string;
   contentType?: string;
   headers?: Record<string, string>;
+  /** A body written over time (server-sent events): called once the status and headers are sent. */
+  stream?: (res: ServerResponse) => void;
 }
 
 export const ok = (body: unknown, status = 200): Reply => ({ status, body });

@@ -6,6 +6,7 @@ import { Faults, type FaultRule } from './faults';
 import { RateLimiter } from './throttle';
 import type { Store } from './store';
 import { LiveEvents } from './live-events';
+import { DemoCollaborator } from './demo-collaborator';
 import type { EventListLevel } from './events-query';
 
 export type { Store } from './store';
@@ -35,6 +36,8 @@ export interface StartOptions {
   httpNextLinks?: boolean;
   /** Generated events a second arriving in every project that has events (see live-events.ts). Default 0. */
   liveEventsPerSecond?: number;
+  /** A demo collaborator types into a Markdown notebook of the first project (see demo-collaborator.ts). */
+  liveNotebook?: boolean;
   /**
    * PostHog's PATCH_EVENT_LIST_MAX_OFFSET for the events list (events-query.ts): 0 off (self-hosted
    * default), 1 migration, 2 enabled (default here: ranges over 366 days fail, no `after` means 24 hours).
@@ -55,6 +58,8 @@ export interface LocalApi {
   setLatency(ms: number): void;
   /** About `perSecond` new events a second in the project from now on (0 stops). */
   setLiveEvents(projectId: number, perSecond: number): void;
+  /** With `liveNotebook`: the notebook the demo collaborator types into. */
+  demoNotebook?: { projectId: number; shortId: string; title: string };
   close(): Promise<void>;
 }
 
@@ -82,6 +87,8 @@ export async function startLocalApi(options: StartOptions = {}): Promise<LocalAp
       if (store.eventsOf(project.id).size > 0) state.live.set(project.id, options.liveEventsPerSecond);
     }
   }
+  const collaborator = options.liveNotebook ? new DemoCollaborator(store) : undefined;
+  collaborator?.start();
   const server = createApiServer(state, options.tls);
   const sockets = trackSockets(server);
   await new Promise<void>((resolve, reject) => {
@@ -105,8 +112,15 @@ export async function startLocalApi(options: StartOptions = {}): Promise<LocalAp
       state.latencyMs = ms;
     },
     setLiveEvents: (projectId, perSecond) => state.live.set(projectId, perSecond),
+    demoNotebook: collaborator && {
+      projectId: collaborator.notebook.projectId,
+      shortId: collaborator.notebook.short_id,
+      title: collaborator.notebook.title ?? '',
+    },
     close: () => {
       state.live.stopAll();
+      collaborator?.stop();
+      store.collab.closeAll(false);
       closed ??= new Promise<void>((resolve) => {
         server.close(() => resolve());
         for (const socket of sockets) socket.destroy();

@@ -35,6 +35,7 @@ export function migrateToMarkdown(store: Store, notebook: Notebook): boolean {
   notebook.content = markdownDoc(markdown);
   notebook.text_content = markdown;
   notebook.version += 1;
+  store.collab.publishPatch(notebook, before); // a diff-less update: the content was not Markdown before
   store.logActivity(
     projectOf(store, notebook),
     notebook.lastModifiedById ?? notebook.createdById,

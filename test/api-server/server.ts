@@ -15,6 +15,7 @@ import { discoveryRoutes } from './routes/discovery';
 import { projectRoutes } from './routes/projects';
 import { notebookRoutes } from './routes/notebooks';
 import { eventRoutes } from './routes/events';
+import { collabRoutes } from './routes/collab';
 import { commentRoutes } from './routes/comments';
 import { handleControl } from './control';
 import type { LiveEvents } from './live-events';
@@ -31,7 +32,7 @@ export interface RecordedRequest {
   body?: unknown;
 }
 
-const ROUTES: Route[] = [...discoveryRoutes, ...projectRoutes, ...notebookRoutes, ...eventRoutes, ...commentRoutes];
+const ROUTES: Route[] = [...discoveryRoutes, ...projectRoutes, ...notebookRoutes, ...collabRoutes, ...eventRoutes, ...commentRoutes];
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
 export interface ServerState {
@@ -142,6 +143,12 @@ function toReply(error: ApiError): Reply {
 
 function send(res: ServerResponse, reply: Reply): void {
   const headers: Record<string, string> = { ...reply.headers };
+  if (reply.stream) {
+    res.writeHead(reply.status, headers);
+    res.flushHeaders();
+    reply.stream(res);
+    return;
+  }
   let payload: string | undefined;
   if (reply.text !== undefined) {
     payload = reply.text;

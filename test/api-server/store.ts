@@ -28,7 +28,8 @@
  *   resetProjectToken(project, userId?)
  *   createNotebook(projectId, fields, userId?), updateNotebook(notebook, fields, userId?) (PATCH semantics,
  *   409 on a stale version), editNotebookRemotely(projectId, shortId, { title?, content?, deleted? }, userId?)
- *   (another user's edit: bumps the version when content changes)
+ *   (another user's edit: bumps the version when content changes); a content change publishes an update on
+ *   store.collab, the notebook's collaboration stream (see collab.ts)
  *   purgeDeletedProjects()                  finishes background deletion: removes pending projects entirely
  *
  * Bulk helpers for tests
@@ -49,6 +50,7 @@ import { defaultProjectSettings } from './defaults';
 import { MICROS_PER_DAY, MICROS_PER_HOUR } from './time';
 import { makeNotebookContent } from './notebook-samples';
 import { textContentOf } from './content';
+import { CollabStreams } from './collab';
 
 export interface StoreSettings {
   maxProjectsPerOrganization: number | null;
@@ -75,6 +77,8 @@ export class Store {
     markdownOutOfResponses: false,
   };
   readonly rng: Rng;
+  /** Each notebook's collaboration stream (collab.ts): a PATCH with content publishes an update to it. */
+  readonly collab: CollabStreams;
   /** The events list's cache of the window that gave half a page (PostHog keeps it in Django's cache). */
   readonly eventWindows = new EventWindowCache();
   private readonly notebooks = new Map<number, Notebook[]>();
@@ -86,6 +90,7 @@ export class Store {
 
   constructor(private readonly clock: () => Date, seedName: string) {
     this.rng = new Rng(`posthog-local-api:${seedName}`);
+    this.collab = new CollabStreams(() => this.clock().getTime());
   }
 
   now(): Date {
@@ -306,6 +311,7 @@ export class Store {
       notebook.lastModifiedById = userId;
     }
     for (const [field, value] of Object.entries(values)) (notebook as unknown as JsonObject)[field] = value;
+    if ('content' in values) this.collab.publishPatch(notebook, before.content);
     const changes = (['title', 'content', 'deleted'] as const)
       .filter((f) => JSON.stringify(before[f]) !== JSON.stringify(notebook[f]))
       .map((f) => change('Notebook', f, before[f], notebook[f]));

@@ -4,6 +4,8 @@
 import { createServer, connect, type AddressInfo, type Socket } from 'node:net';
 import { startLocalApi, type LocalApi } from '../api-server';
 import { makeNotebookContent } from '../api-server/notebook-samples';
+import { markdownDoc } from '../api-server/content';
+import { webEdit } from '../api-server/collab-control';
 import type { Json } from '../api-server/model';
 import type { ApiCommand, ApiReply, ChildStart } from './benchApi';
 
@@ -97,6 +99,13 @@ async function main(): Promise<void> {
       case 'setLatency':
         api.setLatency(command.ms);
         return undefined;
+      case 'markdownNotebook':
+        return store.createNotebook(command.projectId, { title: 'Live bench', content: markdownDoc(command.markdown), text_content: command.markdown }).short_id;
+      case 'webEdit': {
+        const notebook = store.getNotebook(command.projectId, command.shortId);
+        if (!notebook) throw new Error(`No notebook ${command.shortId}`);
+        return webEdit(store, notebook, command.edit).version;
+      }
       case 'close':
         return Promise.all([proxy.close(), api.close()]);
     }

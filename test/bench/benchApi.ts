@@ -1,6 +1,7 @@
 // Parent side of apiChild.ts: starts the local API in its own process and drives its store over IPC.
 import { fork, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
+import type { WebEdit } from '../api-server/collab-control';
 import type { SeedName } from '../api-server/seed';
 
 export interface ChildStart {
@@ -18,6 +19,8 @@ export type ApiCommand =
   | { op: 'reset' }
   | { op: 'traffic' }
   | { op: 'setLatency'; ms: number }
+  | { op: 'markdownNotebook'; projectId: number; markdown: string }
+  | { op: 'webEdit'; projectId: number; shortId: string; edit: WebEdit }
   | { op: 'close' };
 
 export interface ApiReply {

@@ -4,7 +4,7 @@ export interface Figure {
   section: string;
   what: string;
   value: number;
-  unit: 'ms' | 'requests' | 'connections' | 'rows' | 'KB' | 'MB' | 'events';
+  unit: 'ms' | 'requests' | 'requests/min' | 'connections' | 'rows' | 'KB' | 'MB' | 'events';
   /** The budget in words, e.g. "≤ 0.3 × naive" (none for context figures). */
   budget?: string;
   pass?: boolean;
@@ -30,6 +30,7 @@ export function formatValue(figure: Pick<Figure, 'value' | 'unit'>): string {
   const { value, unit } = figure;
   if (unit === 'ms') return `${value >= 100 ? Math.round(value) : value.toFixed(1)} ms`;
   if (unit === 'KB' || unit === 'MB') return `${value.toFixed(unit === 'MB' ? 2 : 0)} ${unit}`;
+  if (unit === 'requests/min') return `${value.toFixed(2)} requests/min`;
   return `${Math.round(value).toLocaleString('en-US')} ${unit}`;
 }
 

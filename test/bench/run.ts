@@ -1,8 +1,8 @@
 // `npm run bench`: what users feel, measured against the local API with injected latency, side by side with a
 // naive client and the network's floor; then activation, DOM rows and memory in the real editor, and the package
 // size. Prints a table and writes bench-results/bench.json (and bench.md, the same table in Markdown).
-//   npm run bench [-- --no-editor] [-- --latency 50] [-- --parts package,lists,notebook,hostile,events,editor,startup,live]
-//   [-- --live-minutes 10]
+//   npm run bench [-- --no-editor] [-- --latency 50] [-- --parts package,lists,notebook,live-notebook,hostile,events,editor,startup,live]
+//   [-- --live-minutes 10] [-- --live-notebook-minutes 6]
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -16,6 +16,7 @@ import { benchEditor } from './editor';
 import { benchEvents } from './events';
 import { benchLists } from './lists';
 import { benchLive } from './live';
+import { benchLiveNotebook } from './liveNotebook';
 import { benchLivePace } from './livePace';
 import { benchNotebook } from './notebook';
 import { benchStartup } from './startup';
@@ -25,8 +26,9 @@ const { values: options } = parseArgs({
   options: {
     'no-editor': { type: 'boolean', default: false },
     latency: { type: 'string', default: '50' },
-    parts: { type: 'string', default: 'package,lists,notebook,hostile,events,editor,startup,live' },
+    parts: { type: 'string', default: 'package,lists,notebook,live-notebook,hostile,events,editor,startup,live' },
     'live-minutes': { type: 'string', default: '10' },
+    'live-notebook-minutes': { type: 'string', default: '6' },
   },
 });
 const latencyMs = Number(options.latency);
@@ -74,11 +76,15 @@ async function main(): Promise<number> {
   };
 
   if (parts.has('package')) await attempt('Packaging the extension', packageSizes);
-  if (['lists', 'notebook', 'events'].some((part) => parts.has(part))) {
+  if (['lists', 'notebook', 'live-notebook', 'events'].some((part) => parts.has(part))) {
     const api = await step('Starting the local API (demo seed, own process)', () => BenchApi.start({ seed: 'demo', latencyMs }));
     try {
       if (parts.has('lists')) await attempt(`Lists (${latencyMs} ms per request)`, () => benchLists(api, latencyMs));
       if (parts.has('notebook')) await attempt('2 MB notebook', () => benchNotebook(api, latencyMs));
+      if (parts.has('live-notebook')) {
+        const minutes = Number(options['live-notebook-minutes']);
+        await attempt(`Live notebooks (${minutes} min idle)`, () => benchLiveNotebook(api, latencyMs, minutes));
+      }
       if (parts.has('events')) await attempt('Events pager and export', () => benchEvents(api, latencyMs));
     } finally {
       await api.close();

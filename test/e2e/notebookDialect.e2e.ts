@@ -40,7 +40,10 @@ describe('Markdown notebooks (e2e)', () => {
     }
     api.clearRequests();
     await workbench.saveActiveEditor();
-    assert.deepEqual(api.requests.filter((request) => request.method === 'PATCH').map((request) => request.status), [200]);
+    // One save, through PostHog's versioned Markdown save.
+    const writes = api.requests.filter((request) => request.method !== 'GET' && !request.path.endsWith('/collab/presence/'));
+    const saveOf = (path: string) => (path.endsWith(`/notebooks/${created.short_id}/collab/markdown_save/`) ? 'markdown_save' : path);
+    assert.deepEqual(writes.map((request) => `${request.method} ${saveOf(request.path)} ${request.status}`), ['POST markdown_save 200']);
 
     const stored = markdownOf(api.store.getNotebook(project.id, created.short_id)!.content);
     const typed = ['# Signups, typed', ...TYPED].join('\n');

@@ -50,6 +50,8 @@ describe('Notebook history (e2e)', () => {
     assert.match(await workbench.dialogText(), /Restore "Timeline e2e" to the version of/);
     // Meanwhile another user saves a change to the second paragraph.
     api.store.editNotebookRemotely(project.id, notebook.short_id, { content: markdownDoc('# Timeline\n\nFirst paragraph, version two.\n\nSecond paragraph, changed by Lee.\n') });
+    // PostHog's stream brings it into the editor behind the dialog: the user has not seen it.
+    await workbench.poll(async () => (await workbench.activeEditorText()).includes('changed by Lee'), 'the live change reaches the editor');
     api.clearRequests();
     await workbench.pressDialogButton('Restore');
 
@@ -57,8 +59,8 @@ describe('Notebook history (e2e)', () => {
       async () => markdownOf(api.store.getNotebook(project.id, notebook.short_id)!.content) === '# Timeline\n\nFirst paragraph, version one.\n\nSecond paragraph, changed by Lee.\n',
       'PostHog holds the restored version with the other user\'s change merged in',
     );
-    const calls = api.requests.filter((request) => request.path.endsWith(`/notebooks/${notebook.short_id}/`)).map((request) => `${request.method} ${request.status}`);
-    assert.deepEqual(calls, ['PATCH 409', 'GET 200', 'PATCH 200'], 'saved through the version check and the merge');
+    const saves = api.requests.filter((request) => request.path.endsWith(`/notebooks/${notebook.short_id}/collab/markdown_save/`)).map((request) => `${request.method} ${request.status}`);
+    assert.deepEqual(saves, ['POST 409', 'POST 200'], 'saved against the version the user saw: the 409 carries the change it missed, then the merge');
     await workbench.waitForNotification(/Restored "Timeline e2e"/);
     await workbench.poll(async () => (await workbench.activeEditorText()).includes('changed by Lee'), 'the editor shows the merge');
     await workbench.runCommand('View: Close All Editors');

@@ -3,7 +3,8 @@
 //   npm start -- --desktop    desktop VS Code (`code` on PATH) with --extensionDevelopmentPath
 // Options: --port N (workbench, default 8080), --api-port N (default 8010); a taken port moves to the next
 // free one. --data-dir D (default .vscode-test/dev: settings, extensions, workspace), --no-open,
-// --live-events N (new demo events a second, default 2, for the events panel's Live; 0: none).
+// --live-events N (new demo events a second, default 2, for the events panel's Live; 0: none), --live-notebook (a
+// demo collaborator types into a notebook from "the web app": open it to watch live editing).
 // Ctrl+C stops everything.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
@@ -23,6 +24,7 @@ const { values: options } = parseArgs({
     'data-dir': { type: 'string', default: path.join(repoRoot, '.vscode-test', 'dev') },
     'no-open': { type: 'boolean', default: false },
     'live-events': { type: 'string', default: '2' },
+    'live-notebook': { type: 'boolean', default: false },
   },
 });
 const dataDir = path.resolve(options['data-dir']);
@@ -77,9 +79,18 @@ async function startDesktop(env: NodeJS.ProcessEnv, workspace: string, onExit: (
 async function main(): Promise<void> {
   const apiPort = await firstFreePort(Number(options['api-port']));
   console.log('Starting the local PostHog API with demo data…');
-  const api = await startLocalApi({ seed: 'demo', port: apiPort, liveEventsPerSecond: Number(options['live-events']) || 0 });
+  const api = await startLocalApi({
+    seed: 'demo',
+    port: apiPort,
+    liveEventsPerSecond: Number(options['live-events']) || 0,
+    liveNotebook: options['live-notebook'],
+  });
   console.log(`Local PostHog API: ${api.url}`);
   console.log(`Personal API key (all scopes): ${api.keys.all}`);
+  if (api.demoNotebook) {
+    const project = api.store.getProject(api.demoNotebook.projectId)?.name ?? api.demoNotebook.projectId;
+    console.log(`Live notebook: open "${api.demoNotebook.title}" in project "${project}" (PostHog view, or PostHog: Open Notebook…); a demo collaborator is typing in it.`);
+  }
   const env = { ...process.env, POSTHOG_HOST: api.url, POSTHOG_PERSONAL_API_KEY: api.keys.all };
   const workspace = path.join(dataDir, 'workspace');
   await mkdir(workspace, { recursive: true });

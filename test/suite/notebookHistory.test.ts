@@ -187,22 +187,16 @@ describe('Notebooks as PostHog serves them today', function () {
       assert.equal(await document.save(), true);
     }
     await localApi.rejectedSave(fixture.projectId, notebook.short_id, { kind: 'conflict', content: markdownDoc('# History\n\nNever stored.\n'), by: { first_name: 'Bo' } });
-    // Another user changes the second paragraph; this editor has not seen it yet.
-    await localApi.remoteEdit(fixture.projectId, notebook.short_id, {
-      content: markdownDoc('# History\n\nFirst paragraph, version two.\n\nSecond paragraph, edited by them.\n'),
-      by: { first_name: 'Lee' },
-    });
 
     const timeline = fixture.harness.notebooks.timeline;
     const { items } = await timeline.provideTimeline(uri, {});
     const labels = items.map((item) => `${item.label} · ${item.description}`);
-    assert.equal(items.length, 5, labels.join('\n'));
-    assert.equal(labels[0], 'Saved · Lee');
-    assert.equal(labels[1], 'Save rejected (conflict, not stored) · Bo');
+    assert.equal(items.length, 4, labels.join('\n'));
+    assert.equal(labels[0], 'Save rejected (conflict, not stored) · Bo');
+    assert.match(labels[1]!, /^Saved · /);
     assert.match(labels[2]!, /^Saved · /);
-    assert.match(labels[3]!, /^Saved · /);
-    assert.match(labels[4]!, /^Created · /);
-    const [, rejected, two, one] = items as TimelineItem[];
+    assert.match(labels[3]!, /^Created · /);
+    const [rejected, two, one] = items as TimelineItem[];
     assert.equal(rejected!.contextValue, 'posthogNotebookRejectedSave');
     assert.equal(two!.contextValue, 'posthogNotebookVersion');
     assert.equal(two!.command?.command, COMMANDS.compareNotebookVersion, 'a click compares');
@@ -213,13 +207,22 @@ describe('Notebooks as PostHog serves them today', function () {
     assert.equal(diff.right.toString(), uri.toString());
     assert.equal((await vscode.workspace.openTextDocument(diff.left)).getText(), versionOne, 'the version, in Markdown');
 
-    fixture.harness.window.choose('Restore');
-    await localApi.clearRequests();
+    // While the dialog is open, another user changes the second paragraph, and a live update brings it into
+    // the editor: the user never saw it, so the restore must not take it away.
+    fixture.harness.window.choose('Restore', async () => {
+      await localApi.remoteEdit(fixture.projectId, notebook.short_id, {
+        content: markdownDoc('# History\n\nFirst paragraph, version two.\n\nSecond paragraph, edited by them.\n'),
+        by: { first_name: 'Lee' },
+      });
+      await fixture.files.pollOpenNotebooks(); // as the stream would: this suite's sessions only poll
+      await waitFor('the live change in the editor', () => document.getText().includes('edited by them'));
+      await localApi.clearRequests();
+    });
     assert.equal(await fixture.harness.run(COMMANDS.restoreNotebookVersion, one, uri, timeline.id), true);
     assert.deepEqual(
-      (await requestsOf(notebook)).filter((request) => !request.path.endsWith('/activity/')).map((request) => `${request.method} ${request.status}`),
-      ['PATCH 409', 'GET 200', 'PATCH 200'],
-      'a normal save: the version check, then the merge',
+      (await requestsOf(notebook)).filter((request) => request.path.endsWith(`/notebooks/${notebook.short_id}/`) || request.path.endsWith('/markdown_save/')).map((request) => `${request.method} ${request.status}`),
+      ['POST 409', 'POST 200'],
+      'a normal save against the version the user saw: PostHog\'s 409 carries the change it missed, then the merge',
     );
     assert.equal(markdownOf((await server(notebook)).content), '# History\n\nFirst paragraph, version one.\n\nSecond paragraph, edited by them.\n');
     assert.ok(fixture.harness.window.messages.some((message) => /^Restored "History"/.test(message.text)), JSON.stringify(fixture.harness.window.messages));

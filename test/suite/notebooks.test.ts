@@ -186,7 +186,8 @@ describe('Notebook files', function () {
     await localApi.clearRequests();
     assert.equal(await document.save(), true);
     const expected = '# Signup drop-off\n\nSignups fell **18%**.\n\n- [ ] Watch the failed signups\n\n<Query query={{"kind":"SavedInsightNode","shortId":"Xk3pQ9aZ"}} />\n';
-    const [patch] = (await notebookRequests(notebook)).filter((request) => request.method === 'PATCH');
+    // A Markdown notebook saves through PostHog's versioned Markdown save, as its web app does.
+    const [patch] = (await notebookRequests(notebook)).filter((request) => request.path.endsWith('/collab/markdown_save/'));
     const body = patch?.body as { content: { content: { attrs: { markdown: string } }[] }; text_content: string };
     assert.equal(body.content.content[0].attrs.markdown, expected, 'the Markdown is sent as one string');
     assert.equal(body.text_content, expected, 'text_content is the Markdown');
@@ -374,8 +375,8 @@ describe('Notebook files', function () {
     await fixture.files.pollOpenNotebooks();
     const polls = (await localApi.requests()).filter((request) => request.path.includes('/notebooks/'));
     assert.ok(polls.every((request) => request.headers['if-none-match'] !== undefined), JSON.stringify(polls));
-    await waitFor('the clean editor to reload', () => cleanDocument.getText().includes('Edited remotely'));
-    assert.equal(cleanDocument.isDirty, false);
+    // It takes the change in place, then is saved as it is (which sends nothing): clean again.
+    await waitFor('the clean editor to show the change, clean', () => cleanDocument.getText().includes('Edited remotely') && !cleanDocument.isDirty);
     assert.equal(displayedVersion(cleanDocument), clean.version + 1);
     assert.ok(dirtyDocument.isDirty);
     assert.ok(dirtyDocument.getText().includes('Unsaved'), 'the unsaved text stays');
@@ -583,8 +584,9 @@ describe('Notebook Markdown files', function () {
     });
   }
 
+  /** The saves: a PATCH (legacy notebooks), or PostHog's versioned Markdown save (Markdown notebooks). */
   async function patches(notebook: Notebook): Promise<RecordedRequest[]> {
-    return (await notebookRequests(notebook)).filter((request) => request.method === 'PATCH');
+    return (await notebookRequests(notebook)).filter((request) => request.method === 'PATCH' || request.path.endsWith('/collab/markdown_save/'));
   }
 
   it('opens a legacy notebook as Markdown with one GET, and a save converts back: one PATCH, still legacy, the text kept', async () => {
@@ -628,7 +630,7 @@ describe('Notebook Markdown files', function () {
     assert.equal(saved.text_content, document.getText());
   });
 
-  it('merges another user\'s change to a different paragraph and saves both (409, GET, PATCH)', async () => {
+  it('merges another user\'s change to a different paragraph and saves both (409 with the update missed, then the merge)', async () => {
     const notebook = await markdownNotebook('Merge Markdown', '# Merge\n\nFirst paragraph.\n\nSecond paragraph.\n');
     const document = await open(uriOf(fixture, notebook, 'markdown'));
     await replaceText(document, '# Merge\n\nFirst paragraph, edited by me.\n\nSecond paragraph.\n');
@@ -637,7 +639,7 @@ describe('Notebook Markdown files', function () {
     });
     await localApi.clearRequests();
     assert.equal(await document.save(), true);
-    assert.deepEqual((await notebookRequests(notebook)).map((request) => `${request.method} ${request.status}`), ['PATCH 409', 'GET 200', 'PATCH 200']);
+    assert.deepEqual((await notebookRequests(notebook)).map((request) => `${request.method} ${request.status}`), ['POST 409', 'POST 200'], 'the 409 carried the update: no GET');
     const saved = await server(fixture, notebook);
     assert.equal(markdownOf(saved.content), '# Merge\n\nFirst paragraph, edited by me.\n\nSecond paragraph, edited by them.\n');
     assert.equal(saved.text_content, '# Merge\n\nFirst paragraph, edited by me.\n\nSecond paragraph, edited by them.', 'PostHog trims text_content');
@@ -653,7 +655,7 @@ describe('Notebook Markdown files', function () {
     });
     await localApi.clearRequests();
     assert.equal(await document.save(), true);
-    assert.deepEqual((await notebookRequests(notebook)).map((request) => `${request.method} ${request.status}`), ['PATCH 409', 'GET 200']);
+    assert.deepEqual((await notebookRequests(notebook)).map((request) => `${request.method} ${request.status}`), ['POST 409']);
     await waitFor('the editor to show their paragraph', () => document.getText().includes('Second, theirs.') && !document.isDirty);
     await replaceText(document, document.getText().replace('# Both', '# Both, retitled'));
     assert.equal(await document.save(), true);
@@ -887,8 +889,8 @@ describe('Notebook Markdown files', function () {
     assert.ok(document.isDirty, 'the editor still holds the unsaved text');
     await localApi.clearRequests();
     assert.equal(await document.save(), true);
-    // The new window knows nothing of the notebook yet (one GET), saves on the archived base (409), reads theirs and merges.
-    assert.deepEqual((await notebookRequests(notebook)).map((request) => `${request.method} ${request.status}`), ['GET 200', 'PATCH 409', 'GET 200', 'PATCH 200']);
+    // The new window knows nothing of the notebook yet (one GET), saves on the archived base (409 with the update it missed) and merges.
+    assert.deepEqual((await notebookRequests(notebook)).map((request) => `${request.method} ${request.status}`), ['GET 200', 'POST 409', 'POST 200']);
     const saved = await server(fixture, notebook);
     assert.equal(markdownOf(saved.content), '# Reloaded\n\nOne, edited before the reload.\n\nTwo, edited after.\n');
   });

@@ -14,6 +14,7 @@ import {
   Paginated,
 } from '../schemas';
 import { isUuid } from '../uuid';
+import { NotebookCollabApi } from './collab';
 import { listSource, ResourceContext, segment, splitPaging } from './context';
 import { lacksMarkdown, withMarkdown } from './notebookMarkdown';
 import type { ActivityPaging } from './projects';
@@ -55,7 +56,12 @@ export interface NotebookGetOptions {
 
 /** Notebooks of a project (/api/projects/{project}/notebooks/). The API is early access. */
 export class NotebooksApi {
-  constructor(private readonly context: ResourceContext) {}
+  /** The collaboration endpoints (collab/stream, collab/markdown_save, collab/presence). */
+  readonly collab: NotebookCollabApi;
+
+  constructor(private readonly context: ResourceContext) {
+    this.collab = new NotebookCollabApi(context);
+  }
 
   list(projectId: number | string, filters?: NotebookListFilters, call?: CallOptions): Promise<Paginated<NotebookListItem>> {
     const { paging, rest } = splitPaging(filters);

@@ -6,3 +6,4 @@ export * from './activity';
 export * from './comment';
 export * from './discovery';
 export * from './shapes';
+export * from './collab';

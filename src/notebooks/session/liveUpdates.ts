@@ -2,9 +2,9 @@ import { type Notebook, NOT_MODIFIED } from '../../api';
 import type { NotebookCalls, NotebookRef, SessionLog } from './ports';
 
 /**
- * Where a notebook session hears of PostHog's newer versions while an editor shows the notebook. Today it
- * polls; PostHog's collaboration stream (collab/stream) is the next source, behind this same interface: it
- * starts with the first editor and stops with the last, one per notebook however many editors show it.
+ * Where a notebook session hears of PostHog's newer versions while an editor shows the notebook: PostHog's
+ * collaboration stream (./streamUpdates.ts), or polling where the server has none. One per notebook however
+ * many editors show it: it starts with the first editor and stops with the last.
  */
 export interface LiveUpdates {
   /** An editor shows the notebook: follow PostHog's changes. */
@@ -21,8 +21,20 @@ export interface LiveUpdateTarget {
   readonly ref: NotebookRef;
   /** The newest version the session knows, shown or held back. */
   latestKnown(): Notebook;
-  /** PostHog holds `notebook` (maybe nothing newer than what the session knows). */
-  acceptRemote(notebook: Notebook): void;
+  /** PostHog holds `notebook` (maybe nothing newer than what the session knows); resolves once the editors have it. */
+  acceptRemote(notebook: Notebook): Promise<void>;
+}
+
+/** One conditional GET (If-None-Match: the version known), which costs a 304 and no body while nothing changed. */
+export async function checkForChanges(target: LiveUpdateTarget, calls: () => Promise<NotebookCalls>, log: SessionLog): Promise<void> {
+  const known = target.latestKnown();
+  const { projectId, shortId } = target.ref;
+  try {
+    const answer = await (await calls()).get(projectId, shortId, { ifNoneMatchVersion: known.version });
+    await target.acceptRemote(answer === NOT_MODIFIED ? known : answer);
+  } catch (error) {
+    log.warn(`Could not check notebook ${shortId} for changes on PostHog: ${String(error)}`);
+  }
 }
 
 /**
@@ -67,14 +79,7 @@ export class PollingUpdates implements LiveUpdates {
     this.timer = this.running && seconds > 0 ? setTimeout(() => void this.checkNow().finally(() => this.schedule()), seconds * 1000) : undefined;
   }
 
-  private async check(): Promise<void> {
-    const known = this.target.latestKnown();
-    const { projectId, shortId } = this.target.ref;
-    try {
-      const answer = await (await this.calls()).get(projectId, shortId, { ifNoneMatchVersion: known.version });
-      this.target.acceptRemote(answer === NOT_MODIFIED ? known : answer);
-    } catch (error) {
-      this.log.warn(`Could not check notebook ${shortId} for changes on PostHog: ${String(error)}`);
-    }
+  private check(): Promise<void> {
+    return checkForChanges(this.target, this.calls, this.log);
   }
 }

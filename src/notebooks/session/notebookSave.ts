@@ -120,7 +120,8 @@ export async function sendSave(calls: NotebookCalls, ref: NotebookRef, save: Pen
 
 const NO_BASE: EditableNotebook = { title: null, content: EMPTY_DOC, text_content: null };
 
-function mergeWith(save: PendingSave, server: Notebook, author: string | null): SaveMergeOutcome {
+/** The three-way merge of a save with PostHog's `server` version (the save's form decides how); `author` names them in markers. */
+export function mergeWith(save: PendingSave, server: Notebook, author: string | null): SaveMergeOutcome {
   const labels = mergeLabels(server, author);
   if (save.form === 'markdown' && save.base) {
     return mergeMarkdownSave(save.base, save.text, server, labels);

@@ -12,18 +12,26 @@ import {
 import { editableOf, MARKDOWN_NODE, MARKDOWN_NODE_ID, markdownOf, serializeNotebook } from '../notebookDocument';
 import { NotebookHistory } from '../notebookHistory';
 import { isCurrentName } from '../notebookNames';
-import type { NotebookForm } from '../notebookPaths';
+import { type NotebookForm, notebookFormOf } from '../notebookPaths';
+import { type CaretInText, Collaborators } from './collaborators';
 import { isViewOnly } from '../accessLevel';
 import { isServerRevision } from './changeAuthor';
 import { ContentRefusedError, isContentRefusal, locateRefusedNode } from './contentRefusal';
 import { describeRewrite } from './contentRewrite';
 import { EditorBases } from './editorBases';
-import type { LiveUpdates, LiveUpdateTarget } from './liveUpdates';
-import { type PendingSave, planJsonWrite, planMarkdownWrite, sendSave } from './notebookSave';
+import type { LiveUpdates } from './liveUpdates';
+import { isMarkdownNotebookSave, sendMarkdownSave } from './markdownSaveCall';
+import { type PendingSave, planJsonWrite, planMarkdownWrite, type SendOutcome, sendSave } from './notebookSave';
+import type { Author } from './presence';
 import type { BaseStore, EditorFacts, NotebookCalls, NotebookRef, SessionLog } from './ports';
+import { authorOfVersion, mergeIntoEditor, notebookAfterUpdate } from './remoteChanges';
+import type { LineRange } from './remoteMerge';
+import type { RemotePresence, RemoteUpdate, StreamTarget } from './streamUpdates';
 
 /** A read within this long after a fetch serves what that fetch got. */
 export const FRESH_MS = 5_000;
+/** How long the user must pause typing before a remote change waiting for it is merged into their text. */
+const TYPING_PAUSE_MS = 300;
 /** Above this, a legacy notebook's Markdown is converted back only on save, not for live diagnostics. */
 const LIVE_CONVERSION_MAX_CHARS = 500_000;
 
@@ -36,13 +44,28 @@ export interface FormText {
 }
 
 export type SessionChange =
-  /** PostHog's version moved on and no editor has unsaved changes: the editors reload. */
-  | { readonly kind: 'changed' }
+  /** PostHog's version moved on (by `author`, when known), and every editor with unsaved changes took it: the others reload. */
+  | { readonly kind: 'changed'; readonly notebook: Notebook; readonly author?: Author }
+  /**
+   * PostHog's version was merged into the unsaved editor of `uri`, except its changes to the editor's lines
+   * `held` (both changed them: merged when the editor saves).
+   */
+  | { readonly kind: 'merged'; readonly notebook: Notebook; readonly uri: string; readonly author?: Author; readonly held: readonly LineRange[] }
   /**
    * PostHog has a newer version, held back while the editor of `uri` has unsaved changes (told once per
-   * version); `byPostHog`: PostHog made it itself (its Markdown migration), not last_modified_by.
+   * version); `held`: the editor's lines its changes overlap, when known.
    */
-  | { readonly kind: 'held'; readonly notebook: Notebook; readonly uri: string; readonly byPostHog: boolean };
+  | {
+      readonly kind: 'held';
+      readonly notebook: Notebook;
+      readonly uri: string;
+      readonly author?: Author;
+      readonly held: readonly LineRange[];
+      /** PostHog made the version itself (its Markdown migration), not last_modified_by. */
+      readonly byPostHog: boolean;
+    }
+  /** Others' carets changed. */
+  | { readonly kind: 'presence' };
 
 export type WriteOutcome =
   /** The text changes nothing (or was saved before): nothing sent. */
@@ -67,8 +90,10 @@ export interface SessionDeps {
   readonly editors: EditorFacts;
   readonly archive: BaseStore;
   readonly log: SessionLog;
-  /** The session's source of PostHog's changes (polling today). */
-  readonly updates: (target: LiveUpdateTarget) => LiveUpdates;
+  /** The session's source of PostHog's changes: its stream, or polling. */
+  readonly updates: (target: StreamTarget) => LiveUpdates;
+  /** This window's client id on PostHog's collaboration endpoints. */
+  readonly clientId: string;
 }
 
 /**
@@ -77,7 +102,7 @@ export interface SessionDeps {
  * Saves of the notebook run one at a time, each planned once the one before has moved the bases on. Knows
  * nothing of VS Code: the file system (../notebookFiles.ts) and the editors (../notebookEditors.ts) call it.
  */
-export class NotebookSession implements LiveUpdateTarget {
+export class NotebookSession implements StreamTarget {
   private current: Notebook;
   private readonly texts = new Map<NotebookForm, FormText>();
   /** A save's own Markdown, served for the version it made instead of the conversion, so the user's spelling stays. */
@@ -97,6 +122,13 @@ export class NotebookSession implements LiveUpdateTarget {
   private queue: Promise<unknown> = Promise.resolve();
   private readonly updates: LiveUpdates;
   private following = false;
+  private paused = false;
+  /** A newer version waits for the user to pause typing, to be merged into their unsaved text. */
+  private mergeWhenTypingPauses: { readonly author?: Author } | undefined;
+  private typingPause: ReturnType<typeof setTimeout> | undefined;
+  /** The server answered collab/markdown_save with 404 or 405: Markdown notebooks save with a PATCH. */
+  private markdownSaveUnsupported = false;
+  readonly collaborators: Collaborators;
   private readonly changes = new Emitter<SessionChange>();
   readonly onDidChange = this.changes.event;
 
@@ -109,6 +141,7 @@ export class NotebookSession implements LiveUpdateTarget {
     this.mtime = this.nextMtime(Date.parse(notebook.last_modified_at) || Date.now());
     this.shown = new NotebookHistory(ref.shortId);
     this.bases = new EditorBases(deps.editors, deps.archive, deps.log);
+    this.collaborators = new Collaborators(ref, deps.clientId, deps.calls, deps.log, () => this.changes.fire({ kind: 'presence' }));
     this.updates = deps.updates(this);
     this.followIfShown();
   }
@@ -191,6 +224,18 @@ export class NotebookSession implements LiveUpdateTarget {
   /** The editor of `uri` changed its text, its dirty state, or was saved. */
   editorChanged(uri: string): void {
     this.bases.follow(uri);
+    if (this.mergeWhenTypingPauses) {
+      clearTimeout(this.typingPause);
+      this.typingPause = setTimeout(() => this.mergeAfterTyping(), TYPING_PAUSE_MS);
+    }
+  }
+
+  private mergeAfterTyping(): void {
+    const waiting = this.mergeWhenTypingPauses;
+    const latest = this.remote;
+    if (waiting && latest) {
+      void this.enqueue(() => (this.remote === latest ? this.takeRemote(latest, waiting.author) : Promise.resolve()));
+    }
   }
 
   /** The editor of `uri` closed. */
@@ -199,6 +244,22 @@ export class NotebookSession implements LiveUpdateTarget {
     if (this.following && this.deps.editors.openUris().length === 0) {
       this.following = false;
       this.updates.stop();
+    }
+  }
+
+  /** Stops following PostHog's changes for a while (the window has been in the background long). */
+  pauseUpdates(): void {
+    this.paused = true;
+    if (this.following) {
+      this.updates.stop();
+    }
+  }
+
+  /** Follows PostHog's changes again after a pause (the stream replays what was missed, or the notebook is checked). */
+  resumeUpdates(): void {
+    this.paused = false;
+    if (this.following) {
+      this.updates.start();
     }
   }
 
@@ -214,17 +275,76 @@ export class NotebookSession implements LiveUpdateTarget {
 
   /** Starts or stops following PostHog's changes again (e.g. the poll interval changed). */
   restartUpdates(): void {
-    if (this.following) {
+    if (this.following && !this.paused) {
       this.updates.stop();
       this.updates.start();
     }
   }
 
   /**
-   * PostHog holds `latest` (from the live updates): with every editor clean, the session moves on to it and the
-   * editors reload; while one has unsaved changes it is held back (the save merges with it) and told once.
+   * PostHog holds `latest` (a GET of the live updates): with every editor clean, the session moves on to it and
+   * the editors reload; an editor with unsaved changes gets its changes merged in, or held where they overlap.
+   * Runs after the saves before it.
    */
-  acceptRemote(latest: Notebook): void {
+  acceptRemote(latest: Notebook): Promise<void> {
+    return this.enqueue(() => this.takeRemote(latest, authorOfVersion(latest, this.latestKnown())));
+  }
+
+  /** An update from PostHog's stream: the version it made, from its diff when that applies, else fetched. */
+  applyUpdate(update: RemoteUpdate): Promise<void> {
+    return this.enqueue(() => this.applyUpdateNow(update));
+  }
+
+  presence(presence: RemotePresence): void {
+    this.collaborators.take(presence);
+  }
+
+  streaming(open: boolean): void {
+    this.collaborators.streaming(open);
+  }
+
+  knownSince(): number {
+    return this.fetchedAt;
+  }
+
+  /** Others' carets in the text the editor of `uri` shows now. */
+  caretsIn(uri: string): CaretInText[] {
+    const text = this.deps.editors.textOf(uri);
+    return text === undefined || notebookFormOf(uri) !== 'markdown' ? [] : this.collaborators.caretsIn(text, this.bases.known(uri)?.editable.content ?? this.current.content);
+  }
+
+  /** This window's caret is at `offset` of the Markdown editor of `uri`: others are told (soon, and at most once a second). */
+  publishCaret(uri: string, offset: number): void {
+    const text = this.deps.editors.textOf(uri);
+    const base = this.bases.known(uri);
+    if (text !== undefined && notebookFormOf(uri) === 'markdown') {
+      this.collaborators.publish(text, offset, base?.editable.content ?? this.current.content, base?.version ?? this.current.version);
+    }
+  }
+
+  private async applyUpdateNow(update: RemoteUpdate): Promise<void> {
+    if (update.clientId === this.deps.clientId) {
+      return; // this window's own save
+    }
+    if (update.clientId && update.cursor) {
+      this.collaborators.take({ clientId: update.clientId, author: update.author, version: update.version, cursor: update.cursor });
+    }
+    const known = this.latestKnown();
+    if (update.version <= known.version) {
+      return; // known already: a save of this window (a PATCH's update carries no client id), or a replay
+    }
+    // A PATCH's update names no one and the JSON document shows who saved: those are fetched instead.
+    const jsonShown = this.deps.editors.openUris().some((uri) => notebookFormOf(uri) === 'json');
+    const next = update.clientId && !update.step && !jsonShown ? notebookAfterUpdate(known, update, Date.now()) : undefined;
+    if (next) {
+      await this.takeRemote(next, update.author);
+      return;
+    }
+    const latest = await (await this.deps.calls()).get(this.ref.projectId, this.ref.shortId);
+    await this.takeRemote(latest, update.author ?? authorOfVersion(latest, known));
+  }
+
+  private async takeRemote(latest: Notebook, author: Author | undefined): Promise<void> {
     const current = this.current;
     if (latest.version < current.version) {
       return;
@@ -233,17 +353,64 @@ export class NotebookSession implements LiveUpdateTarget {
       this.remote = undefined;
       return;
     }
-    const dirty = this.deps.editors.openUris().find((uri) => this.deps.editors.isDirty(uri));
-    if (!dirty) {
-      this.remote = undefined;
-      this.accept(latest);
-      this.changes.fire({ kind: 'changed' });
+    let held = false;
+    let typing = false;
+    for (const uri of this.deps.editors.openUris().filter((open) => this.deps.editors.isDirty(open))) {
+      const merge = notebookFormOf(uri) === 'markdown' ? await mergeIntoEditor(this.deps.editors, this.bases, uri, latest, this.mtime) : undefined;
+      if (merge?.kind === 'merged') {
+        this.changes.fire({ kind: 'merged', notebook: latest, uri, author, held: merge.held });
+        continue;
+      }
+      if (merge?.kind === 'typing') {
+        typing = true;
+        continue;
+      }
+      held = true;
+      if (this.warnedVersion !== latest.version) {
+        this.warnedVersion = latest.version;
+        this.changes.fire({ kind: 'held', notebook: latest, uri, author, held: merge?.held ?? [], byPostHog: isServerRevision(current, latest) });
+      }
+    }
+    this.mergeWhenTypingPauses = typing ? { author } : undefined;
+    if (typing) {
+      clearTimeout(this.typingPause);
+      this.typingPause = setTimeout(() => this.mergeAfterTyping(), TYPING_PAUSE_MS);
+    }
+    if (held || typing) {
+      this.remote = latest;
       return;
     }
-    this.remote = latest;
-    if (this.warnedVersion !== latest.version) {
-      this.warnedVersion = latest.version;
-      this.changes.fire({ kind: 'held', notebook: latest, uri: dirty, byPostHog: isServerRevision(current, latest) });
+    this.remote = undefined;
+    this.accept(latest);
+    await this.showInCleanEditors();
+    this.changes.fire({ kind: 'changed', notebook: latest, author });
+  }
+
+  /**
+   * Clean editors take the current version in place, as the smallest edits (a reload of the file, which VS Code
+   * does a while after it is told, replaces every changed line and moves a cursor on one), then are saved as
+   * they are, which sends nothing: their text is the version's. Where a save would change the text (formatters
+   * on save), or the user typed meanwhile, the 'changed' event reloads them instead.
+   */
+  private async showInCleanEditors(): Promise<void> {
+    const { editors } = this.deps;
+    for (const uri of editors.openUris().filter((open) => !editors.isDirty(open) && editors.savesAsIs(open))) {
+      const form = notebookFormOf(uri) ?? 'json';
+      const shown = editors.textOf(uri);
+      const text = this.textOf(form).text;
+      if (shown === undefined || shown === text) {
+        continue;
+      }
+      const snapshot = snapshotOf(this.current, text, this.mtime);
+      this.bases.served(uri, snapshot);
+      if (form === 'json') {
+        this.shown.recordServed(this.current);
+      }
+      if (await editors.replaceText(uri, shown, text)) {
+        this.bases.rebase(uri, snapshot);
+        // Not awaited: the save's write waits for this update to finish (saves and updates run one at a time).
+        void editors.save(uri);
+      }
     }
   }
 
@@ -318,13 +485,15 @@ export class NotebookSession implements LiveUpdateTarget {
         version,
       });
       this.accept(saved);
-      this.changes.fire({ kind: 'changed' });
+      this.changes.fire({ kind: 'changed', notebook: saved });
       return saved;
     });
   }
 
   dispose(): void {
+    clearTimeout(this.typingPause);
     this.updates.dispose();
+    this.collaborators.dispose();
     this.bases.dispose();
     this.changes.dispose();
   }
@@ -356,7 +525,7 @@ export class NotebookSession implements LiveUpdateTarget {
     if (!save) {
       return { kind: 'unchanged' };
     }
-    const sent = await this.send(uri, save, overwrite);
+    const sent = await this.send(save, uri, overwrite);
     if (sent.kind === 'saved') {
       // PostHog may have rewritten what it stored (query nodes normalised, Python nodes annotated): the editor
       // then takes PostHog's version as it takes a merge, and its next save merges with it.
@@ -374,14 +543,19 @@ export class NotebookSession implements LiveUpdateTarget {
   }
 
   /**
-   * One save sent. PostHog's refusal of the content comes back as ContentRefusedError, at the node it concerns
-   * in the editor's text; a refusal of the write (403: the user's access changed) first learns the notebook's
-   * access level again, so that it opens read-only from now on.
+   * One save sent: a Markdown notebook's through PostHog's versioned Markdown save (unless the server has none),
+   * others as a PATCH. PostHog's refusal of the content comes back as ContentRefusedError, at the node it
+   * concerns in the editor's text; a refusal of the write (403: the user's access changed) first learns the
+   * notebook's access level again, so that it opens read-only from now on.
    */
-  private async send(uri: string, save: PendingSave, overwrite: boolean) {
+  private async send(save: PendingSave, uri: string, overwrite: boolean): Promise<SendOutcome> {
     const calls = await this.deps.calls();
+    const options = { overwrite, known: this.current, label: uri, log: this.deps.log };
     try {
-      return await sendSave(calls, this.ref, save, { overwrite, known: this.current, label: uri, log: this.deps.log });
+      if (this.markdownSaveUnsupported || !isMarkdownNotebookSave(save)) {
+        return await sendSave(calls, this.ref, save, options);
+      }
+      return await sendMarkdownSave(calls, this.ref, save, { ...options, clientId: this.deps.clientId, onUnsupported: () => (this.markdownSaveUnsupported = true) });
     } catch (error) {
       if (isContentRefusal(error)) {
         const detail = error.detail ?? error.userMessage;
@@ -431,7 +605,9 @@ export class NotebookSession implements LiveUpdateTarget {
   private followIfShown(): void {
     if (!this.following && this.deps.editors.openUris().length > 0) {
       this.following = true;
-      this.updates.start();
+      if (!this.paused) {
+        this.updates.start();
+      }
     }
   }
 

@@ -14,8 +14,8 @@ export interface NotebookRef {
   readonly shortId: string;
 }
 
-/** PostHog's notebook calls a session makes (the connection's client.notebooks). */
-export type NotebookCalls = Pick<NotebooksApi, 'get' | 'update'>;
+/** PostHog's notebook calls a session makes (the connection's client.notebooks): reads, PATCH, and the collaboration endpoints. */
+export type NotebookCalls = Pick<NotebooksApi, 'get' | 'update' | 'collab'>;
 
 /**
  * The open editors of one notebook (either file, under any of its names), by URI string: what they show,
@@ -28,10 +28,15 @@ export interface EditorFacts {
   /** The editor's whole text; undefined when no editor has the URI open. */
   textOf(uri: string): string | undefined;
   /**
-   * Replaces the editor's whole text with `text` (it stays unsaved), only if it still is `expected` (VS Code
-   * refuses the edit if the user typed meanwhile). Resolves whether the text was replaced.
+   * Turns the editor's text into `text` (it stays unsaved) with the smallest edits, so the cursor, selections
+   * and undo stay; only if it still is `expected` (VS Code refuses the edit if the user typed meanwhile).
+   * Resolves whether the text was changed.
    */
   replaceText(uri: string, expected: string, text: string): Promise<boolean>;
+  /** Whether a save of the editor writes its text as it is (no formatter or other save participant changes it). */
+  savesAsIs(uri: string): boolean;
+  /** Saves the editor (VS Code's save: the file system's write, then the editor is clean). Resolves whether saved. */
+  save(uri: string): Promise<boolean>;
 }
 
 /** Where bases of editors with unsaved changes are kept over a window reload (BaseArchive). */

@@ -23,6 +23,11 @@ export interface HarnessOptions {
   readonly storageUri?: vscode.Uri;
   /** The extension's global state; by default an empty one (pass another harness's to play a window reload). */
   readonly state?: MemoryState;
+  /**
+   * Open notebooks follow PostHog's stream, as in the extension. By default tests look for changes by hand
+   * (files.pollOpenNotebooks), at the moments they choose.
+   */
+  readonly liveNotebooks?: boolean;
 }
 
 /** Commands and panel serializers the features register, kept here: the installed extension owns the real ids. */
@@ -75,8 +80,9 @@ export class ExplorerHarness implements vscode.Disposable {
       scheme: options.scheme ?? `posthog-test-${++harnesses}`,
     });
     this.features = registerFeatures(this.services);
-    // Tests poll open notebooks by hand (files.pollOpenNotebooks), at the moments they choose.
+    // Unless live, tests poll open notebooks by hand (files.pollOpenNotebooks), at the moments they choose.
     this.notebooks.files.setPollInterval(0);
+    this.notebooks.sessions.setLiveMode(options.liveNotebooks ? 'stream' : 'poll');
   }
 
   get explorer() {

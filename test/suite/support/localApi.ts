@@ -82,6 +82,29 @@ export const localApi = {
     edit: { title?: string; content?: unknown; deleted?: boolean; by?: { first_name: string; last_name?: string; email?: string } } = {},
   ) =>
     control<void>('POST', `notebooks/${projectId}/${shortId}/remote-edit`, edit),
+  /**
+   * An edit from PostHog's web app: a Markdown notebook's versioned save (by `by`, or PostHog AI with `agent: 'ai'`,
+   * its author's caret on the stream), a legacy notebook's ProseMirror step. See test/api-server/collab-control.ts.
+   */
+  webEdit: (
+    projectId: number,
+    shortId: string,
+    edit: {
+      markdown?: string;
+      append?: string;
+      replace?: { find: string; with: string };
+      content?: unknown;
+      by?: { first_name: string; last_name?: string; email?: string };
+      agent?: string;
+      clientId?: string;
+      cursor?: { node_index?: number; offset?: number; list_item_index?: number };
+    },
+  ) => control<unknown>('POST', `notebooks/${projectId}/${shortId}/web-edit`, edit),
+  /** A web app user's caret on the notebook's stream. */
+  webPresence: (projectId: number, shortId: string, caret: { cursor: Record<string, number>; by?: { first_name: string; last_name?: string }; clientId?: string }) =>
+    control<void>('POST', `notebooks/${projectId}/${shortId}/presence`, caret),
+  /** Ends every open collaboration stream (`error`: with PostHog's `event: error`). */
+  closeStreams: (error = false) => control<{ closed: number }>('POST', 'collab/streams/close', { error }),
   /** The main user's access level on a notebook under PostHog's access control. */
   setNotebookAccess: (projectId: number, shortId: string, level: 'none' | 'viewer' | 'editor' | 'manager') =>
     control<void>('POST', `notebooks/${projectId}/${shortId}/access`, { level }),

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { type EditorsApi, VSCODE_EDITORS, type WindowApi } from '../../../src/workbench/window';
+import { type CaretDecoration, type EditorsApi, VSCODE_EDITORS, type WindowApi } from '../../../src/workbench/window';
 
 /** One prompt a flow showed, and what the script answered. */
 export interface Prompt {
@@ -50,10 +50,12 @@ export class ScriptedWindow {
   readonly diffs: { left: vscode.Uri; right: vscode.Uri; title: string }[] = [];
   /** What the features said in the status bar. */
   readonly statusMessages: string[] = [];
+  /** Others' carets the features last showed in each document (they are shown for real too). */
+  readonly carets = new Map<string, readonly CaretDecoration[]>();
   /** How many times a flow found no connection and offered to sign in. */
   signInOffers = 0;
   private readonly answers: Answer[] = [];
-  private readonly messageChoices: (string | undefined)[] = [];
+  private readonly messageChoices: { button: string | undefined; meanwhile?: () => Promise<unknown> }[] = [];
 
   /** Picks the first item whose label contains the text; undefined escapes. */
   pick(text: string | undefined): this {
@@ -68,9 +70,12 @@ export class ScriptedWindow {
     return this;
   }
 
-  /** The button the next message with buttons gets (none by default). */
-  choose(button: string | undefined): this {
-    this.messageChoices.push(button);
+  /**
+   * The button the next message with buttons gets (none by default); `meanwhile` runs while it is shown,
+   * before the answer (what others do while a modal dialog waits for the user).
+   */
+  choose(button: string | undefined, meanwhile?: () => Promise<unknown>): this {
+    this.messageChoices.push({ button, meanwhile });
     return this;
   }
 
@@ -135,6 +140,10 @@ export class ScriptedWindow {
         this.diffs.push({ left, right, title });
         return VSCODE_EDITORS.diff(left, right, title);
       },
+      showCarets: (uri, carets) => {
+        this.carets.set(uri.toString(), carets);
+        VSCODE_EDITORS.showCarets(uri, carets);
+      },
     };
   }
 
@@ -162,6 +171,11 @@ export class ScriptedWindow {
     const buttons = items.filter((item) => typeof item === 'string') as string[];
     const options = items.find((item): item is vscode.MessageOptions => typeof item === 'object' && item !== null && !('title' in item));
     this.messages.push({ severity, text, ...(options?.detail !== undefined ? { detail: options.detail } : {}), ...(buttons.length > 0 ? { buttons } : {}) });
-    return buttons.length > 0 ? this.messageChoices.shift() : undefined;
+    if (buttons.length === 0) {
+      return undefined;
+    }
+    const choice = this.messageChoices.shift();
+    await choice?.meanwhile?.();
+    return choice?.button;
   }
 }

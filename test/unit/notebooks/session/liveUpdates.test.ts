@@ -23,7 +23,7 @@ describe('PollingUpdates', () => {
       },
     } as unknown as NotebookCalls;
     const log = new MemoryLog();
-    const target = { ref: { connectionId: 'c', projectId: 1, shortId: known.short_id }, latestKnown: () => known, acceptRemote: (value: Notebook) => void accepted.push(value) };
+    const target = { ref: { connectionId: 'c', projectId: 1, shortId: known.short_id }, latestKnown: () => known, acceptRemote: async (value: Notebook) => void accepted.push(value) };
     return { updates: new PollingUpdates(target, async () => calls, () => seconds, log), asked, accepted, known, log };
   }
 

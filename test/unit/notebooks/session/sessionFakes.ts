@@ -32,6 +32,27 @@ export class FakeEditors implements EditorFacts {
     return true;
   }
 
+  /** When false (as if saves ran formatters), clean editors reload instead of taking changes in place. */
+  savesUnchanged = false;
+  /** Saves the session asked for: set by the test (they go through the session's write, as VS Code's do). */
+  onSave: ((uri: string, text: string) => Promise<boolean>) | undefined;
+
+  savesAsIs(): boolean {
+    return this.savesUnchanged;
+  }
+
+  async save(uri: string): Promise<boolean> {
+    const document = this.documents.get(uri);
+    if (!document || !this.onSave) {
+      return false;
+    }
+    const saved = await this.onSave(uri, document.text);
+    if (saved && this.documents.get(uri)?.text === document.text) {
+      this.documents.set(uri, { text: document.text, dirty: false });
+    }
+    return saved;
+  }
+
   /** The user's edit: the editor holds `text`, unsaved. */
   type(uri: string, text: string): void {
     this.documents.set(uri, { text, dirty: true });

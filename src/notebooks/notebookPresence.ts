@@ -1,0 +1,209 @@
+import * as vscode from 'vscode';
+import { oneSafeLine } from '../common/text';
+import { Disposable } from '../workbench/disposable';
+import type { CaretDecoration, WindowApi } from '../workbench/window';
+import type { NotebookEditors } from './notebookEditors';
+import { parseNotebookPath } from './notebookPaths';
+import type { Author, NotebookSession, NotebookSessions, SessionChange } from './session';
+
+/** How long a status bar message about a remote change stays. */
+const STATUS_MS = 5_000;
+/** While others are in the notebook the window is focused on, its caret is sent again this often. */
+const CARET_HEARTBEAT_MS = 60_000;
+/** How often others' carets are looked at again (a caret without a ping for a minute goes). */
+const CARET_REFRESH_MS = 15_000;
+
+/**
+ * Live editing as the user sees it: who changed an open notebook (the status bar and the log name them, a
+ * person or an agent), who else is in it (their carets, with names, as editor decorations, and their names in
+ * the status bar), and the user's own caret sent to them (unless posthogExplorer.notebooks.shareCaret is off).
+ * Everything shown goes through the window seam.
+ */
+export class NotebookPresence extends Disposable {
+  private shareCaret = true;
+  private readonly status: vscode.StatusBarItem;
+  private readonly painted = new Set<string>();
+  /** The clients whose carets each notebook showed last: one more is told the user's caret at once. */
+  private readonly present = new WeakMap<NotebookSession, Set<string>>();
+  private lastCaret: { uri: vscode.Uri; offset: number } | undefined;
+
+  constructor(
+    private readonly scheme: string,
+    private readonly sessions: NotebookSessions,
+    private readonly editors: NotebookEditors,
+    private readonly window: Pick<WindowApi, 'editors' | 'setStatusBarMessage' | 'createStatusBarItem' | 'state'>,
+    private readonly log: Pick<vscode.LogOutputChannel, 'info'>,
+  ) {
+    super();
+    this.status = this._register(window.createStatusBarItem('posthogExplorer.notebookPresence', vscode.StatusBarAlignment.Right, 100));
+    this.status.name = vscode.l10n.t('PostHog: others in this notebook');
+    this._register(sessions.onDidChange(({ session, change }) => this.onChange(session, change)));
+    this._register(window.editors.onDidMoveCaret((uri, offset) => this.caretMoved(uri, offset)));
+    this._register(window.editors.onDidChangeActive(() => this.showNames()));
+    this._register(vscode.workspace.onDidChangeTextDocument(({ document }) => this.paintSoon(document.uri)));
+    this._register(
+      vscode.workspace.onDidCloseTextDocument((document) => {
+        if (this.painted.delete(document.uri.toString())) {
+          this.window.editors.showCarets(document.uri, []);
+        }
+      }),
+    );
+    const refresh = setInterval(() => this.refresh(), CARET_REFRESH_MS);
+    const heartbeat = setInterval(() => this.heartbeat(), CARET_HEARTBEAT_MS);
+    this._register({ dispose: () => (clearInterval(refresh), clearInterval(heartbeat)) });
+  }
+
+  /** Whether the user's caret is sent to others (posthogExplorer.notebooks.shareCaret). */
+  setShareCaret(share: boolean): void {
+    this.shareCaret = share;
+  }
+
+  private onChange(session: NotebookSession, change: SessionChange): void {
+    const title = `"${oneSafeLine(session.notebook.title ?? session.ref.shortId, 80)}"`;
+    switch (change.kind) {
+      case 'presence':
+        this.paint(session);
+        this.greetNewcomers(session);
+        return;
+      case 'changed':
+        if (change.author) {
+          this.tell(vscode.l10n.t('$(sync) {0}: changed by {1} (version {2})', title, whoIs(change.author), change.notebook.version));
+        }
+        this.log.info(`Notebook ${title} (${session.ref.shortId}): version ${change.notebook.version} by ${change.author ? whoIs(change.author) : 'someone'}; clean editors show it.`);
+        return;
+      case 'merged':
+        this.tell(
+          vscode.l10n.t('$(sync) {0}: {1}\'s change merged into your unsaved text (version {2})', title, whoIs(change.author), change.notebook.version),
+        );
+        this.log.info(
+          `Notebook ${title} (${session.ref.shortId}): version ${change.notebook.version} by ${whoIs(change.author)} merged into the unsaved editor ${change.uri}` +
+            (change.held.length > 0 ? `, except where the user edited too (lines ${change.held.map((range) => `${range.start + 1}-${range.end}`).join(', ')}).` : '.'),
+        );
+        return;
+      case 'held':
+        this.log.info(
+          `Notebook ${title} (${session.ref.shortId}): version ${change.notebook.version} by ${whoIs(change.author)} held for the unsaved editor ${change.uri}` +
+            (change.held.length > 0 ? ` (it changes lines ${change.held.map((range) => `${range.start + 1}-${range.end}`).join(', ')}, which the user changed too).` : '.'),
+        );
+        return;
+    }
+  }
+
+  private tell(text: string): void {
+    this.window.setStatusBarMessage(text, STATUS_MS);
+  }
+
+  /** Others' carets in every open editor of the session's notebook. */
+  private paint(session: NotebookSession): void {
+    for (const document of this.editors.documentsOf(session.ref)) {
+      const uri = document.uri.toString();
+      const carets: CaretDecoration[] = session.caretsIn(uri).map((caret) => ({
+        offset: caret.offset,
+        label: caret.author.name,
+        colorIndex: colorOf(caret.clientId),
+        hover: caret.author.agent
+          ? vscode.l10n.t('{0} (an agent) is working here', caret.author.name)
+          : vscode.l10n.t('{0} is here (PostHog)', caret.author.name),
+      }));
+      if (carets.length > 0 || this.painted.has(uri)) {
+        this.window.editors.showCarets(document.uri, carets);
+      }
+      if (carets.length > 0) {
+        this.painted.add(uri);
+      } else {
+        this.painted.delete(uri);
+      }
+    }
+    this.showNames();
+  }
+
+  /** The user's edits move text under others' carets: they are placed again after the edit. */
+  private paintSoon(uri: vscode.Uri): void {
+    if (!this.painted.has(uri.toString())) {
+      return;
+    }
+    const session = this.sessionOf(uri);
+    if (session) {
+      queueMicrotask(() => this.paint(session));
+    }
+  }
+
+  private refresh(): void {
+    for (const session of this.sessions.all()) {
+      if (this.editors.documentsOf(session.ref).some((document) => this.painted.has(document.uri.toString()))) {
+        this.paint(session);
+      }
+    }
+  }
+
+  /** The names of the others in the active editor's notebook. */
+  private showNames(): void {
+    const active = this.window.editors.activeUri();
+    const session = active && this.sessionOf(active);
+    const names = session?.collaborators.names() ?? [];
+    if (names.length === 0) {
+      this.status.hide();
+      return;
+    }
+    this.status.text = `$(account) ${names.length === 1 ? names[0] : vscode.l10n.t('{0} and {1} more', names[0]!, names.length - 1)}`;
+    this.status.tooltip = vscode.l10n.t('Also in this notebook: {0}', names.join(', '));
+    this.status.show();
+  }
+
+  private caretMoved(uri: vscode.Uri, offset: number): void {
+    if (uri.scheme !== this.scheme) {
+      return;
+    }
+    this.lastCaret = { uri, offset };
+    if (this.shareCaret) {
+      this.sessionOf(uri)?.publishCaret(uri.toString(), offset);
+    }
+  }
+
+  /** PostHog replays ten seconds of carets to a newcomer: one who arrives after the user's last move is told it now. */
+  private greetNewcomers(session: NotebookSession): void {
+    const clients = new Set(this.editors.documentsOf(session.ref).flatMap((document) => session.caretsIn(document.uri.toString()).map((caret) => caret.clientId)));
+    const before = this.present.get(session) ?? new Set<string>();
+    this.present.set(session, clients);
+    if ([...clients].some((client) => !before.has(client))) {
+      this.republish(session);
+    }
+  }
+
+  /** While others are there, the caret is sent again now and then: they may have missed it. */
+  private heartbeat(): void {
+    const caret = this.lastCaret;
+    const session = caret && this.sessionOf(caret.uri);
+    if (session && session.collaborators.names().length > 0) {
+      this.republish(session);
+    }
+  }
+
+  private republish(session: NotebookSession): void {
+    const caret = this.lastCaret;
+    if (!caret || !this.shareCaret || !this.window.state.focused || this.window.editors.activeUri()?.toString() !== caret.uri.toString()) {
+      return;
+    }
+    if (this.sessionOf(caret.uri) === session) {
+      session.publishCaret(caret.uri.toString(), caret.offset);
+    }
+  }
+
+  private sessionOf(uri: vscode.Uri): NotebookSession | undefined {
+    const path = uri.scheme === this.scheme ? parseNotebookPath(uri.authority, uri.path) : undefined;
+    return path?.kind === 'notebook' ? this.sessions.get(path) : undefined;
+  }
+}
+
+function whoIs(author: Author | undefined): string {
+  return author?.name ?? vscode.l10n.t('someone');
+}
+
+/** The same collaborator keeps a colour. */
+function colorOf(clientId: string): number {
+  let hash = 0;
+  for (let index = 0; index < clientId.length; index++) {
+    hash = (hash * 31 + clientId.charCodeAt(index)) >>> 0;
+  }
+  return hash;
+}

@@ -1,0 +1,131 @@
+import { type CollabCursor, MethodNotAllowedError, NotFoundError } from '../../api';
+import { markdownOf } from '../notebookDocument';
+import {
+  type Author,
+  cursorAtOffset,
+  headAtOffset,
+  offsetOfCursor,
+  offsetOfHead,
+  type RemoteCaret,
+  RemoteCarets,
+} from './presence';
+import type { NotebookCalls, NotebookRef, SessionLog } from './ports';
+import type { RemotePresence } from './streamUpdates';
+
+/** The fewest milliseconds between two carets this window sends for a notebook (the last one always goes). */
+export const PRESENCE_INTERVAL_MS = 1_000;
+
+/** Another client's caret in an editor's text. */
+export interface CaretInText {
+  readonly clientId: string;
+  readonly author: Author;
+  readonly offset: number;
+}
+
+/**
+ * Who else has a notebook open, by their carets on PostHog's stream, and this window's own caret sent to them
+ * (collab/presence, at most one a second, the latest always; lossy by design). Carets are shown only while the
+ * stream is open; one without a new ping for a minute goes.
+ */
+export class Collaborators {
+  private readonly carets = new RemoteCarets();
+  private open = false;
+  private unsupported = false;
+  private pending: { cursor: CollabCursor; version: number } | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private lastSent = 0;
+  private warned = false;
+
+  constructor(
+    private readonly ref: NotebookRef,
+    private readonly clientId: string,
+    private readonly calls: () => Promise<NotebookCalls>,
+    private readonly log: SessionLog,
+    /** The carets shown changed. */
+    private readonly changed: () => void,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** A caret from the stream (or the caret an update carries). Own carets are skipped. */
+  take(presence: RemotePresence): void {
+    if (presence.clientId === this.clientId || !presence.cursor) {
+      return;
+    }
+    const author = presence.author ?? { name: 'Someone', agent: false };
+    const caret: RemoteCaret = { clientId: presence.clientId, author, cursor: presence.cursor, version: presence.version, at: this.now() };
+    if (this.carets.update(caret) && this.open) {
+      this.changed();
+    }
+  }
+
+  /** The stream opened or closed: without it there is no one to show or tell. */
+  streaming(open: boolean): void {
+    if (this.open === open) {
+      return;
+    }
+    this.open = open;
+    if (!open && this.carets.clear()) {
+      this.changed();
+    }
+  }
+
+  /** Others' carets in the text of an editor of the notebook (`content`: PostHog's content the text shows). */
+  caretsIn(text: string, content: unknown): CaretInText[] {
+    if (!this.open) {
+      return [];
+    }
+    const { carets, expired } = this.carets.current(this.now());
+    if (expired) {
+      queueMicrotask(this.changed);
+    }
+    const legacy = markdownOf(content) === undefined;
+    return carets.flatMap((caret) => {
+      const offset = caret.cursor.head !== undefined && legacy ? offsetOfHead(text, content, caret.cursor.head) : offsetOfCursor(text, caret.cursor);
+      return offset === undefined ? [] : [{ clientId: caret.clientId, author: caret.author, offset }];
+    });
+  }
+
+  /** Names of the others in the notebook now. */
+  names(): string[] {
+    return this.open ? this.carets.current(this.now()).carets.map((caret) => caret.author.name) : [];
+  }
+
+  /** This window's caret is at `offset` of an editor's `text` (of PostHog's `content` at `version`): sent soon. */
+  publish(text: string, offset: number, content: unknown, version: number): void {
+    if (!this.open || this.unsupported) {
+      return;
+    }
+    const cursor = markdownOf(content) === undefined ? headAtOffset(text, content, offset) : cursorAtOffset(text, offset);
+    this.pending = { cursor, version };
+    if (this.timer === undefined) {
+      this.timer = setTimeout(() => void this.send(), Math.max(0, this.lastSent + PRESENCE_INTERVAL_MS - this.now()));
+    }
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.pending = undefined;
+  }
+
+  private async send(): Promise<void> {
+    this.timer = undefined;
+    const pending = this.pending;
+    this.pending = undefined;
+    if (!pending || !this.open) {
+      return;
+    }
+    this.lastSent = this.now();
+    try {
+      await (await this.calls()).collab.presence(this.ref.projectId, this.ref.shortId, { client_id: this.clientId, version: pending.version, cursor: pending.cursor });
+    } catch (error) {
+      if (error instanceof NotFoundError || error instanceof MethodNotAllowedError) {
+        this.unsupported = true;
+      }
+      if (!this.warned) {
+        this.warned = true;
+        this.log.warn(`Notebook ${this.ref.shortId}: could not show your caret to others (${String(error)}).`);
+      }
+    }
+  }
+}
