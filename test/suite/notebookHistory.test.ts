@@ -12,6 +12,7 @@ import { COMMANDS } from '../../src/workbench/commandIds';
 import { ExplorerHarness, iconOf, labelOf } from './support/explorerHarness';
 import { localApi, type RecordedRequest } from './support/localApi';
 import { runnerSecrets } from './support/runnerContext';
+import { closeAllEditors, waitFor } from './support/editorWaits';
 
 /**
  * What PostHog does to notebooks today, in the editor: content it refuses (marked at its node) or rewrites
@@ -52,11 +53,7 @@ describe('Notebooks as PostHog serves them today', function () {
   });
 
   afterEach(async () => {
-    for (const document of vscode.workspace.textDocuments.filter((doc) => doc.uri.scheme === SCHEME && doc.isDirty)) {
-      await vscode.window.showTextDocument(document);
-      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-    }
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await closeAllEditors(SCHEME);
     await fixture.harness.dispose();
   });
 
@@ -87,15 +84,6 @@ describe('Notebooks as PostHog serves them today', function () {
     return (await localApi.requests()).filter((request) => request.path.includes(`/notebooks/${notebook.short_id}/`));
   }
 
-  async function waitFor(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (!(await check())) {
-      if (Date.now() > deadline) {
-        throw new Error(`Timed out waiting for ${what}`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
 
   it('a query node PostHog refuses fails the save with PostHog\'s reason marked at its tag; the text stays', async () => {
     const notebook = await create('Refused query', { type: 'doc', content: [heading('Refused query'), paragraph('Intro')] });
