@@ -203,7 +203,8 @@ describe('Notebooks as PostHog serves them today', function () {
         by: { first_name: 'Lee' },
       });
       await fixture.files.pollOpenNotebooks(); // as the stream would: this suite's sessions only poll
-      await waitFor('the live change in the editor', () => document.getText().includes('edited by them'));
+      // The clean editor takes it in place and is saved as it is: the restore comes after that.
+      await waitFor('the live change in the editor, clean', () => document.getText().includes('edited by them') && !document.isDirty);
       await localApi.clearRequests();
     });
     assert.equal(await fixture.harness.run(COMMANDS.restoreNotebookVersion, one, uri, timeline.id), true);
