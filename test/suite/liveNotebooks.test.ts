@@ -7,6 +7,7 @@ import { markdownOf } from '../../src/notebooks/notebookDocument';
 import { ExplorerHarness } from './support/explorerHarness';
 import { localApi, type RecordedRequest } from './support/localApi';
 import { runnerSecrets } from './support/runnerContext';
+import { closeAllEditors, waitFor } from './support/editorWaits';
 
 /**
  * Live notebooks as the extension runs them: open notebooks follow PostHog's stream, and another client's
@@ -39,23 +40,10 @@ async function setUp(): Promise<Fixture> {
 }
 
 async function tearDown(fixture: Fixture): Promise<void> {
-  for (const document of vscode.workspace.textDocuments.filter((doc) => doc.uri.scheme === SCHEME && doc.isDirty)) {
-    await vscode.window.showTextDocument(document);
-    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-  }
-  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  await closeAllEditors(SCHEME);
   await fixture.harness.dispose();
 }
 
-async function waitFor(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) {
-      throw new Error(`Timed out waiting for ${what}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 describe('Live notebooks: edits from the web app as they happen', function () {
   this.timeout(60_000);

@@ -12,6 +12,7 @@ import { readingStructure, renderedStructure } from '../unit/notebooks/markdown/
 import { ExplorerHarness } from './support/explorerHarness';
 import { localApi } from './support/localApi';
 import { runnerSecrets } from './support/runnerContext';
+import { closeAllEditors, waitFor } from './support/editorWaits';
 
 /**
  * Notebook Markdown read with PostHog's rules inside VS Code: the Markdown preview (VS Code's own engine with
@@ -46,11 +47,7 @@ describe("Notebook Markdown as PostHog reads it", function () {
   });
 
   afterEach(async () => {
-    for (const document of vscode.workspace.textDocuments.filter((doc) => doc.isDirty)) {
-      await vscode.window.showTextDocument(document);
-      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-    }
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await closeAllEditors();
     harness.window.messages.length = 0;
   });
 
@@ -217,12 +214,3 @@ describe("Notebook Markdown as PostHog reads it", function () {
   });
 });
 
-async function waitFor(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) {
-      throw new Error(`Timed out waiting for ${what}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}

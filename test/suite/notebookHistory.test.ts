@@ -12,6 +12,7 @@ import { COMMANDS } from '../../src/workbench/commandIds';
 import { ExplorerHarness, iconOf, labelOf } from './support/explorerHarness';
 import { localApi, type RecordedRequest } from './support/localApi';
 import { runnerSecrets } from './support/runnerContext';
+import { closeAllEditors, waitFor } from './support/editorWaits';
 
 /**
  * What PostHog does to notebooks today, in the editor: content it refuses (marked at its node) or rewrites
@@ -52,11 +53,7 @@ describe('Notebooks as PostHog serves them today', function () {
   });
 
   afterEach(async () => {
-    for (const document of vscode.workspace.textDocuments.filter((doc) => doc.uri.scheme === SCHEME && doc.isDirty)) {
-      await vscode.window.showTextDocument(document);
-      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-    }
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await closeAllEditors(SCHEME);
     await fixture.harness.dispose();
   });
 
@@ -87,15 +84,6 @@ describe('Notebooks as PostHog serves them today', function () {
     return (await localApi.requests()).filter((request) => request.path.includes(`/notebooks/${notebook.short_id}/`));
   }
 
-  async function waitFor(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (!(await check())) {
-      if (Date.now() > deadline) {
-        throw new Error(`Timed out waiting for ${what}`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
 
   it('a query node PostHog refuses fails the save with PostHog\'s reason marked at its tag; the text stays', async () => {
     const notebook = await create('Refused query', { type: 'doc', content: [heading('Refused query'), paragraph('Intro')] });
@@ -215,7 +203,8 @@ describe('Notebooks as PostHog serves them today', function () {
         by: { first_name: 'Lee' },
       });
       await fixture.files.pollOpenNotebooks(); // as the stream would: this suite's sessions only poll
-      await waitFor('the live change in the editor', () => document.getText().includes('edited by them'));
+      // The clean editor takes it in place and is saved as it is: the restore comes after that.
+      await waitFor('the live change in the editor, clean', () => document.getText().includes('edited by them') && !document.isDirty);
       await localApi.clearRequests();
     });
     assert.equal(await fixture.harness.run(COMMANDS.restoreNotebookVersion, one, uri, timeline.id), true);

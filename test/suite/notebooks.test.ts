@@ -16,6 +16,7 @@ import { ProjectNode } from '../../src/tree/nodes';
 import { ExplorerHarness, labelOf } from './support/explorerHarness';
 import { localApi, type RecordedRequest } from './support/localApi';
 import { runnerSecrets } from './support/runnerContext';
+import { closeAllEditors, waitFor } from './support/editorWaits';
 
 /**
  * The notebook file system as the extension builds it, registered under its own scheme so that the
@@ -54,11 +55,7 @@ async function setUp(): Promise<Fixture> {
 }
 
 async function tearDown(fixture: Fixture): Promise<void> {
-  for (const document of vscode.workspace.textDocuments.filter((doc) => doc.uri.scheme === SCHEME && doc.isDirty)) {
-    await vscode.window.showTextDocument(document);
-    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-  }
-  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  await closeAllEditors(SCHEME);
   await fixture.harness.dispose();
 }
 
@@ -106,15 +103,6 @@ function displayedVersion(document: vscode.TextDocument): number {
   return JSON.parse(document.getText())._readonly.version;
 }
 
-async function waitFor(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) {
-      throw new Error(`Timed out waiting for ${what}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 /** The text with every conflict resolved as "Accept Current" does: the editor's side kept, the markers gone. */
 function acceptCurrent(text: string): string {

@@ -46,29 +46,9 @@ describe('NotebookSession: content PostHog refuses or rewrites, view-only notebo
     return { notebook, ref: { connectionId: 'c', projectId, shortId: notebook.short_id } };
   }
 
-  const uriOf = (ref: NotebookRef, form: NotebookForm) => `posthog://c/${projectId}/notebooks/${ref.shortId}.${form === 'json' ? 'json' : 'md'}`;
-
-  async function open(ref: NotebookRef, form: NotebookForm): Promise<{ session: NotebookSession; uri: string }> {
-    const session = sessions.get(ref) ?? (await sessions.fetch(ref));
-    const uri = uriOf(ref, form);
-    editors.documents.set(uri, { text: new TextDecoder().decode(session.read(uri, form)), dirty: false });
-    session.editorOpened(uri);
-    return { session, uri };
-  }
-
-  async function save(session: NotebookSession, uri: string, form: NotebookForm, text = editors.textOf(uri)!) {
-    const outcome = await session.write(uri, form, text, { overwrite: false });
-    if (outcome.kind === 'saved' && editors.textOf(uri) === text) {
-      editors.documents.set(uri, { text, dirty: false });
-      session.editorChanged(uri);
-    }
-    return outcome;
-  }
-
-  function reload(session: NotebookSession, uri: string, form: NotebookForm): void {
-    editors.documents.set(uri, { text: new TextDecoder().decode(session.read(uri, form)), dirty: false });
-    session.editorChanged(uri);
-  }
+  const open = (ref: NotebookRef, form: NotebookForm) => editors.open(sessions, ref, form);
+  const save = (session: NotebookSession, uri: string, form: NotebookForm, text?: string) => editors.saveThrough(session, uri, form, text);
+  const reload = (session: NotebookSession, uri: string, form: NotebookForm) => editors.reload(session, uri, form);
 
   const calls = () => api.requests.filter((request) => request.path.includes('/notebooks/')).map((request) => `${request.method} ${request.status}`);
 

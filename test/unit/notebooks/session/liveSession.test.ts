@@ -56,27 +56,15 @@ describe('live notebook sessions against the local API', () => {
     return { connectionId: 'c', projectId, shortId: notebook.short_id };
   }
 
-  const uriOf = (ref: NotebookRef, form: NotebookForm, name = '') => `posthog://c/${projectId}/notebooks/${name}${ref.shortId}.${form === 'json' ? 'json' : 'md'}`;
-
+  /** Opens the file as VS Code does, and records the session's changes from then on. */
   async function open(ref: NotebookRef, form: NotebookForm = 'markdown', name = ''): Promise<{ session: NotebookSession; uri: string; changes: SessionChange[] }> {
-    const session = sessions.get(ref) ?? (await sessions.fetch(ref));
-    const uri = uriOf(ref, form, name);
-    editors.documents.set(uri, { text: new TextDecoder().decode(session.read(uri, form)), dirty: false });
-    session.editorOpened(uri);
+    const { session, uri } = await editors.open(sessions, ref, form, name);
     const changes: SessionChange[] = [];
     session.onDidChange((change) => changes.push(change));
     return { session, uri, changes };
   }
 
-  async function save(session: NotebookSession, uri: string, form: NotebookForm = 'markdown') {
-    const text = editors.textOf(uri)!;
-    const outcome = await session.write(uri, form, text, { overwrite: false });
-    if ((outcome.kind === 'saved' || outcome.kind === 'unchanged') && editors.textOf(uri) === text) {
-      editors.documents.set(uri, { text, dirty: false });
-      session.editorChanged(uri);
-    }
-    return outcome;
-  }
+  const save = (session: NotebookSession, uri: string, form: NotebookForm = 'markdown') => editors.saveThrough(session, uri, form);
 
   /** An edit from PostHog's web app (a versioned save of another client, through the control surface's logic). */
   const webEdit = (ref: NotebookRef, edit: Record<string, unknown>) =>

@@ -6,7 +6,7 @@ import type { NotebookForm } from '../../../../src/notebooks/notebookPaths';
 import { type NotebookRef, type NotebookSession, NotebookSessions, type SessionChange } from '../../../../src/notebooks/session';
 import { type LocalApi, startLocalApi } from '../../../api-server';
 import { edited } from '../fixtures';
-import { FakeEditors, MemoryBaseStore, MemoryLog } from './sessionFakes';
+import { FakeEditors, MemoryBaseStore, MemoryLog, notebookUri } from './sessionFakes';
 
 const paragraph = (text: string) => ({ type: 'paragraph', content: [{ type: 'text', text }] });
 const heading = (text: string) => ({ type: 'heading', attrs: { level: 1 }, content: [{ type: 'text', text }] });
@@ -51,32 +51,10 @@ describe('NotebookSession against the local API', () => {
     return { notebook, ref: { connectionId: 'c', projectId, shortId: notebook.short_id } };
   }
 
-  const uriOf = (ref: NotebookRef, form: NotebookForm) => `posthog://c/${projectId}/notebooks/${ref.shortId}.${form === 'json' ? 'json' : 'md'}`;
-
-  /** Opens the file as VS Code does: a read, then the editor shows the text. */
-  async function open(ref: NotebookRef, form: NotebookForm): Promise<{ session: NotebookSession; uri: string }> {
-    const session = sessions.get(ref) ?? (await sessions.fetch(ref));
-    const uri = uriOf(ref, form);
-    editors.documents.set(uri, { text: new TextDecoder().decode(session.read(uri, form)), dirty: false });
-    session.editorOpened(uri);
-    return { session, uri };
-  }
-
-  /** Saves the editor's text as VS Code does: the write, then a clean editor (when it was saved). */
-  async function save(session: NotebookSession, uri: string, form: NotebookForm, text = editors.textOf(uri)!) {
-    const outcome = await session.write(uri, form, text, { overwrite: false });
-    if ((outcome.kind === 'saved' || outcome.kind === 'unchanged') && editors.textOf(uri) === text) {
-      editors.documents.set(uri, { text, dirty: false });
-      session.editorChanged(uri);
-    }
-    return outcome;
-  }
-
-  /** The clean editor reloads what the file system now serves. */
-  function reload(session: NotebookSession, uri: string, form: NotebookForm): void {
-    editors.documents.set(uri, { text: new TextDecoder().decode(session.read(uri, form)), dirty: false });
-    session.editorChanged(uri);
-  }
+  const uriOf = (ref: NotebookRef, form: NotebookForm) => notebookUri(ref, form);
+  const open = (ref: NotebookRef, form: NotebookForm) => editors.open(sessions, ref, form);
+  const save = (session: NotebookSession, uri: string, form: NotebookForm, text?: string) => editors.saveThrough(session, uri, form, text);
+  const reload = (session: NotebookSession, uri: string, form: NotebookForm) => editors.reload(session, uri, form);
 
   const calls = () => api.requests.filter((request) => request.path.includes('/notebooks/')).map((request) => `${request.method} ${request.status}`);
   const serverText = (ref: NotebookRef) => JSON.stringify(api.store.getNotebook(projectId, ref.shortId)!.content);

@@ -1,5 +1,11 @@
 import type { BaseSnapshot } from '../../../../src/notebooks/markdownSave';
-import type { BaseStore, EditorFacts, SessionLog } from '../../../../src/notebooks/session';
+import type { NotebookForm } from '../../../../src/notebooks/notebookPaths';
+import type { BaseStore, EditorFacts, NotebookRef, NotebookSession, NotebookSessions, SessionLog, WriteOutcome } from '../../../../src/notebooks/session';
+
+/** A notebook file's URI as the sessions key it (`name` before the short id, as a title gives one). */
+export function notebookUri(ref: NotebookRef, form: NotebookForm, name = ''): string {
+  return `posthog://${ref.connectionId}/${ref.projectId}/notebooks/${name}${ref.shortId}.${form === 'json' ? 'json' : 'md'}`;
+}
 
 /** The open editors, as VS Code would report them: each URI's text and whether it has unsaved changes. */
 export class FakeEditors implements EditorFacts {
@@ -56,6 +62,31 @@ export class FakeEditors implements EditorFacts {
   /** The user's edit: the editor holds `text`, unsaved. */
   type(uri: string, text: string): void {
     this.documents.set(uri, { text, dirty: true });
+  }
+
+  /** Opens the file as VS Code does: a read, then the editor shows the text. */
+  async open(sessions: NotebookSessions, ref: NotebookRef, form: NotebookForm, name = ''): Promise<{ session: NotebookSession; uri: string }> {
+    const session = sessions.get(ref) ?? (await sessions.fetch(ref));
+    const uri = notebookUri(ref, form, name);
+    this.documents.set(uri, { text: new TextDecoder().decode(session.read(uri, form)), dirty: false });
+    session.editorOpened(uri);
+    return { session, uri };
+  }
+
+  /** Saves the editor's text as VS Code does: the write, then a clean editor (when it was saved as it is). */
+  async saveThrough(session: NotebookSession, uri: string, form: NotebookForm, text = this.textOf(uri)!): Promise<WriteOutcome> {
+    const outcome = await session.write(uri, form, text, { overwrite: false });
+    if ((outcome.kind === 'saved' || outcome.kind === 'unchanged') && this.textOf(uri) === text) {
+      this.documents.set(uri, { text, dirty: false });
+      session.editorChanged(uri);
+    }
+    return outcome;
+  }
+
+  /** The clean editor reloads what the file system now serves. */
+  reload(session: NotebookSession, uri: string, form: NotebookForm): void {
+    this.documents.set(uri, { text: new TextDecoder().decode(session.read(uri, form)), dirty: false });
+    session.editorChanged(uri);
   }
 }
 
