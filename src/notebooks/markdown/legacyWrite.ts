@@ -121,15 +121,15 @@ function writeLine(line: Piece[], where: InlineWhere, first: boolean): string {
   const keepsLeading = where === 'paragraph' || where === 'quote';
   // A tag alone after whitespace would read as a block tag, dropping the whitespace.
   const leadingDropped = !keepsLeading || text.trim() === '' || loneTag(line);
-  if ((startsWithText || loneTag(line)) && leadingDropped && isWhitespaceCode(text.charCodeAt(0))) {
-    text = `\\${text}`;
-  }
+  const escapesLeading = (startsWithText || loneTag(line)) && leadingDropped && isWhitespaceCode(text.charCodeAt(0));
   const trailingDropped = where === 'cell' || where === 'quote';
   const last = line[line.length - 1];
-  if (trailingDropped && last?.kind === 'text' && !last.tag && text.length > 1 && isWhitespaceCode(text.charCodeAt(text.length - 1))) {
+  // A line of one whitespace character is kept by the escape before it: a second would escape the first.
+  const escapesTrailing = trailingDropped && last?.kind === 'text' && !last.tag && !(escapesLeading && text.length === 1) && isWhitespaceCode(text.charCodeAt(text.length - 1));
+  if (escapesTrailing) {
     text = `${text.slice(0, -1)}\\${text.slice(-1)}`;
   }
-  return text;
+  return escapesLeading ? `\\${text}` : text;
 }
 
 function inlinePiece(node: PmNode): Piece {
