@@ -122,7 +122,8 @@ function writeLine(line: Piece[], where: InlineWhere, first: boolean): string {
   // A tag alone after whitespace would read as a block tag, dropping the whitespace.
   const leadingDropped = !keepsLeading || text.trim() === '' || loneTag(line);
   const escapesLeading = (startsWithText || loneTag(line)) && leadingDropped && isWhitespaceCode(text.charCodeAt(0));
-  const trailingDropped = where === 'cell' || where === 'quote';
+  // Whitespace after a paragraph's tag alone on its line is dropped too: the line reads as a block tag.
+  const trailingDropped = where === 'cell' || where === 'quote' || (where === 'paragraph' && loneTag(line) && !escapesLeading);
   const last = line[line.length - 1];
   // A line of one whitespace character is kept by the escape before it: a second would escape the first.
   const escapesTrailing = trailingDropped && last?.kind === 'text' && !last.tag && !(escapesLeading && text.length === 1) && isWhitespaceCode(text.charCodeAt(text.length - 1));

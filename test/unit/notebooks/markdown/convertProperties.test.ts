@@ -106,4 +106,7 @@ function assertTypedConvertsBack(typed: string): void {
 const TYPED_COUNTEREXAMPLES = [
   // A quote's line of one tab after a line break: its escape was escaped again, as a trailing tab.
   '>a<br>\t',
+  // Whitespace after an inline tag alone on a paragraph's line: the line was written as a block tag, dropping it.
+  '<ReplayTimestamp playbackTime={1} sessionRecordingId="s" />  ````',
+  '<ReplayTimestamp playbackTime={1} sessionRecordingId="s" />\\    ',
 ];
