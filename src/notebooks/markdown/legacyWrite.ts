@@ -121,7 +121,7 @@ function writeLine(line: Piece[], where: InlineWhere, first: boolean): string {
   const keepsLeading = where === 'paragraph' || where === 'quote';
   // A tag alone after whitespace would read as a block tag, dropping the whitespace.
   const leadingDropped = !keepsLeading || text.trim() === '' || loneTag(line);
-  const escapesLeading = (startsWithText || loneTag(line)) && leadingDropped && isWhitespaceCode(text.charCodeAt(0));
+  const escapesLeading = leadingDropped && isWhitespaceCode(text.charCodeAt(0));
   // Whitespace after a paragraph's tag alone on its line is dropped too: the line reads as a block tag.
   const trailingDropped = where === 'cell' || where === 'quote' || (where === 'paragraph' && loneTag(line) && !escapesLeading);
   const last = line[line.length - 1];

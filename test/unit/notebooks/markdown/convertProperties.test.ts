@@ -109,4 +109,9 @@ const TYPED_COUNTEREXAMPLES = [
   // Whitespace after an inline tag alone on a paragraph's line: the line was written as a block tag, dropping it.
   '<ReplayTimestamp playbackTime={1} sessionRecordingId="s" />  ````',
   '<ReplayTimestamp playbackTime={1} sessionRecordingId="s" />\\    ',
+  // Whitespace before a tag starting a heading's or an item's text: it was not escaped, and the reader dropped it.
+  '#  \\ <br>a',
+  '- \\ <br>a',
+  '-\t\\ <ReplayTimestamp playbackTime={1} sessionRecordingId="s" />a',
+  '-  \\    <ReplayTimestamp playbackTime={1} sessionRecordingId="s" />a',
 ];
