@@ -1,5 +1,5 @@
 import { tagDefinition, tagOfNodeType, UNKNOWN_TAG } from './dialect';
-import { escapeLineStart } from './posthogWriter';
+import { escapeLineStart, fencedCode } from './posthogWriter';
 import { isWhitespaceCode } from './posthogText';
 import { childrenOf, isObject, type JsonObject, LIST_TYPES, type PmMark, type PmNode } from './schema';
 import { formatTag, isPropName } from './tags';
@@ -416,7 +416,7 @@ function quoteSeparator(previous: PmNode, next: PmNode): string {
   return merges || !textual(previous) || !textual(next) ? '\n' : '';
 }
 
-/** A fence longer than any run of backticks in the code; the language as the info string (none for null). */
+/** PostHog's fenced code; the language as the info string (none for null). */
 function writeCode(node: PmNode): string | undefined {
   const language = node.attrs?.['language'];
   const content = childrenOf(node);
@@ -426,9 +426,7 @@ function writeCode(node: PmNode): string | undefined {
   if (!hasOnlyKeys(node, ['type', 'attrs', 'content']) || !hasOnlyKeys(node.attrs, ['language']) || !languageOk || !contentOk || code.includes('\r')) {
     return undefined;
   }
-  const longest = Math.max(0, ...(code.match(/`+/g) ?? []).map((run) => run.length));
-  const fence = '`'.repeat(Math.max(3, longest + 1));
-  return `${fence}${language ?? ''}\n${code}\n${fence}`;
+  return fencedCode(language ?? '', code);
 }
 
 /**

@@ -864,9 +864,17 @@ function codeFence(node: Json): string {
   const text = childrenOf(node)
     .map((child) => (typeOf(child) === 'hardBreak' ? '\n' : textOf(child)))
     .join('');
-  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  return fencedCode(typeof language === 'string' ? language : '', text);
+}
+
+/**
+ * A code block: a fence longer than any run of backticks in the code, the language its info string. A
+ * language starting with a backtick is a space away from the fence, which would otherwise take it in.
+ */
+export function fencedCode(language: string, code: string): string {
+  const longest = Math.max(0, ...(code.match(/`+/g) ?? []).map((run) => run.length));
   const fence = '`'.repeat(Math.max(3, longest + 1));
-  return `${fence}${typeof language === 'string' ? language : ''}\n${text}\n${fence}`;
+  return `${fence}${language.startsWith('`') ? ' ' : ''}${language}\n${code}\n${fence}`;
 }
 
 function imageMarkdown(props: Record<string, PhPropValue>): string {

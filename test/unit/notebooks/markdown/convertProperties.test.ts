@@ -114,4 +114,6 @@ const TYPED_COUNTEREXAMPLES = [
   '- \\ <br>a',
   '-\t\\ <ReplayTimestamp playbackTime={1} sessionRecordingId="s" />a',
   '-  \\    <ReplayTimestamp playbackTime={1} sessionRecordingId="s" />a',
+  // A code block's language of backticks: written right after the fence, the fence took it in.
+  '```  ```\n```',
 ];

@@ -97,6 +97,16 @@ describe('toPostHogMarkdown: choices', () => {
     );
   });
 
+  test("a code block's language starting with a backtick is a space away from the fence, which PostHog's reader would take it into", () => {
+    const code = (language: string) => ({ type: 'codeBlock', attrs: { language }, content: [{ type: 'text', text: 'x' }] });
+    for (const language of ['```', '`js', 'py`']) {
+      const { markdown, losses } = toPostHogMarkdown(doc(code(language)));
+      assert.deepEqual(losses, [], markdown);
+      assert.deepEqual(readPostHogMarkdown(markdown).nodes, [{ type: 'code', language, text: 'x' }], markdown);
+    }
+    assert.equal(toPostHogMarkdown(doc(code('`js'))).markdown, '``` `js\nx\n```');
+  });
+
   test('a Markdown notebook gives its Markdown as it is', () => {
     const content = { type: 'doc', content: [{ type: 'ph-markdown-notebook', attrs: { nodeId: 'n', markdown: '# Hi\n\n<Query />' } }] };
     assert.deepEqual(toPostHogMarkdown(content), { markdown: '# Hi\n\n<Query />', losses: [] });
