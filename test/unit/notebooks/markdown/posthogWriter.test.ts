@@ -163,6 +163,18 @@ function legacyWords(doc: { content: unknown[] }): string[] {
   return words;
 }
 
+describe('toPostHogMarkdown: what a server can send', () => {
+  test('a code block of 300,000 backtick runs and a table of 200,000 rows convert (no argument list the size of the input)', () => {
+    const code = { type: 'codeBlock', attrs: { language: null }, content: [{ type: 'text', text: 'a`'.repeat(300_000) }] };
+    const cell = (text: string) => ({ type: 'tableCell', content: [{ type: 'paragraph', content: [{ type: 'text', text }] }] });
+    const header = { type: 'tableRow', content: [{ type: 'tableHeader', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'h' }] }] }] };
+    const table = { type: 'table', content: [header, ...Array.from({ length: 200_000 }, () => ({ type: 'tableRow', content: [cell('x')] }))] };
+    const { markdown } = toPostHogMarkdown({ type: 'doc', content: [code, table] });
+    assert.ok(markdown.startsWith('```\na`'), markdown.slice(0, 20));
+    assert.ok(markdown.endsWith('| x |'), markdown.slice(-20));
+  });
+});
+
 describe('toPostHogMarkdown: properties', () => {
   test('any document converts, PostHog reads the Markdown without a parse error, and every loss is at lines of it', () => {
     fc.assert(
