@@ -1,5 +1,5 @@
 import { tagDefinition, tagOfNodeType, UNKNOWN_TAG } from './dialect';
-import { escapeLineStart } from './posthogWriter';
+import { escapeLineStart, fencedCode } from './posthogWriter';
 import { isWhitespaceCode } from './posthogText';
 import { childrenOf, isObject, type JsonObject, LIST_TYPES, type PmMark, type PmNode } from './schema';
 import { formatTag, isPropName } from './tags';
@@ -121,15 +121,16 @@ function writeLine(line: Piece[], where: InlineWhere, first: boolean): string {
   const keepsLeading = where === 'paragraph' || where === 'quote';
   // A tag alone after whitespace would read as a block tag, dropping the whitespace.
   const leadingDropped = !keepsLeading || text.trim() === '' || loneTag(line);
-  if ((startsWithText || loneTag(line)) && leadingDropped && isWhitespaceCode(text.charCodeAt(0))) {
-    text = `\\${text}`;
-  }
-  const trailingDropped = where === 'cell' || where === 'quote';
+  const escapesLeading = leadingDropped && isWhitespaceCode(text.charCodeAt(0));
+  // Whitespace after a paragraph's tag alone on its line is dropped too: the line reads as a block tag.
+  const trailingDropped = where === 'cell' || where === 'quote' || (where === 'paragraph' && loneTag(line) && !escapesLeading);
   const last = line[line.length - 1];
-  if (trailingDropped && last?.kind === 'text' && !last.tag && text.length > 1 && isWhitespaceCode(text.charCodeAt(text.length - 1))) {
+  // A line of one whitespace character is kept by the escape before it: a second would escape the first.
+  const escapesTrailing = trailingDropped && last?.kind === 'text' && !last.tag && !(escapesLeading && text.length === 1) && isWhitespaceCode(text.charCodeAt(text.length - 1));
+  if (escapesTrailing) {
     text = `${text.slice(0, -1)}\\${text.slice(-1)}`;
   }
-  return text;
+  return escapesLeading ? `\\${text}` : text;
 }
 
 function inlinePiece(node: PmNode): Piece {
@@ -415,7 +416,7 @@ function quoteSeparator(previous: PmNode, next: PmNode): string {
   return merges || !textual(previous) || !textual(next) ? '\n' : '';
 }
 
-/** A fence longer than any run of backticks in the code; the language as the info string (none for null). */
+/** PostHog's fenced code; the language as the info string (none for null). */
 function writeCode(node: PmNode): string | undefined {
   const language = node.attrs?.['language'];
   const content = childrenOf(node);
@@ -425,9 +426,7 @@ function writeCode(node: PmNode): string | undefined {
   if (!hasOnlyKeys(node, ['type', 'attrs', 'content']) || !hasOnlyKeys(node.attrs, ['language']) || !languageOk || !contentOk || code.includes('\r')) {
     return undefined;
   }
-  const longest = Math.max(0, ...(code.match(/`+/g) ?? []).map((run) => run.length));
-  const fence = '`'.repeat(Math.max(3, longest + 1));
-  return `${fence}${language ?? ''}\n${code}\n${fence}`;
+  return fencedCode(language ?? '', code);
 }
 
 /**

@@ -565,7 +565,7 @@ class PostHogWriter {
       this.lose('table-header', "The table's first row is not a header row: PostHog's tables always have one, so the first row becomes the header.");
     }
     const texts = cellRows.map((cells) => cells.map((cell) => this.cellText(cell)));
-    const columns = Math.max(...texts.map((row) => row.length));
+    const columns = texts.reduce((widest, row) => Math.max(widest, row.length), 0);
     const padded = (row: string[]) => Array.from({ length: columns }, (_, index) => row[index] ?? '');
     const separator = new Array<string>(columns).fill('---');
     return [padded(texts[0]!), separator, ...texts.slice(1).map(padded)].map((row) => `| ${row.join(' | ')} |`).join('\n');
@@ -864,9 +864,21 @@ function codeFence(node: Json): string {
   const text = childrenOf(node)
     .map((child) => (typeOf(child) === 'hardBreak' ? '\n' : textOf(child)))
     .join('');
-  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  return fencedCode(typeof language === 'string' ? language : '', text);
+}
+
+/**
+ * A code block: a fence longer than any run of backticks in the code, the language its info string. A
+ * language starting with a backtick is a space away from the fence, which would otherwise take it in.
+ */
+export function fencedCode(language: string, code: string): string {
+  let longest = 0;
+  // A loop, not Math.max(...runs): a code block of a million backtick runs would overflow the call stack.
+  for (const run of code.matchAll(/`+/g)) {
+    longest = Math.max(longest, run[0].length);
+  }
   const fence = '`'.repeat(Math.max(3, longest + 1));
-  return `${fence}${typeof language === 'string' ? language : ''}\n${text}\n${fence}`;
+  return `${fence}${language.startsWith('`') ? ' ' : ''}${language}\n${code}\n${fence}`;
 }
 
 function imageMarkdown(props: Record<string, PhPropValue>): string {

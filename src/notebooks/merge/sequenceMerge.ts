@@ -75,8 +75,9 @@ export function mergeRegions(base: readonly string[], ours: readonly string[], t
     }
   };
   for (const group of groupOverlapping(oursHunks, theirsHunks)) {
-    const start = Math.min(...group.map(({ hunk }) => hunk.baseStart));
-    const end = Math.max(...group.map(({ hunk }) => hunk.baseEnd));
+    // reduce, not Math.min(...): a group of many hunks would overflow the call stack as arguments.
+    const start = group.reduce((least, { hunk }) => Math.min(least, hunk.baseStart), Infinity);
+    const end = group.reduce((most, { hunk }) => Math.max(most, hunk.baseEnd), -Infinity);
     pushUnchanged(start);
     const oursStart = start + cursor.oursDelta;
     const theirsStart = start + cursor.theirsDelta;

@@ -97,6 +97,16 @@ describe('toPostHogMarkdown: choices', () => {
     );
   });
 
+  test("a code block's language starting with a backtick is a space away from the fence, which PostHog's reader would take it into", () => {
+    const code = (language: string) => ({ type: 'codeBlock', attrs: { language }, content: [{ type: 'text', text: 'x' }] });
+    for (const language of ['```', '`js', 'py`']) {
+      const { markdown, losses } = toPostHogMarkdown(doc(code(language)));
+      assert.deepEqual(losses, [], markdown);
+      assert.deepEqual(readPostHogMarkdown(markdown).nodes, [{ type: 'code', language, text: 'x' }], markdown);
+    }
+    assert.equal(toPostHogMarkdown(doc(code('`js'))).markdown, '``` `js\nx\n```');
+  });
+
   test('a Markdown notebook gives its Markdown as it is', () => {
     const content = { type: 'doc', content: [{ type: 'ph-markdown-notebook', attrs: { nodeId: 'n', markdown: '# Hi\n\n<Query />' } }] };
     assert.deepEqual(toPostHogMarkdown(content), { markdown: '# Hi\n\n<Query />', losses: [] });
@@ -152,6 +162,18 @@ function legacyWords(doc: { content: unknown[] }): string[] {
   (doc.content as LegacyNode[]).forEach((node) => visit(node, false));
   return words;
 }
+
+describe('toPostHogMarkdown: what a server can send', () => {
+  test('a code block of 300,000 backtick runs and a table of 200,000 rows convert (no argument list the size of the input)', () => {
+    const code = { type: 'codeBlock', attrs: { language: null }, content: [{ type: 'text', text: 'a`'.repeat(300_000) }] };
+    const cell = (text: string) => ({ type: 'tableCell', content: [{ type: 'paragraph', content: [{ type: 'text', text }] }] });
+    const header = { type: 'tableRow', content: [{ type: 'tableHeader', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'h' }] }] }] };
+    const table = { type: 'table', content: [header, ...Array.from({ length: 200_000 }, () => ({ type: 'tableRow', content: [cell('x')] }))] };
+    const { markdown } = toPostHogMarkdown({ type: 'doc', content: [code, table] });
+    assert.ok(markdown.startsWith('```\na`'), markdown.slice(0, 20));
+    assert.ok(markdown.endsWith('| x |'), markdown.slice(-20));
+  });
+});
 
 describe('toPostHogMarkdown: properties', () => {
   test('any document converts, PostHog reads the Markdown without a parse error, and every loss is at lines of it', () => {
