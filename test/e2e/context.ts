@@ -31,7 +31,7 @@ export function e2e(): E2EContext {
  * refreshes again while a test clicks it runs the command of a row VS Code has already replaced
  * ("Actual command not found"), so tests click only once the lists have settled.
  */
-export async function waitForQuietRequests(api: LocalApi, path: RegExp, quietMs = 700): Promise<void> {
+async function waitForQuietRequests(api: LocalApi, path: RegExp, quietMs = 700): Promise<void> {
   const count = () => api.requests.filter((request) => path.test(request.path)).length;
   const deadline = Date.now() + 20_000;
   let seen = count();
@@ -41,4 +41,20 @@ export async function waitForQuietRequests(api: LocalApi, path: RegExp, quietMs 
     if (now === seen || Date.now() > deadline) return;
     seen = now;
   }
+}
+
+/**
+ * Shows a project's notebooks in the PostHog view, freshly listed (earlier tests may have left the list
+ * expanded and cached), once the lists have settled so that a click hits the row VS Code shows.
+ */
+export async function showNotebooksOf(organizationName: string, projectName: string): Promise<void> {
+  const { workbench, api } = e2e();
+  await workbench.openViewContainer('PostHog');
+  await workbench.waitForSidebarIdle();
+  await workbench.expandTreeItem(organizationName);
+  await workbench.expandTreeItem(projectName);
+  await workbench.expandTreeItem('Notebooks');
+  await workbench.pressTreeItemAction('Notebooks', 'Refresh');
+  await workbench.waitForSidebarIdle();
+  await waitForQuietRequests(api, /\/notebooks\/$/);
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'mocha';
 import { markdownOf } from '../../src/notebooks/notebookDocument';
-import { e2e, waitForQuietRequests } from './context';
+import { e2e, showNotebooksOf } from './context';
 
 const markdownDoc = (markdown: string) => ({ type: 'doc', content: [{ type: 'ph-markdown-notebook', attrs: { nodeId: 'markdown-notebook-v2', markdown } }] });
 
@@ -16,14 +16,7 @@ describe('Notebook history (e2e)', () => {
     save('# Timeline\n\nFirst paragraph, version one.\n\nSecond paragraph.\n');
     save('# Timeline\n\nFirst paragraph, version two.\n\nSecond paragraph.\n');
 
-    await workbench.openViewContainer('PostHog');
-    await workbench.waitForSidebarIdle();
-    await workbench.expandTreeItem(organization.name);
-    await workbench.expandTreeItem(project.name);
-    await workbench.expandTreeItem('Notebooks');
-    await workbench.pressTreeItemAction('Notebooks', 'Refresh');
-    await workbench.waitForSidebarIdle();
-    await waitForQuietRequests(api, /\/notebooks\/$/);
+    await showNotebooksOf(organization.name, project.name);
     await workbench.clickTreeItem('Timeline e2e');
     const fileName = `Timeline e2e (${notebook.short_id}).md`;
     await workbench.poll(async () => (await workbench.activeEditorTitle()) === fileName, 'the notebook opens as Markdown');

@@ -5,7 +5,7 @@ import { describe, it } from 'mocha';
 import { markdownOf } from '../../src/notebooks/notebookDocument';
 import type { Json } from '../api-server/model';
 import { repoRoot } from '../host/paths';
-import { e2e, waitForQuietRequests } from './context';
+import { e2e, showNotebooksOf } from './context';
 
 /** Line of `"title": ...` in a notebook document: after "{" and the 9 lines of the read-only block. */
 const TITLE_LINE = 11;
@@ -24,15 +24,7 @@ describe('Notebooks (e2e)', () => {
     });
     const initialVersion = notebook.version;
 
-    await workbench.openViewContainer('PostHog');
-    await workbench.waitForSidebarIdle();
-    await workbench.expandTreeItem(organization.name);
-    await workbench.expandTreeItem(project.name);
-    await workbench.expandTreeItem('Notebooks');
-    // Earlier tests may have left the list expanded: Refresh shows the notebook made above.
-    await workbench.pressTreeItemAction('Notebooks', 'Refresh');
-    await workbench.waitForSidebarIdle();
-    await waitForQuietRequests(api, /\/notebooks\/$/);
+    await showNotebooksOf(organization.name, project.name);
     api.clearRequests();
     await workbench.clickTreeItem('E2E notebook');
     await workbench.poll(
@@ -124,13 +116,7 @@ describe('Notebooks (e2e)', () => {
     const mallory = api.store.addUser('Ann ![pixel](https://tracker.example/p.png)', '[Click](https://evil.example/phish)', 'mallory@example.com');
     api.store.editNotebookRemotely(project.id, notebook.short_id, { title: 'Hover check' }, mallory.id);
 
-    await workbench.openViewContainer('PostHog');
-    await workbench.waitForSidebarIdle();
-    await workbench.expandTreeItem(organization.name);
-    await workbench.expandTreeItem(project.name);
-    await workbench.expandTreeItem('Notebooks');
-    await workbench.pressTreeItemAction('Notebooks', 'Refresh');
-    await workbench.waitForSidebarIdle();
+    await showNotebooksOf(organization.name, project.name);
     const row = await workbench.waitForTreeItem('Hover check');
     await row.hover();
     const hover = page.locator('.monaco-hover').filter({ hasText: 'Last modified by' }).first();

@@ -6,6 +6,7 @@ import {
   alignmentOf,
   clampDepths,
   CommentEnds,
+  endsParagraphAt,
   headingOf,
   imageOf,
   isClosingFence,
@@ -172,22 +173,10 @@ class LegacyReader {
 
   /** PostHog's paragraph ends, except at a tag with text after it on its line (an inline node there). */
   private endsParagraph(index: number): boolean {
-    const line = this.lines[index]!;
-    const trimmed = this.trimmed[index]!;
-    if (startsComponent(trimmed)) {
+    if (startsComponent(this.trimmed[index]!)) {
       return !this.inlineTagLine(index);
     }
-    return (
-      trimmed === '' ||
-      trimmed.startsWith('```') ||
-      imageOf(trimmed) !== undefined ||
-      isDivider(trimmed) ||
-      (trimmed.startsWith('<!--') && this.comments.endOf(index) !== -1) ||
-      headingOf(line) !== undefined ||
-      isTableStart(trimmed, this.lines[index + 1]) ||
-      isListLine(line) ||
-      trimmed.startsWith('>')
-    );
+    return endsParagraphAt(this.lines, this.trimmed, this.comments, index);
   }
 
   /** Whether the line starts with a tag that reads and has text after it on the same line. */

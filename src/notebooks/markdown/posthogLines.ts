@@ -305,6 +305,27 @@ export class CommentEnds {
   }
 }
 
+/**
+ * Whether a line other than a component tag ends PostHog's paragraph before it: a blank line, a fence, an
+ * image, a divider, a closed comment, a heading, a table, a list item or a quote. (At a tag the readers
+ * differ: PostHog's own ends there, a legacy notebook's only where the tag is alone on its line.)
+ */
+export function endsParagraphAt(lines: readonly string[], trimmedLines: readonly string[], comments: CommentEnds, index: number): boolean {
+  const line = lines[index]!;
+  const trimmed = trimmedLines[index]!;
+  return (
+    trimmed === '' ||
+    trimmed.startsWith('```') ||
+    imageOf(trimmed) !== undefined ||
+    isDivider(trimmed) ||
+    (trimmed.startsWith('<!--') && comments.endOf(index) !== -1) ||
+    headingOf(line) !== undefined ||
+    isTableStart(trimmed, lines[index + 1]) ||
+    isListLine(line) ||
+    trimmed.startsWith('>')
+  );
+}
+
 /** PostHog's error for a fence that never closes (the code then runs to the end of the text). */
 export const UNCLOSED_CODE_BLOCK = 'Unclosed code block: end it with a line of as many backticks as open it';
 

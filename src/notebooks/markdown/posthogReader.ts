@@ -3,6 +3,7 @@ import {
   alignmentOf,
   clampDepths,
   CommentEnds,
+  endsParagraphAt,
   headingOf,
   imageOf,
   isClosingFence,
@@ -155,20 +156,7 @@ class BlockReader {
   }
 
   private endsParagraph(index: number): boolean {
-    const line = this.lines[index]!;
-    const trimmed = this.trimmed[index]!;
-    return (
-      trimmed === '' ||
-      trimmed.startsWith('```') ||
-      imageOf(trimmed) !== undefined ||
-      isDivider(trimmed) ||
-      (trimmed.startsWith('<!--') && this.comments.endOf(index) !== -1) ||
-      startsComponent(trimmed) ||
-      headingOf(line) !== undefined ||
-      isTableStart(trimmed, this.lines[index + 1]) ||
-      isListLine(line) ||
-      trimmed.startsWith('>')
-    );
+    return startsComponent(this.trimmed[index]!) || endsParagraphAt(this.lines, this.trimmed, this.comments, index);
   }
 
   private codeBlock(start: number): BlockRead {

@@ -19,6 +19,7 @@
 import { JsonSyntaxError, parseJsonWithLocations } from '../../common/jsonWithLocations';
 import { isKnownTag, nodeTypeOfTag, TAGS, UNKNOWN_TAG } from './dialect';
 import type { MarkdownIssue } from './issues';
+import { lowerBound } from './posthogText';
 
 export interface PropSpan {
   /** Where the prop's name starts. */
@@ -635,7 +636,7 @@ class TagScanner {
       }
     }
     const list = this.closingIndex.get(closing) ?? [];
-    const at = list[lowerBoundOf(list, from)];
+    const at = list[lowerBound(list, from)];
     const sameLine = at !== undefined && this.position(at).line === this.position(from).line;
     return sameLine && at + closing.length <= limit ? at : -1;
   }
@@ -669,25 +670,11 @@ class TagScanner {
   }
 
   private position(offset: number): { line: number; column: number } {
-    const line = Math.max(0, lowerBoundOf(this.lineStarts, offset + 1) - 1);
+    const line = Math.max(0, lowerBound(this.lineStarts, offset + 1) - 1);
     return { line, column: offset - this.lineStarts[line]! };
   }
 }
 
-/** The first index in a sorted list whose value is at least `value`. */
-function lowerBoundOf(sorted: readonly number[], value: number): number {
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (sorted[middle]! < value) {
-      low = middle + 1;
-    } else {
-      high = middle;
-    }
-  }
-  return low;
-}
 
 /**
  * Where the whitespace, `>` quote markers and list markers (`-`, `*`, `+`, `1.`, `1)`) at a line's start
@@ -736,12 +723,12 @@ class CodeRuns {
   }
 
   at(start: number): { start: number; end: number } {
-    const run = lowerBoundOf(this.starts, start);
+    const run = lowerBound(this.starts, start);
     return { start: this.starts[run]!, end: this.ends[run]! };
   }
 
   closing(start: number): { start: number; end: number } | undefined {
-    const next = this.next[lowerBoundOf(this.starts, start)]!;
+    const next = this.next[lowerBound(this.starts, start)]!;
     return next === -1 ? undefined : { start: this.starts[next]!, end: this.ends[next]! };
   }
 }

@@ -43,8 +43,8 @@ export async function sendMarkdownSave(calls: NotebookCalls, ref: NotebookRef, s
   let full = save.full;
   let own = true;
   let against: Against = { version: base.version, markdown: markdownOf(base.editable.content)!, editable: base.editable };
-  if (base.merged && !overwrite) {
-    const server = options.known?.version === base.version ? options.known : await calls.get(ref.projectId, ref.shortId);
+  /** Merges the save with PostHog's `server`: the outcome when that ends the save, else the merge is what is sent next. */
+  const mergeOnto = (server: Notebook): SendOutcome | undefined => {
     const step = mergeStep(save, server, label, options);
     if (step.done) {
       return step.done;
@@ -52,6 +52,14 @@ export async function sendMarkdownSave(calls: NotebookCalls, ref: NotebookRef, s
     ({ full } = step);
     own = false;
     against = againstOf(server);
+    return undefined;
+  };
+  if (base.merged && !overwrite) {
+    const server = options.known?.version === base.version ? options.known : await calls.get(ref.projectId, ref.shortId);
+    const done = mergeOnto(server);
+    if (done) {
+      return done;
+    }
   }
   for (let attempt = 1; attempt <= MAX_SAVE_ATTEMPTS; attempt++) {
     let answer;
@@ -85,13 +93,10 @@ export async function sendMarkdownSave(calls: NotebookCalls, ref: NotebookRef, s
       against = againstOf(server);
       continue;
     }
-    const step = mergeStep(save, server, label, options);
-    if (step.done) {
-      return step.done;
+    const done = mergeOnto(server);
+    if (done) {
+      return done;
     }
-    ({ full } = step);
-    own = false;
-    against = againstOf(server);
   }
   return { kind: 'keepsChanging' };
 }
