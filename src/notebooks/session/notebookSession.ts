@@ -382,8 +382,24 @@ export class NotebookSession implements StreamTarget {
     }
     this.remote = undefined;
     this.accept(latest);
-    await this.showInCleanEditors();
+    const typedMeanwhile = await this.showInCleanEditors();
     this.changes.fire({ kind: 'changed', notebook: latest, author });
+    for (const uri of typedMeanwhile) {
+      await this.mergeIntoTypedEditor(uri, current, latest, author);
+    }
+  }
+
+  /**
+   * The user typed into the clean editor of `uri` while it was taking `latest` in place: its base is still
+   * the text it was served, so the change merges into its text as into any unsaved one, or is held for its save.
+   */
+  private async mergeIntoTypedEditor(uri: string, known: Notebook, latest: Notebook, author: Author | undefined): Promise<void> {
+    const merge = notebookFormOf(uri) === 'markdown' ? await mergeIntoEditor(this.deps.editors, this.bases, uri, latest, this.mtime) : undefined;
+    if (merge?.kind === 'merged') {
+      this.changes.fire({ kind: 'merged', notebook: latest, uri, author, held: merge.held });
+    } else {
+      this.changes.fire({ kind: 'held', notebook: latest, uri, author, held: merge?.kind === 'held' ? merge.held : [], byPostHog: isServerRevision(known, latest) });
+    }
   }
 
   /**
@@ -392,8 +408,9 @@ export class NotebookSession implements StreamTarget {
    * they are, which sends nothing: their text is the version's. Where a save would change the text (formatters
    * on save), or the user typed meanwhile, the 'changed' event reloads them instead.
    */
-  private async showInCleanEditors(): Promise<void> {
+  private async showInCleanEditors(): Promise<string[]> {
     const { editors } = this.deps;
+    const typedMeanwhile: string[] = [];
     for (const uri of editors.openUris().filter((open) => !editors.isDirty(open) && editors.savesAsIs(open))) {
       const form = notebookFormOf(uri) ?? 'json';
       const shown = editors.textOf(uri);
@@ -401,17 +418,21 @@ export class NotebookSession implements StreamTarget {
       if (shown === undefined || shown === text) {
         continue;
       }
+      if (!(await editors.replaceText(uri, shown, text))) {
+        // Keystrokes reached the editor first: it keeps the base it was served until the change merges in.
+        typedMeanwhile.push(uri);
+        continue;
+      }
       const snapshot = snapshotOf(this.current, text, this.mtime);
       this.bases.served(uri, snapshot);
       if (form === 'json') {
         this.shown.recordServed(this.current);
       }
-      if (await editors.replaceText(uri, shown, text)) {
-        this.bases.rebase(uri, snapshot);
-        // Not awaited: the save's write waits for this update to finish (saves and updates run one at a time).
-        void editors.save(uri);
-      }
+      this.bases.rebase(uri, snapshot);
+      // Not awaited: the save's write waits for this update to finish (saves and updates run one at a time).
+      void editors.save(uri);
     }
+    return typedMeanwhile;
   }
 
   /**

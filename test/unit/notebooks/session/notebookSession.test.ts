@@ -249,4 +249,32 @@ describe('NotebookSession against the local API', () => {
     assert.deepEqual(calls(), ['POST 409', 'POST 200'], 'a versioned save: the update it missed comes with the 409');
     assert.equal(markdownOf(api.store.getNotebook(projectId, ref.shortId)!.content), '# Reloaded\n\nOne, before the reload.\n\nTwo, after.\n');
   });
+
+  test('a clean editor the user types into while it takes a remote change in place gets the change merged into what was typed, and its save keeps both', async () => {
+    const notebook = await client.notebooks.create(projectId, { title: 'Typed meanwhile', content: markdownDoc('# Typed\n\nOne.\n\nTwo.\n') });
+    const ref = { connectionId: 'c', projectId, shortId: notebook.short_id };
+    const { session, uri } = await open(ref, 'markdown');
+    editors.savesUnchanged = true; // clean editors take changes in place
+    const changes: SessionChange[] = [];
+    session.onDidChange((change) => changes.push(change));
+    // The in-place edit loses the race with keystrokes that reached the editor first, as VS Code refuses it then.
+    const replaceText = editors.replaceText.bind(editors);
+    let typed = false;
+    editors.replaceText = async (target, expected, text) => {
+      if (!typed) {
+        typed = true;
+        editors.type(target, expected.replace('One.', 'One, typed.'));
+        return false;
+      }
+      return replaceText(target, expected, text);
+    };
+    api.store.editNotebookRemotely(projectId, ref.shortId, { content: markdownDoc('# Typed\n\nOne.\n\nTwo, theirs.\n') });
+    await session.checkRemote();
+    assert.equal(editors.textOf(uri), '# Typed\n\nOne, typed.\n\nTwo, theirs.\n', 'their change merged into what was typed');
+    assert.deepEqual(changes.map((change) => change.kind), ['changed', 'merged']);
+
+    const outcome = await save(session, uri, 'markdown');
+    assert.equal(outcome.kind, 'saved');
+    assert.equal(markdownOf(api.store.getNotebook(projectId, ref.shortId)!.content), '# Typed\n\nOne, typed.\n\nTwo, theirs.\n');
+  });
 });
