@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { oneSafeLine } from '../common/text';
 import { type BudgetWait, type EventFilters, type EventsApi, EVENTS_MAX_PAGE, isAbortError, errorText } from '../api';
 import { abortSignalFor, type WindowApi } from '../workbench/window';
-import { EXPORT_FILE_EXTENSIONS, type ExportFileFormat, type ExportWritten, type FormulaCells, writeEventsFile } from './exportWriter';
+import { CsvTooWideError, EXPORT_FILE_EXTENSIONS, type ExportFileFormat, type ExportWritten, type FormulaCells, MAX_CSV_COLUMNS, writeEventsFile } from './exportWriter';
 import { waitNote } from './waitText';
 
 export const CSV_FORMULA_CELLS_SETTING = 'posthogExplorer.events.csvFormulaCells';
@@ -100,7 +100,15 @@ export async function exportEvents(
       void window.showInformationMessage(vscode.l10n.t('Export cancelled; nothing was written to {0}.', vscode.workspace.asRelativePath(uri)));
       return { kind: 'cancelled' };
     }
-    void window.showErrorMessage(vscode.l10n.t('Could not export events: {0} Nothing was written to {1}.', errorText(error), vscode.workspace.asRelativePath(uri)));
+    const reason =
+      error instanceof CsvTooWideError
+        ? vscode.l10n.t(
+            'these events have more than {0} different properties (after {1} rows), more columns than a spreadsheet opens. Export them as JSON Lines, or narrow the filters.',
+            MAX_CSV_COLUMNS.toLocaleString('en-US'),
+            error.rowsRead.toLocaleString('en-US'),
+          )
+        : errorText(error);
+    void window.showErrorMessage(vscode.l10n.t('Could not export events: {0} Nothing was written to {1}.', reason, vscode.workspace.asRelativePath(uri)));
     return { kind: 'failed' };
   }
   const where = vscode.workspace.asRelativePath(uri);

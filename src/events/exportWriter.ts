@@ -17,6 +17,21 @@ export const EXPORT_FILE_EXTENSIONS: Record<ExportFileFormat, string> = { csv: '
 export const MAX_EXPORT_ROWS = 1_000_000;
 
 /**
+ * The most columns a CSV export holds: as many as a spreadsheet opens (Excel's 16,384). Every property key
+ * of every event is a column, and each row spells all of them, so without a cap events of always-new keys
+ * would make the file grow with rows times columns.
+ */
+export const MAX_CSV_COLUMNS = 16_384;
+
+/** A CSV export stopped: its events have more distinct columns than MAX_CSV_COLUMNS. */
+export class CsvTooWideError extends Error {
+  constructor(readonly rowsRead: number) {
+    super(`The events have more than ${MAX_CSV_COLUMNS} distinct columns (after ${rowsRead} rows): export as JSON Lines instead.`);
+    this.name = 'CsvTooWideError';
+  }
+}
+
+/**
  * CSV cells a spreadsheet would run as a formula: 'neutralize' starts them with a `'` (shown as text),
  * 'raw' writes them as they are (posthogExplorer.events.csvFormulaCells).
  */
@@ -88,13 +103,16 @@ function jsonLinesWriter(): RecordWriter {
   return { start: '', record: (event) => `${JSON.stringify(event)}\n`, end: '' };
 }
 
-/** One flattened row per line ([[column, text], ...]); collects the columns for the CSV header. */
+/** One flattened row per line ([[column, text], ...]); collects the columns for the CSV header (at most MAX_CSV_COLUMNS). */
 function stagingWriter(headers: Set<string>): RecordWriter {
   return {
     start: '',
-    record: (event) => {
+    record: (event, index) => {
       const cells = flattenEvent(event);
       cells.forEach((_, column) => headers.add(column));
+      if (headers.size > MAX_CSV_COLUMNS) {
+        throw new CsvTooWideError(index + 1);
+      }
       return `${JSON.stringify([...cells])}\n`;
     },
     end: '',

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { type LocalApi, startLocalApi } from '../../api-server';
 import { type Event, EVENTS_MAX_PAGE, PostHogClient } from '../../../src/api';
-import { csvCell, csvLine, flattenEvent, writeEventsFile } from '../../../src/events/exportWriter';
+import { csvCell, csvLine, CsvTooWideError, flattenEvent, MAX_CSV_COLUMNS, writeEventsFile } from '../../../src/events/exportWriter';
 import { csvRecords } from '../../support/csv';
 
 let api: LocalApi;
@@ -203,6 +203,22 @@ describe('columns of keys with dots', () => {
     assert.equal(row![header!.indexOf('properties.a.b')], 'nested');
     assert.equal(row![header!.indexOf('properties["a.b"]')], 'dotted key');
     rmSync(target);
+  });
+});
+
+describe('a CSV export of events whose keys never repeat', () => {
+  test('stops once its columns outnumber a spreadsheet\'s, before the file grows as rows times columns; JSON Lines takes them', async () => {
+    const folder = mkdtempSync(join(directory, 'wide-'));
+    const events = Array.from({ length: 2_000 }, (_, index) => madeUpEvent(`e${index}`, Object.fromEntries(Array.from({ length: 10 }, (__, key) => [`key_${index}_${key}`, key]))));
+    const error = await writeEventsFile(madeUpBatches(events), join(folder, 'wide.csv'), { format: 'csv', rows: 2_000 }).then(
+      () => assert.fail('written'),
+      (failure: unknown) => failure,
+    );
+    assert.ok(error instanceof CsvTooWideError, String(error));
+    assert.ok(error.rowsRead < 2_000 && error.rowsRead * 10 > MAX_CSV_COLUMNS - 20, String(error.rowsRead));
+    assert.deepEqual(readdirSync(folder), [], 'nothing written');
+    const written = await writeEventsFile(madeUpBatches(events), join(folder, 'wide.jsonl'), { format: 'jsonl', rows: 2_000 });
+    assert.equal(written.rows, 2_000);
   });
 });
 
