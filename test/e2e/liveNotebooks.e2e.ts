@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
+import { copyFile, mkdir } from 'node:fs/promises';
+import path from 'node:path';
 import { describe, it } from 'mocha';
 import { markdownDoc, markdownOf } from '../api-server';
-import { webEdit } from '../api-server/collab-control';
+import { handleCollabControl, webEdit } from '../api-server/collab-control';
+import { repoRoot } from '../host/paths';
 import { e2e } from './context';
 
 const TEXT = '# Live together\n\nThe first paragraph, which you type in.\n\nThe second paragraph, which a teammate edits in the web app.\n';
@@ -53,6 +56,43 @@ describe('Live notebooks (e2e)', () => {
     const notifications = await workbench.notificationTexts();
     assert.ok(!notifications.some((text) => /changed on PostHog|Not saved|conflict/i.test(text)), `no conflict prompt: ${JSON.stringify(notifications)}`);
     assert.doesNotMatch(await workbench.activeEditorText(), /<<<<<<<|>>>>>>>/);
+    await workbench.runCommand('View: Close All Editors');
+  });
+
+  it('shows a teammate who has the notebook open: their caret where they are, their name in the status bar (screenshot)', async () => {
+    const { workbench, page, api, resultsDir } = e2e();
+    const organization = api.store.organizations[0]!;
+    const project = api.store.projectsOf(organization.id).find((entry) => entry.name === 'Hedgebox Staging')!;
+    const notebook = api.store.createNotebook(project.id, { title: 'Live carets', content: markdownDoc(TEXT), text_content: TEXT });
+
+    await workbench.runCommand('PostHog: Open Notebook…');
+    await workbench.pickQuickItem(project.name);
+    await workbench.poll(async () => (await workbench.quickInputTitle()) === `Open Notebook from ${project.name}`, 'the notebook search opens');
+    await page.keyboard.type('Live carets', { delay: 30 });
+    await workbench.pickQuickItem('Live carets', { filter: false });
+    await workbench.poll(async () => (await workbench.activeEditorTitle()) === `Live carets (${notebook.short_id}).md`, 'the notebook opens as Markdown');
+    await workbench.poll(async () => api.store.collab.listenerCount() > 0, 'the notebook follows PostHog\'s stream');
+
+    // Lee has the notebook open in PostHog's web app, the caret in the second paragraph.
+    const presence = () =>
+      handleCollabControl(api.store, 'POST', ['notebooks', String(project.id), notebook.short_id, 'presence'], {
+        cursor: { node_index: 2, offset: 18 },
+        by: { first_name: 'Lee', last_name: 'Chen' },
+      });
+    assert.equal(presence()?.status, 200);
+    const status = page.locator('.part.statusbar .statusbar-item').filter({ hasText: 'Lee Chen' });
+    await status.first().waitFor({ timeout: 10_000 });
+    const caret = page.locator('.editor-group-container.active .view-overlays, .editor-group-container.active .view-lines').locator('[class*="ced-"]');
+    await workbench.poll(async () => (await caret.count()) > 0, 'their caret is drawn in the editor');
+
+    if (process.env.UPDATE_SCREENSHOTS === '1' || process.env.SCREENSHOTS === '1') {
+      await workbench.clearNotifications();
+      presence();
+      const file = await workbench.screenshot(path.join(resultsDir, 'live-notebook.png'));
+      const readme = path.join(repoRoot, 'media', 'screenshots', 'live-notebook.png');
+      await mkdir(path.dirname(readme), { recursive: true });
+      await copyFile(file, readme);
+    }
     await workbench.runCommand('View: Close All Editors');
   });
 });
