@@ -1,21 +1,16 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { type CollabEvent, type CollabStream, NotFoundError, PostHogClient, readEvent, ServerError } from '../../../src/api';
-import { markdownDoc, startLocalApi, type LocalApi } from '../../api-server';
+import { markdownDoc, type LocalApi } from '../../api-server';
+import { withLocalApiClient } from '../../support/localApiClient';
 
 describe('the collaboration calls against the local API', () => {
   let api: LocalApi;
   let client: PostHogClient;
   let projectId: number;
 
-  before(async () => {
-    api = await startLocalApi({ seed: 'minimal', control: true });
-    client = new PostHogClient({ baseUrl: api.url, apiKey: api.keys.all });
-    projectId = api.store.visibleProjects()[0]!.id;
-  });
-  after(async () => {
-    await client.dispose();
-    await api.close();
+  withLocalApiClient({ seed: 'minimal', control: true }, (started) => {
+    ({ api, client, projectId } = started);
   });
 
   const newNotebook = (markdown: string) => client.notebooks.create(projectId, { title: 'Collab client', content: markdownDoc(markdown), text_content: markdown });

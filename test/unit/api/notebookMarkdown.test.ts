@@ -1,7 +1,8 @@
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { type LocalApi, startLocalApi } from '../../api-server';
+import { type LocalApi } from '../../api-server';
 import { NOT_MODIFIED, PostHogClient } from '../../../src/api';
+import { withLocalApiClient } from '../../support/localApiClient';
 
 const MARKDOWN = '# Out of the response\n\nRead from .../markdown/\n';
 const markdownDoc = (markdown?: string) => ({
@@ -15,15 +16,9 @@ describe('notebooks whose Markdown PostHog leaves out of its default response', 
   let projectId: number;
   let shortId: string;
 
-  before(async () => {
-    api = await startLocalApi({ seed: 'minimal' });
-    client = new PostHogClient({ baseUrl: api.url, apiKey: api.keys.all });
-    projectId = api.store.visibleProjects()[0]!.id;
+  withLocalApiClient({ seed: 'minimal' }, async (started) => {
+    ({ api, client, projectId } = started);
     shortId = (await client.notebooks.create(projectId, { title: 'Out', content: markdownDoc(MARKDOWN), text_content: MARKDOWN })).short_id;
-  });
-  after(async () => {
-    await client.dispose();
-    await api.close();
   });
   beforeEach(() => {
     api.store.settings.markdownOutOfResponses = true;

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { type Notebook, PostHogClient } from '../../../src/api';
 import {
   markdownOf,
@@ -9,8 +9,9 @@ import {
   textContentOf,
 } from '../../../src/notebooks/notebookDocument';
 import { NotebookHistory, type SavePlan } from '../../../src/notebooks/notebookHistory';
-import { type LocalApi, startLocalApi } from '../../api-server';
+import { type LocalApi } from '../../api-server';
 import { edited, notebook } from './fixtures';
+import { withLocalApiClient } from '../../support/localApiClient';
 
 const markdownContent = (markdown: string) => ({
   type: 'doc',
@@ -161,15 +162,8 @@ describe('Markdown notebooks against the local API', () => {
   let client: PostHogClient;
   let projectId: number;
 
-  before(async () => {
-    api = await startLocalApi({ seed: 'minimal' });
-    client = new PostHogClient({ baseUrl: api.url, apiKey: api.keys.all });
-    projectId = api.store.visibleProjects()[0]!.id;
-  });
-
-  after(async () => {
-    client.dispose();
-    await api.close();
+  withLocalApiClient({ seed: 'minimal' }, (started) => {
+    ({ api, client, projectId } = started);
   });
 
   test('a seeded Markdown notebook opens, is edited and saved; the server holds the Markdown and text_content', async () => {

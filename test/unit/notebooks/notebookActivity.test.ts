@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { type ActivityEntry, PostHogClient } from '../../../src/api';
-import { type LocalApi, startLocalApi } from '../../api-server';
+import { type LocalApi } from '../../api-server';
 import { recordRejectedSave, migrateToMarkdown } from '../../api-server/notebook-history';
 import { showValue } from '../../../src/notebooks/activityFormat';
 import { HistoryPages, readHistory, versionText } from '../../../src/notebooks/notebookActivity';
 import { describeUser, markdownOf } from '../../../src/notebooks/notebookDocument';
 import { notebook } from './fixtures';
+import { withLocalApiClient } from '../../support/localApiClient';
 
 const legacy = (text: string) => ({ type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text }] }] });
 const markdownDoc = (markdown: string) => ({ type: 'doc', content: [{ type: 'ph-markdown-notebook', attrs: { nodeId: 'markdown-notebook-v2', markdown } }] });
@@ -114,14 +115,8 @@ describe('notebook history against the local API', () => {
   let client: PostHogClient;
   let projectId: number;
 
-  before(async () => {
-    api = await startLocalApi({ seed: 'minimal' });
-    client = new PostHogClient({ baseUrl: api.url, apiKey: api.keys.all });
-    projectId = api.store.visibleProjects()[0]!.id;
-  });
-  after(async () => {
-    await client.dispose();
-    await api.close();
+  withLocalApiClient({ seed: 'minimal' }, (started) => {
+    ({ api, client, projectId } = started);
   });
 
   test('saves, a refused save and PostHog\'s migration, as PostHog\'s activity gives them, read a page at a time', async () => {

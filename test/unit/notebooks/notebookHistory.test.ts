@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { ConflictError, PostHogClient } from '../../../src/api';
 import { editableOf, NotebookDocumentError, serializeNotebook } from '../../../src/notebooks/notebookDocument';
 import { NotebookHistory, type SavePlan } from '../../../src/notebooks/notebookHistory';
-import { type LocalApi, startLocalApi } from '../../api-server';
+import { type LocalApi } from '../../api-server';
 import { edited, notebook } from './fixtures';
+import { withLocalApiClient } from '../../support/localApiClient';
 
 function patchOf(plan: SavePlan) {
   assert.equal(plan.kind, 'patch');
@@ -123,16 +124,9 @@ describe('notebook save planning against the local API', () => {
   let projectId: number;
   let shortId: string;
 
-  before(async () => {
-    api = await startLocalApi({ seed: 'minimal' });
-    client = new PostHogClient({ baseUrl: api.url, apiKey: api.keys.all });
-    projectId = api.store.visibleProjects()[0]!.id;
+  withLocalApiClient({ seed: 'minimal' }, (started) => {
+    ({ api, client, projectId } = started);
     shortId = api.store.notebooksOf(projectId).find((n) => !n.deleted)!.short_id;
-  });
-
-  after(async () => {
-    client.dispose();
-    await api.close();
   });
 
   test('open, edit, save twice: each PATCH carries the current version and the version advances', async () => {

@@ -1,23 +1,18 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { beforeEach, describe, test } from 'node:test';
 import { PostHogClient } from '../../../src/api';
 import { toNotebookQuery } from '../../../src/notebooks/notebookFilter';
 import { NotebookLists } from '../../../src/notebooks/notebookLists';
-import { type LocalApi, startLocalApi } from '../../api-server';
+import { type LocalApi } from '../../api-server';
+import { withLocalApiClient } from '../../support/localApiClient';
 
 describe('NotebookLists against the local API', () => {
   let api: LocalApi;
   let client: PostHogClient;
   let projectId: number;
 
-  before(async () => {
-    api = await startLocalApi();
-    client = new PostHogClient({ baseUrl: api.url, apiKey: api.keys.all });
-    projectId = api.store.visibleProjects()[0]!.id;
-  });
-  after(async () => {
-    await client.dispose();
-    await api.close();
+  withLocalApiClient({}, (started) => {
+    ({ api, client, projectId } = started);
   });
   beforeEach(() => api.clearRequests());
 

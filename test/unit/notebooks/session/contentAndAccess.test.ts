@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { beforeEach, describe, test } from 'node:test';
 import { type Notebook, PermissionDeniedError, PostHogClient } from '../../../../src/api';
 import type { NotebookForm } from '../../../../src/notebooks/notebookPaths';
 import { ContentRefusedError, type NotebookRef, type NotebookSession, NotebookSessions, type SessionChange } from '../../../../src/notebooks/session';
-import { type LocalApi, startLocalApi } from '../../../api-server';
+import { type LocalApi } from '../../../api-server';
 import { setNotebookAccess } from '../../../api-server/notebook-access';
 import { migrateToMarkdown } from '../../../api-server/notebook-history';
 import { edited } from '../fixtures';
 import { FakeEditors, MemoryBaseStore, MemoryLog } from './sessionFakes';
+import { withLocalApiClient } from '../../../support/localApiClient';
 
 const paragraph = (text: string) => ({ type: 'paragraph', content: [{ type: 'text', text }] });
 const heading = (text: string) => ({ type: 'heading', attrs: { level: 1 }, content: [{ type: 'text', text }] });
@@ -22,15 +23,9 @@ describe('NotebookSession: content PostHog refuses or rewrites, view-only notebo
   let log: MemoryLog;
   let sessions: NotebookSessions;
 
-  before(async () => {
-    api = await startLocalApi({ seed: 'minimal' });
+  withLocalApiClient({ seed: 'minimal' }, (started) => {
+    ({ api, client, projectId } = started);
     api.store.settings.newNotebooksAsMarkdown = false; // legacy notebooks, as PostHog still holds many
-    client = new PostHogClient({ baseUrl: api.url, apiKey: api.keys.all });
-    projectId = api.store.visibleProjects()[0]!.id;
-  });
-  after(async () => {
-    await client.dispose();
-    await api.close();
   });
   beforeEach(() => {
     editors = new FakeEditors();

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
+import { afterEach, beforeEach, describe, test } from 'node:test';
 import { NotFoundError, PostHogClient } from '../../../../src/api';
 import { markdownOf } from '../../../../src/notebooks/notebookDocument';
 import type { NotebookForm } from '../../../../src/notebooks/notebookPaths';
 import { type NotebookCalls, type NotebookRef, type NotebookSession, NotebookSessions, type SessionChange } from '../../../../src/notebooks/session';
-import { type LocalApi, markdownDoc, startLocalApi } from '../../../api-server';
+import { type LocalApi, markdownDoc } from '../../../api-server';
 import { FakeEditors, MemoryBaseStore, MemoryLog } from './sessionFakes';
+import { withLocalApiClient } from '../../../support/localApiClient';
 
 /** Sessions that follow PostHog's stream (the extension's default), against the local API. */
 describe('live notebook sessions against the local API', () => {
@@ -17,14 +18,8 @@ describe('live notebook sessions against the local API', () => {
   let sessions: NotebookSessions;
   let calls: NotebookCalls;
 
-  before(async () => {
-    api = await startLocalApi({ seed: 'minimal' });
-    client = new PostHogClient({ baseUrl: api.url, apiKey: api.keys.all });
-    projectId = api.store.visibleProjects()[0]!.id;
-  });
-  after(async () => {
-    await client.dispose();
-    await api.close();
+  withLocalApiClient({ seed: 'minimal' }, (started) => {
+    ({ api, client, projectId } = started);
   });
   beforeEach(() => {
     editors = new FakeEditors();
