@@ -10,6 +10,14 @@ const queryNode = (query: unknown) => ({ type: 'ph-query', attrs: { nodeId: 'q1'
 const doc = (...nodes: unknown[]) => ({ type: 'doc', content: nodes });
 const HOGQL = { kind: 'HogQLQuery', query: 'select 1' };
 
+/** A local API with its test controls whose new notebooks are legacy ones, as PostHog still holds many. */
+async function legacyNotebooksApi(): Promise<{ api: LocalApi; base: string; projectId: number }> {
+  const api = await startLocalApi({ seed: 'minimal', control: true });
+  api.store.settings.newNotebooksAsMarkdown = false;
+  const { projectId } = mainProject(api);
+  return { api, base: `/api/projects/${projectId}/notebooks`, projectId };
+}
+
 describe('local API: notebook content as PostHog checks and rewrites it', () => {
   let api: LocalApi;
   let base: string;
@@ -110,10 +118,7 @@ describe('local API: notebook access levels', () => {
   let projectId: number;
 
   beforeEach(async () => {
-    api = await startLocalApi({ seed: 'minimal', control: true });
-    api.store.settings.newNotebooksAsMarkdown = false; // legacy notebooks, as PostHog still holds many
-    projectId = mainProject(api).projectId;
-    base = `/api/projects/${projectId}/notebooks`;
+    ({ api, base, projectId } = await legacyNotebooksApi());
   });
   afterEach(() => api.close());
 
@@ -161,10 +166,7 @@ describe('local API: notebook history and Markdown', () => {
   let projectId: number;
 
   beforeEach(async () => {
-    api = await startLocalApi({ seed: 'minimal', control: true });
-    api.store.settings.newNotebooksAsMarkdown = false; // legacy notebooks, as PostHog still holds many
-    projectId = mainProject(api).projectId;
-    base = `/api/projects/${projectId}/notebooks`;
+    ({ api, base, projectId } = await legacyNotebooksApi());
   });
   afterEach(() => api.close());
 
