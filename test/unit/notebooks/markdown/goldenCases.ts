@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 
 /**
  * The golden cases made by running PostHog's own Markdown reader and migration converter
- * (../shared/posthog-dialect/README.md, beside the repository's clone; POSTHOG_DIALECT_DATA names another
- * folder). Missing data fails the tests rather than skipping them.
+ * (test/fixtures/posthog-dialect/README.md; POSTHOG_DIALECT_DATA names another folder). They live in the
+ * repository so that a clone tests itself; goldenCopy.test.ts checks the copy against the steering
+ * repository's shared/posthog-dialect when one lies beside the clone. Missing data fails the tests.
  */
 export interface ReaderCase {
   readonly id: string;
@@ -29,16 +30,21 @@ export interface ConverterCase {
 
 const REPOSITORY = resolve(__dirname, '../../../../..');
 
+export const GOLDEN_FILES = ['reader-cases.json', 'converter-cases.json'] as const;
+
 export function dialectDataFolder(): string {
-  return process.env.POSTHOG_DIALECT_DATA ?? resolve(REPOSITORY, '../shared/posthog-dialect');
+  return process.env.POSTHOG_DIALECT_DATA ?? resolve(REPOSITORY, 'test', 'fixtures', 'posthog-dialect');
 }
+
+/** Where the cases are published beside a clone (the steering repository's shared folder), if anywhere. */
+export const publishedDialectFolder = (): string => resolve(dirname(REPOSITORY), 'shared', 'posthog-dialect');
 
 function load<T>(file: string): T[] {
   const path = resolve(dialectDataFolder(), file);
   try {
     return JSON.parse(readFileSync(path, 'utf8')) as T[];
   } catch (error) {
-    throw new Error(`The golden cases ${path} cannot be read (${(error as Error).message}): they belong beside the clone, in ../shared/posthog-dialect/.`);
+    throw new Error(`The golden cases ${path} cannot be read (${(error as Error).message}): they belong in test/fixtures/posthog-dialect/.`);
   }
 }
 
