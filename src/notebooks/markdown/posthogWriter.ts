@@ -14,7 +14,9 @@ import { isWhitespaceCode } from './posthogText';
  * - hrefs escape what would end a link or an emphasis; numbered items count from the list's start;
  * - a list item's other blocks keep their order (a block ends the list; the items after it start another);
  *   in a quote or callout the list's lines and paragraphs stay quoted, other blocks are written between;
- * - a callout's emoji is a quote line of its own before a list; lines after a break in a heading are escaped;
+ * - a callout's emoji is a quote line of its own before a list, its paragraphs and lists joined by plain quote
+ *   lines (a blank one beside a quoted list reads as a break); lines after a break in a heading are escaped;
+ * - a `!` right before a link and a `~` at a text's edge are escaped (an image; a strike's `~~` moving);
  * - a JSON prop writes backslashes as `\u005c`, and a text prop holding `&` is written `{"…"}`.
  * PostHog's design choices are kept: tags from its table (hideFilters added unless set), legacy ph-insight,
  * query, ph-link, ph-text and ph-dashboard nodes as it converts them, `<Comment ref replies />` before the
@@ -22,7 +24,9 @@ import { isWhitespaceCode } from './posthogText';
  *
  * What PostHog's model cannot hold is a named loss at the lines written for its top-level block: a second
  * block in a list item, blocks in quotes, links that are not http(s), inline nodes, marks it has no place
- * for, breaks in items and cells, a first table row that is not a header, image attributes, unknown nodes.
+ * for, breaks in items and cells, a first table row that is not a header, image attributes, unknown nodes; and
+ * the README's loss classes: two breaks in a row or one at a paragraph's end, a mention whose name is not known,
+ * merged table cells, a link's attributes besides its address, CR line ends in code, headings below level 6.
  */
 export interface PostHogConversionOptions {
   /** A comment thread's replies ({id, text, author?, authorId?, at}), by the comment mark's id. */
