@@ -34,6 +34,9 @@ import {
   type WriteOutcome,
 } from './session';
 
+/** Members read to name a conversion's mentions: one page, as large as PostHog gives (a member beyond it is a named loss). */
+const MEMBERS_READ = 1000;
+
 export interface NotebooksChange {
   readonly session: ConnectionSession;
   readonly projectId: number;
@@ -295,12 +298,16 @@ export class NotebookFileStore extends Disposable implements ProjectCollection {
   }
 
   /**
-   * What converting the notebook to a Markdown notebook would write, and lose (one GET, and its comments when it
-   * has highlights); nothing is changed.
+   * What converting the notebook to a Markdown notebook would write, and lose (one GET, its comments when it
+   * has highlights, and its organization's members when it mentions someone without a name); nothing is changed.
    */
   async planConversion(session: ConnectionSession, projectId: number, shortId: string): Promise<ConversionPlan> {
     const notebookSession = await this.sessions.fetch({ connectionId: session.connection.id, projectId, shortId });
-    return planConversion(notebookSession.notebook, () => session.client.comments.listAll(projectId, { scope: 'Notebook', item_id: shortId }));
+    return planConversion(
+      notebookSession.notebook,
+      () => session.client.comments.listAll(projectId, { scope: 'Notebook', item_id: shortId }),
+      async () => (await session.client.organizations.members((await session.client.projects.getById(projectId)).organization, MEMBERS_READ)).results,
+    );
   }
 
   /** Makes a legacy notebook the Markdown notebook of `plan` on PostHog (one PATCH, on the plan's version); its open editors reload. */
