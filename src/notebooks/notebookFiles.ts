@@ -299,15 +299,21 @@ export class NotebookFileStore extends Disposable implements ProjectCollection {
 
   /**
    * What converting the notebook to a Markdown notebook would write, and lose (one GET, its comments when it
-   * has highlights, and its organization's members when it mentions someone without a name); nothing is changed.
+   * has highlights, and its organization's members when it mentions someone without a name: one request when
+   * the explorer has listed the project, else two); nothing is changed.
    */
   async planConversion(session: ConnectionSession, projectId: number, shortId: string): Promise<ConversionPlan> {
     const notebookSession = await this.sessions.fetch({ connectionId: session.connection.id, projectId, shortId });
     return planConversion(
       notebookSession.notebook,
       () => session.client.comments.listAll(projectId, { scope: 'Notebook', item_id: shortId }),
-      async () => (await session.client.organizations.members((await session.client.projects.getById(projectId)).organization, MEMBERS_READ)).results,
+      async () => (await session.client.organizations.members(await this.organizationOf(session, projectId), MEMBERS_READ)).results,
     );
+  }
+
+  /** The project's organization: known from the explorer's lists (no request), else read from the project. */
+  private async organizationOf(session: ConnectionSession, projectId: number): Promise<string> {
+    return session.model.organizationOf(projectId) ?? (await session.client.projects.getById(projectId)).organization;
   }
 
   /** Makes a legacy notebook the Markdown notebook of `plan` on PostHog (one PATCH, on the plan's version); its open editors reload. */
