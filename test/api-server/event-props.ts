@@ -41,6 +41,11 @@ export function quickProperty(table: EventTable, personIndex: number, gen: numbe
   }
 }
 
+/** A generated event's uuid (a UUIDv7 of its time), without building the event. */
+export function generatedUuid(row: number, kind: number, personIndex: number, gen: number, ts: number): string {
+  return uuidFromParts(ts / 1000, gen, mix(gen, row), mix(row, kind, personIndex));
+}
+
 export function generatedEvent(table: EventTable, row: number, kind: number, personIndex: number, gen: number, ts: number): EventRecord {
   const rng = new Rng(gen);
   const person = table.persons[personIndex]!;
@@ -127,7 +132,7 @@ export function generatedEvent(table: EventTable, row: number, kind: number, per
       break;
   }
   return {
-    uuid: uuidFromParts(ts / 1000, gen, mix(gen, row), mix(row, kind, personIndex)),
+    uuid: generatedUuid(row, kind, personIndex, gen, ts),
     event: name,
     distinct_id: distinctId,
     timestamp: ts,
