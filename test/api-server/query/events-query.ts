@@ -312,6 +312,8 @@ function group(rows: EventRow[], columns: Column[], factories: AggregateFactory<
     if (!entry) groups.set(key, (entry = { row, accumulators: factories.map((make) => make()) }));
     for (const accumulator of entry.accumulators) accumulator.add(row);
   }
+  // Aggregates alone over no rows still give one row (count() = 0), as in SQL.
+  if (groups.size === 0 && keys.length === 0) groups.set('', { row: { row: -1 }, accumulators: factories.map((make) => make()) });
   return [...groups.values()].map((g) => ({ row: g.row, aggs: g.accumulators.map((a) => a.result()) }));
 }
 

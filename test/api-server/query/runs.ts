@@ -156,7 +156,7 @@ export class QueryRuns {
     const previous = this.statuses.get(key);
     if (previous) clearTimeout(previous.timer);
     this.statuses.set(key, stored);
-    stored.timer = setTimeout(() => this.finish(stored, project, query, cacheKey), this.store.settings.queryRunMs);
+    stored.timer = setTimeout(() => this.finish(stored, project, query, cacheKey), Math.min(this.store.settings.queryRunMs, 2_147_483_647));
     stored.timer.unref?.();
     return status;
   }
