@@ -95,13 +95,25 @@ export function runSelect(source: string, query: SelectQuery, data: ProjectData)
   const limit = query.limit === undefined ? DEFAULT_ROWS : Math.min(query.limit, MAX_ROWS);
   const offset = query.offset ?? 0;
   const wanted = query.limit === undefined ? limit + 1 : limit;
-  const rows = plan.aggregates ? aggregate(plan, table) : filter(plan, table, plan.orderBy.length ? Infinity : offset + wanted);
+  const rows = plan.aggregates ? aggregate(plan, table) : filter(plan, table, plan.orderBy.length || query.distinct ? Infinity : offset + wanted);
   if (plan.orderBy.length) sortRows(rows, plan.orderBy);
-  const page = rows.slice(offset, offset + wanted);
+  const outputs = (entries: Entry<unknown>[]): Json[][] => entries.map((entry) => plan.select.map((column) => output(safely(() => column.get(entry.row, entry.aggs)))));
+  const all = query.distinct ? distinctRows(outputs(rows)) : undefined;
+  const page = all ? all.slice(offset, offset + wanted) : outputs(rows.slice(offset, offset + wanted));
   const hasMore = page.length > limit;
-  const results = page.slice(0, limit).map((entry) => plan.select.map((column) => output(safely(() => column.get(entry.row, entry.aggs)))));
+  const results = page.slice(0, limit);
   const types = plan.columns.map((name, i): [string, string] => [name, plan.select[i]!.type]);
   return { columns: plan.columns, types, results, ...(query.limit === undefined ? { paging: { hasMore, limit, offset } } : {}) };
+}
+
+function distinctRows(rows: Json[][]): Json[][] {
+  const seen = new Set<string>();
+  return rows.filter((row) => {
+    const key = JSON.stringify(row);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 interface Entry<R> {

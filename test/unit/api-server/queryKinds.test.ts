@@ -126,6 +126,8 @@ describe('local API: Query API kinds', () => {
     const persons = await post({ kind: 'HogQLQuery', query: "select count() from persons where properties.email like '%@%'" });
     const identified = api.store.eventsOf(projectId).persons.filter((p) => typeof p.properties['email'] === 'string').length;
     assert.deepEqual(persons.json.results, [[identified]]);
+    const distinct = await post({ kind: 'HogQLQuery', query: "select distinct event from events where event = 'exported_report'" });
+    assert.deepEqual(distinct.json.results, [['exported_report']]);
     const arithmetic = await post({ kind: 'HogQLQuery', query: "select 1 + 2 * 3, lower('AB') || 'c', toStartOfDay(toDateTime('2026-06-10T13:14:15Z')), now() - interval 1 day > toDateTime('2026-06-09')" });
     assert.deepEqual(arithmetic.json.results, [[7, 'abc', '2026-06-10T00:00:00.000000+00:00', 1]]);
   });
