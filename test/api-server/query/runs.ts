@@ -17,6 +17,9 @@ export const CACHE_FRESH_MS = 60 * 1000;
 /** lazy_async recomputes a cached result only past this age. */
 export const CACHE_LAZY_MS = 60 * 60 * 1000;
 
+/** At most this many cached results are kept (the oldest go first). */
+const CACHE_ENTRIES = 500;
+
 export type RefreshMode = 'blocking' | 'async' | 'async_except_on_cache_miss' | 'lazy_async' | 'force_blocking' | 'force_async' | 'force_cache';
 export const REFRESH_MODES = new Set<string>(['blocking', 'async', 'async_except_on_cache_miss', 'lazy_async', 'force_blocking', 'force_async', 'force_cache']);
 
@@ -121,6 +124,15 @@ export class QueryRuns {
     return stored;
   }
 
+  /** Drops expired statuses, so a long-running server holds only the last 20 minutes' runs. */
+  private forgetExpired(nowMs: number): void {
+    for (const [key, stored] of this.statuses) {
+      if (stored.expiresAtMs > nowMs) continue;
+      clearTimeout(stored.timer);
+      this.statuses.delete(key);
+    }
+  }
+
   private cachedFor(cacheKey: string): CachedResult | undefined {
     return this.cache.get(cacheKey);
   }
@@ -130,7 +142,11 @@ export class QueryRuns {
     const nowMs = this.nowMs();
     if (!cached(query)) return response;
     const full = { ...response, ...cacheFields(cacheKey, nowMs, project, false) };
-    if (cacheable(query)) this.cache.set(cacheKey, { response: full, computedAtMs: nowMs });
+    if (cacheable(query)) {
+      this.cache.delete(cacheKey);
+      this.cache.set(cacheKey, { response: full, computedAtMs: nowMs });
+      if (this.cache.size > CACHE_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
+    }
     return full;
   }
 
@@ -153,6 +169,7 @@ export class QueryRuns {
       expiration_time: isoZ((nowMs + STATUS_TTL_MS) * 1000), task_id: this.store.rng.uuid(nowMs), query_progress: null, labels: null,
     };
     const stored: StoredStatus = { teamId: project.id, status, expiresAtMs: nowMs + STATUS_TTL_MS };
+    this.forgetExpired(nowMs);
     const previous = this.statuses.get(key);
     if (previous) clearTimeout(previous.timer);
     this.statuses.set(key, stored);
