@@ -1,6 +1,6 @@
 // `npm run api -- --port 8010 [--host 127.0.0.1] [--seed demo|minimal|empty] [--latency ms]
 //   [--allow-personal-key-actions] [--rate-limits] [--events N] [--live-events N] [--live-notebook] [--event-list-level 0|1|2]
-//   [--control] [--tls [--http-next-links]]`
+//   [--no-query-api] [--query-run-ms ms] [--control] [--tls [--http-next-links]]`
 // Serves the local PostHog-compatible API until SIGINT/SIGTERM.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,11 +12,14 @@ const SEEDS = new Set(['demo', 'minimal', 'empty']);
 
 const USAGE = `Usage: npm run api -- [--port N] [--host 127.0.0.1|::1|localhost] [--seed demo|minimal|empty]
                      [--latency ms] [--allow-personal-key-actions] [--rate-limits] [--events N] [--live-events N]
-                     [--live-notebook] [--event-list-level 0|1|2] [--control] [--tls [--http-next-links]]
+                     [--live-notebook] [--event-list-level 0|1|2] [--no-query-api] [--query-run-ms ms]
+                     [--control] [--tls [--http-next-links]]
   --live-events N    N new events a second keep arriving in every project that has events (the events panel's Live)
   --live-notebook    a demo collaborator types into the notebook "Live notes (demo collaborator)" of the first
                      project through the collaboration endpoints, as a web app user would
   --event-list-level PostHog's PATCH_EVENT_LIST_MAX_OFFSET: 0 off (self-hosted default), 1 migration, 2 enabled (default)
+  --no-query-api     an older server: /api/projects/:id/query/ answers 404 (clients fall back to the events list)
+  --query-run-ms     an async query run takes this long before it completes (default 0)
   --tls              serve over https with a throwaway self-signed certificate (needs the openssl CLI)
   --http-next-links  with --tls: build next/previous links with http://, as self-hosted PostHog does
                      when not configured as behind a proxy`;
@@ -63,6 +66,8 @@ export function parseArgs(argv: string[]): CliOptions {
         options.eventListLevel = level as 0 | 1 | 2;
         break;
       }
+      case '--no-query-api': options.queryApi = false; break;
+      case '--query-run-ms': options.queryRunMs = integer(value(i++, flag), flag); break;
       case '--control': options.control = true; break;
       case '--tls': options.tls = true; break;
       case '--http-next-links': options.httpNextLinks = true; break;

@@ -17,7 +17,14 @@ export function generatedDistinctId(ids: readonly string[], gen: number): string
   return ids.length > 1 && new Rng(gen).chance(0.85) ? ids[ids.length - 1]! : ids[0]!;
 }
 
-/** Properties that follow from the person's profile alone, read without building the event (fast filters). */
+/** The first draws of a generated event: its distinct id, then its page path (generatedDistinctId, quickProperty). */
+function drawIdAndPath(rng: Rng, ids: readonly string[]): { distinctId: string; path: string } {
+  const distinctId = ids.length > 1 && rng.chance(0.85) ? ids[ids.length - 1]! : ids[0]!;
+  const template = rng.pick(PATHS);
+  return { distinctId, path: template.includes('{id}') ? template.replace('{id}', rng.hex(10)) : template };
+}
+
+/** Properties read without building the whole event (fast filters): the person's profile's, and the page's path. */
 export function quickProperty(table: EventTable, personIndex: number, gen: number, key: string): JsonObject[string] | undefined | typeof SLOW {
   const profile = table.profiles[personIndex]!;
   switch (key) {
@@ -37,8 +44,15 @@ export function quickProperty(table: EventTable, personIndex: number, gen: numbe
     case '$lib': return 'web';
     case 'token': return table.site.token;
     case '$is_identified': return table.persons[personIndex]!.is_identified;
+    case '$pathname': return drawIdAndPath(new Rng(gen), table.persons[personIndex]!.distinct_ids).path;
+    case '$current_url': return `https://${table.site.host}${drawIdAndPath(new Rng(gen), table.persons[personIndex]!.distinct_ids).path}`;
     default: return SLOW;
   }
+}
+
+/** A generated event's uuid (a UUIDv7 of its time), without building the event. */
+export function generatedUuid(row: number, kind: number, personIndex: number, gen: number, ts: number): string {
+  return uuidFromParts(ts / 1000, gen, mix(gen, row), mix(row, kind, personIndex));
 }
 
 export function generatedEvent(table: EventTable, row: number, kind: number, personIndex: number, gen: number, ts: number): EventRecord {
@@ -47,11 +61,9 @@ export function generatedEvent(table: EventTable, row: number, kind: number, per
   const profile = table.profiles[personIndex]!;
   const name = EVENT_KINDS[kind]!.name;
   const ids = person.distinct_ids;
-  const distinctId = ids.length > 1 && rng.chance(0.85) ? ids[ids.length - 1]! : ids[0]!; // == generatedDistinctId
+  const { distinctId, path } = drawIdAndPath(rng, ids);
   const bucket = Math.floor(ts / SESSION_MICROS);
   const sessionId = uuidFromParts((bucket * SESSION_MICROS) / 1000, mix(personIndex, bucket), mix(bucket, personIndex, 1), mix(personIndex, 2, bucket));
-  const template = rng.pick(PATHS);
-  const path = template.includes('{id}') ? template.replace('{id}', rng.hex(10)) : template;
   const browser = BROWSERS[profile.browser]!;
   const system = SYSTEMS[profile.system]!;
   const country = COUNTRIES[profile.country]!;
@@ -127,7 +139,7 @@ export function generatedEvent(table: EventTable, row: number, kind: number, per
       break;
   }
   return {
-    uuid: uuidFromParts(ts / 1000, gen, mix(gen, row), mix(row, kind, personIndex)),
+    uuid: generatedUuid(row, kind, personIndex, gen, ts),
     event: name,
     distinct_id: distinctId,
     timestamp: ts,

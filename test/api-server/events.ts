@@ -3,7 +3,7 @@
 // Events added explicitly (store.addEvent) keep their own record.
 import type { JsonObject, Person } from './model';
 import { BROWSERS, COUNTRIES, REFERRERS, SYSTEMS, FIRST_NAMES, LAST_NAMES, PLANS, EVENT_KINDS, kindFor } from './event-catalog';
-import { generatedDistinctId, generatedEvent, quickProperty, SLOW } from './event-props';
+import { generatedDistinctId, generatedEvent, generatedUuid, quickProperty, SLOW } from './event-props';
 import { Rng, uuidTimeMs, isUuid, normaliseUuid } from './random';
 import { parseIsoMicros } from './time';
 
@@ -210,6 +210,11 @@ export class EventTable {
     const explicit = this.explicit.get(row);
     if (explicit) return explicit;
     return generatedEvent(this, row, this.kind[row]!, this.person[row]!, this.gen[row]!, this.ts[row]!);
+  }
+
+  uuidOf(row: number): string {
+    const explicit = this.explicit.get(row);
+    return explicit ? explicit.uuid : generatedUuid(row, this.kind[row]!, this.person[row]!, this.gen[row]!, this.ts[row]!);
   }
 
   distinctIdOf(row: number): string {

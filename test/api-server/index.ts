@@ -45,6 +45,10 @@ export interface StartOptions {
   eventListLevel?: EventListLevel;
   /** Serve GET /api/personal_api_keys/@current/ (default true; false answers 404 as older servers do). */
   currentKeyEndpoint?: boolean;
+  /** Serve the Query API (default true; false answers 404 under /query/ as older self-hosted servers do). */
+  queryApi?: boolean;
+  /** How long an async query run takes before it completes, in ms (default 0; see setQueryApi). */
+  queryRunMs?: number;
 }
 
 export interface LocalApi {
@@ -58,6 +62,11 @@ export interface LocalApi {
   setLatency(ms: number): void;
   /** About `perSecond` new events a second in the project from now on (0 stops). */
   setLiveEvents(projectId: number, perSecond: number): void;
+  /**
+   * The Query API: `available: false` plays an older server (404 under /query/); `runMs` is how long an async
+   * run takes before it completes, so a client can poll it and cancel it (control: POST /_control/settings).
+   */
+  setQueryApi(settings: { available?: boolean; runMs?: number }): void;
   /** With `liveNotebook`: the notebook the demo collaborator types into. */
   demoNotebook?: { projectId: number; shortId: string; title: string };
   close(): Promise<void>;
@@ -87,6 +96,8 @@ export async function startLocalApi(options: StartOptions = {}): Promise<LocalAp
       if (store.eventsOf(project.id).size > 0) state.live.set(project.id, options.liveEventsPerSecond);
     }
   }
+  store.settings.queryApi = options.queryApi ?? true;
+  store.settings.queryRunMs = options.queryRunMs ?? 0;
   const collaborator = options.liveNotebook ? new DemoCollaborator(store) : undefined;
   collaborator?.start();
   const server = createApiServer(state, options.tls);
@@ -112,6 +123,10 @@ export async function startLocalApi(options: StartOptions = {}): Promise<LocalAp
       state.latencyMs = ms;
     },
     setLiveEvents: (projectId, perSecond) => state.live.set(projectId, perSecond),
+    setQueryApi: ({ available, runMs }) => {
+      if (available !== undefined) store.settings.queryApi = available;
+      if (runMs !== undefined) store.settings.queryRunMs = runMs;
+    },
     demoNotebook: collaborator && {
       projectId: collaborator.notebook.projectId,
       shortId: collaborator.notebook.short_id,
@@ -119,6 +134,7 @@ export async function startLocalApi(options: StartOptions = {}): Promise<LocalAp
     },
     close: () => {
       state.live.stopAll();
+      store.queries.stopAll();
       collaborator?.stop();
       store.collab.closeAll(false);
       closed ??= new Promise<void>((resolve) => {

@@ -18,10 +18,15 @@ export interface Action {
   reachesPendingProject?: boolean;
 }
 
+/** A route's throttle bucket, or how to pick it from the request (the Query API's depends on the body's kind). */
+export type Throttle = ThrottleBucket | ((method: string, body: unknown) => ThrottleBucket);
+
 export interface Route {
   segments: string[];
   methods: Partial<Record<string, Action>>;
-  throttle: ThrottleBucket;
+  throttle: Throttle;
+  /** Part of the Query API: 404 when the server plays an older one without it (store.settings.queryApi). */
+  queryApi?: boolean;
 }
 
 export interface Match {
@@ -29,7 +34,7 @@ export interface Match {
   params: Record<string, string>;
 }
 
-export function route(path: string, methods: Route['methods'], throttle: ThrottleBucket = 'default'): Route {
+export function route(path: string, methods: Route['methods'], throttle: Throttle = 'default'): Route {
   return { segments: path.split('/').filter(Boolean), methods, throttle };
 }
 

@@ -17,6 +17,7 @@ import { notebookRoutes } from './routes/notebooks';
 import { eventRoutes } from './routes/events';
 import { collabRoutes } from './routes/collab';
 import { commentRoutes } from './routes/comments';
+import { queryRoutes } from './routes/query';
 import { handleControl } from './control';
 import type { LiveEvents } from './live-events';
 import type { SeededKeys } from './seed';
@@ -32,7 +33,7 @@ export interface RecordedRequest {
   body?: unknown;
 }
 
-const ROUTES: Route[] = [...discoveryRoutes, ...projectRoutes, ...notebookRoutes, ...collabRoutes, ...eventRoutes, ...commentRoutes];
+const ROUTES: Route[] = [...discoveryRoutes, ...projectRoutes, ...notebookRoutes, ...collabRoutes, ...eventRoutes, ...commentRoutes, ...queryRoutes];
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
 export interface ServerState {
@@ -104,17 +105,21 @@ async function handle(state: ServerState, req: IncomingMessage, res: ServerRespo
 
 async function dispatch(state: ServerState, req: IncomingMessage, url: URL, method: string, raw: Buffer, record: RecordedRequest): Promise<Reply> {
   const match = matchRoute(ROUTES, url.pathname);
-  if (!match) throw notFound();
+  if (!match || (match.route.queryApi && !state.store.settings.queryApi)) throw notFound();
   const key = authenticate(state.store, req.headers);
   const action = match.route.methods[method === 'HEAD' ? 'GET' : method];
   if (!action) throw methodNotAllowed(method);
   const target = resolveTarget(state.store, key, match.params, action.reachesPendingProject);
   authorize(key, action, target, state.options.refusePersonalKeyActions);
+  // A throttle that depends on the body (the Query API's, by kind) reads it first, as DRF's request.data does.
+  const throttle = match.route.throttle;
+  let body = typeof throttle === 'function' && BODY_METHODS.has(method) ? parseBody(req, raw) : undefined;
   if (state.options.rateLimits) {
-    const wait = state.limiter.check(key.value, match.route.throttle, state.store.now().getTime());
+    const bucket = typeof throttle === 'function' ? throttle(method, body) : throttle;
+    const wait = state.limiter.check(key.value, bucket, state.store.now().getTime());
     if (wait !== undefined) throw throttled(wait);
   }
-  const body = BODY_METHODS.has(method) ? parseBody(req, raw) : undefined;
+  if (typeof throttle !== 'function' && BODY_METHODS.has(method)) body = parseBody(req, raw);
   if (body !== undefined) record.body = body;
   const ctx: Ctx = {
     method, path: url.pathname, rawQuery: url.search.slice(1), query: url.searchParams, params: match.params,

@@ -8,6 +8,9 @@
  *   store.settings.maxProjectsPerOrganization  plan limit; null = unlimited up to PostHog's 2000 (past it: 403)
  *   store.settings.projectDeletionDisabled     PostHog's DISABLE_BULK_DELETES: every project DELETE answers 400
  *   store.settings.markdownOutOfResponses      notebook responses leave a Markdown notebook's Markdown out (GET .../markdown/ has it)
+ *   store.settings.queryApi                    false: /query/ answers 404 (an older server; clients fall back to the events list)
+ *   store.settings.queryRunMs                  how long an async query run takes (ms; default 0)
+ *   store.queries                              the Query API's result cache and async runs (query/runs.ts)
  *
  * Records (times are microseconds since the epoch; see model.ts)
  *   store.users, store.organizations, store.projects (includes projects pending deletion)
@@ -51,6 +54,7 @@ import { MICROS_PER_DAY, MICROS_PER_HOUR } from './time';
 import { makeNotebookContent } from './notebook-samples';
 import { textContentOf } from './content';
 import { CollabStreams } from './collab';
+import { QueryRuns } from './query/runs';
 
 export interface StoreSettings {
   maxProjectsPerOrganization: number | null;
@@ -59,6 +63,10 @@ export interface StoreSettings {
   newNotebooksAsMarkdown: boolean;
   /** Markdown notebooks' Markdown left out of notebook responses (read it from .../markdown/), as PostHog plans. */
   markdownOutOfResponses: boolean;
+  /** The Query API (/api/projects/:id/query/) exists; false answers 404 there, as older self-hosted servers do. */
+  queryApi: boolean;
+  /** How long an async query run takes before it completes (ms), so clients can poll and cancel it. */
+  queryRunMs: number;
 }
 
 /** PostHog's MAX_ALLOWED_PROJECTS_PER_ORG: the cap of plans without a project limit. */
@@ -75,12 +83,16 @@ export class Store {
     projectDeletionDisabled: false,
     newNotebooksAsMarkdown: true,
     markdownOutOfResponses: false,
+    queryApi: true,
+    queryRunMs: 0,
   };
   readonly rng: Rng;
   /** Each notebook's collaboration stream (collab.ts): a PATCH with content publishes an update to it. */
   readonly collab: CollabStreams;
   /** The events list's cache of the window that gave half a page (PostHog keeps it in Django's cache). */
   readonly eventWindows = new EventWindowCache();
+  /** The Query API's cached results and async runs (query/runs.ts). */
+  readonly queries: QueryRuns = new QueryRuns(this);
   private readonly notebooks = new Map<number, Notebook[]>();
   private readonly events = new Map<number, EventTable>();
   private readonly currentProject = new Map<number, number>();

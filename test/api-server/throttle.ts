@@ -1,12 +1,17 @@
 // PostHog's personal-API-key rate limits, counted like DRF's SimpleRateThrottle (sliding window of
 // request times per key; a refused request is not counted by the throttle that refused it).
 
-/** events/values has its own limits instead of the events ones (PostHog's EventValues*Throttle). */
-export type ThrottleBucket = 'default' | 'events' | 'eventValues';
+/**
+ * `clickhouse`: the events list and retrieve, every /query/ request but a POST of a HogQLQuery, and its polls
+ * and cancels (one pair of buckets); `query`: a POST of a HogQLQuery (no minute bucket); events/values has
+ * its own limits (PostHog's EventValues*Throttle).
+ */
+export type ThrottleBucket = 'default' | 'clickhouse' | 'query' | 'eventValues';
 
 const RATES: Record<ThrottleBucket, { requests: number; seconds: number }[]> = {
   default: [{ requests: 480, seconds: 60 }, { requests: 4800, seconds: 3600 }],
-  events: [{ requests: 240, seconds: 60 }, { requests: 1200, seconds: 3600 }],
+  clickhouse: [{ requests: 240, seconds: 60 }, { requests: 1200, seconds: 3600 }],
+  query: [{ requests: 120, seconds: 3600 }],
   eventValues: [{ requests: 60, seconds: 60 }, { requests: 300, seconds: 3600 }],
 };
 

@@ -136,7 +136,7 @@ function values(ctx: Ctx): Reply {
 }
 
 export const eventRoutes: Route[] = [
-  route('/api/projects/:projectId/events', { GET: { scope: 'query:read', handler: list } }, 'events'),
+  route('/api/projects/:projectId/events', { GET: { scope: 'query:read', handler: list } }, 'clickhouse'),
   route('/api/projects/:projectId/events/values', { GET: { scope: 'query:read', handler: values } }, 'eventValues'),
-  route('/api/projects/:projectId/events/:eventId', { GET: { scope: 'query:read', handler: retrieve } }, 'events'),
+  route('/api/projects/:projectId/events/:eventId', { GET: { scope: 'query:read', handler: retrieve } }, 'clickhouse'),
 ];

@@ -59,6 +59,8 @@ describe('local API: CLI over https', () => {
     assert.throws(() => parseArgs(['--http-next-links']), /--http-next-links needs --tls/);
     assert.equal(parseArgs(['--event-list-level', '0']).eventListLevel, 0);
     assert.throws(() => parseArgs(['--event-list-level', '3']), /must be 0, 1 or 2/);
+    assert.deepEqual(parseArgs(['--no-query-api', '--query-run-ms', '2500']), { port: 8010, seed: 'demo', queryApi: false, queryRunMs: 2500 });
+    assert.throws(() => parseArgs(['--query-run-ms', 'slow']), /must be a non-negative integer/);
     assert.deepEqual(parseArgs(['--tls', '--http-next-links']), { port: 8010, seed: 'demo', tls: true, httpNextLinks: true });
     const { child, ready } = startCli(['--port', '0', '--seed', 'empty', '--tls', '--http-next-links']);
     try {

@@ -167,8 +167,8 @@ describe('local API: rate limits', () => {
     const wait = limiter.check('k', 'default', start + 4800 * 200);
     assert.ok(wait !== undefined && wait > 2000 && wait <= 3600);
     assert.equal(limiter.check('k', 'default', start + 3_600_001), undefined);
-    for (let i = 0; i < 1200; i++) assert.equal(limiter.check('e', 'events', start + i * 1000), undefined);
-    assert.notEqual(limiter.check('e', 'events', start + 1200 * 1000), undefined);
+    for (let i = 0; i < 1200; i++) assert.equal(limiter.check('e', 'clickhouse', start + i * 1000), undefined);
+    assert.notEqual(limiter.check('e', 'clickhouse', start + 1200 * 1000), undefined);
     for (let i = 0; i < 300; i++) assert.equal(limiter.check('v', 'eventValues', start + i * 10_000), undefined);
     assert.notEqual(limiter.check('v', 'eventValues', start + 300 * 10_000), undefined);
   });
