@@ -6,7 +6,8 @@
 //        collaboration save PostHog refused, logged as save_rejected_<kind> (default content: the notebook with
 //        a paragraph appended; `by` {first_name, last_name?, email?} makes it a new user's)
 //   POST /_control/notebooks/:projectId/:shortId/migrate        PostHog's migration of a legacy notebook to Markdown
-//   POST /_control/settings                                     body {markdownOutOfResponses?}
+//   POST /_control/settings                                     body {markdownOutOfResponses?, projectDeletion?,
+//        cancelDeletionRefusal?} (see store.ts)
 import type { Json, JsonObject } from './model';
 import type { Reply } from './http';
 import type { ControlContext } from './control';
@@ -22,6 +23,10 @@ export function notebookControl(control: ControlContext, method: string, parts: 
   const store = control.state.store;
   if (method === 'POST' && parts.join('/') === 'settings') {
     if (typeof input['markdownOutOfResponses'] === 'boolean') store.settings.markdownOutOfResponses = input['markdownOutOfResponses'];
+    const deletion = input['projectDeletion'];
+    if (deletion === 'scheduled' || deletion === 'at-once' || deletion === 'legacy') store.settings.projectDeletion = deletion;
+    const refusal = input['cancelDeletionRefusal'];
+    if (refusal === 'race' || refusal === 'temporal' || refusal === null) store.settings.cancelDeletionRefusal = refusal;
     return json({ ...store.settings });
   }
   const action = parts[3];

@@ -108,7 +108,8 @@ async function dispatch(state: ServerState, req: IncomingMessage, url: URL, meth
   const key = authenticate(state.store, req.headers);
   const action = match.route.methods[method === 'HEAD' ? 'GET' : method];
   if (!action) throw methodNotAllowed(method);
-  const target = resolveTarget(state.store, key, match.params, action.reachesPendingProject);
+  state.store.finishDueDeletions();
+  const target = resolveTarget(state.store, key, match.params);
   authorize(key, action, target, state.options.refusePersonalKeyActions);
   if (state.options.rateLimits) {
     const wait = state.limiter.check(key.value, match.route.throttle, state.store.now().getTime());
