@@ -41,6 +41,10 @@ class ProjectsHarness {
     return this.explorer.projects.lifecycleCommands;
   }
 
+  get deletion() {
+    return this.explorer.projects.deletionCommands;
+  }
+
   get settingsCommands() {
     return this.explorer.projects.settingsCommands;
   }
@@ -252,12 +256,12 @@ describe('Projects: create, rename, features, delete (local API in the extension
   it('deletes after a modal warning and the exact name typed; the project leaves the tree', async () => {
     const node = await harness.scratchProject('Doomed');
     harness.window.choose('Delete Project…').type('doomed');
-    assert.equal(await harness.lifecycle.deleteProject(node), false, 'a wrong name keeps the box open (Escape)');
+    assert.equal(await harness.deletion.deleteProject(node), false, 'a wrong name keeps the box open (Escape)');
     assert.match(harness.window.prompts.at(-1)?.validation ?? '', /Type the project name exactly: Doomed/);
     assert.deepEqual(harness.writes(), []);
 
     harness.window.choose('Delete Project…').type('Doomed');
-    assert.equal(await harness.lifecycle.deleteProject(node), true);
+    assert.equal(await harness.deletion.deleteProject(node), true);
     assert.deepEqual(harness.writes(), [`DELETE /api/organizations/${harness.organization().id}/projects/${node.project.id}/`]);
     assert.ok(!(await harness.projectNames()).includes('Doomed'));
   });
@@ -265,7 +269,7 @@ describe('Projects: create, rename, features, delete (local API in the extension
   it('cancelling the modal deletes nothing', async () => {
     const node = await harness.scratchProject('Kept');
     harness.window.choose(undefined);
-    assert.equal(await harness.lifecycle.deleteProject(node), false);
+    assert.equal(await harness.deletion.deleteProject(node), false);
     assert.deepEqual(harness.writes(), []);
   });
 
@@ -275,7 +279,7 @@ describe('Projects: create, rename, features, delete (local API in the extension
     assert.ok(editor);
     const uri = editor.document.uri.toString();
     harness.window.choose('Delete Project…').type('Doomed with settings');
-    assert.equal(await harness.lifecycle.deleteProject(node), true);
+    assert.equal(await harness.deletion.deleteProject(node), true);
     const open = vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter(
       (tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.toString() === uri,
     );
@@ -291,7 +295,7 @@ describe('Projects: create, rename, features, delete (local API in the extension
     harness.window.type('Nope');
     await harness.lifecycle.renameProject(node);
     harness.window.choose('Delete Project…').type('Hedgebox');
-    await harness.lifecycle.deleteProject(node);
+    await harness.deletion.deleteProject(node);
     const errors = harness.messages('error');
     assert.equal(errors.length, 3, errors.join('\n'));
     for (const error of errors) assert.match(error, /lacks the scope 'project:write'/);
@@ -616,7 +620,7 @@ describe('Projects: what your membership level allows', () => {
     assert.equal(organizations.find((entry) => entry.label === 'Hedgebox Inc.')?.description, undefined);
 
     harness.window.pick('Acme Web');
-    assert.equal(await harness.lifecycle.deleteProject(), false);
+    assert.equal(await harness.deletion.deleteProject(), false);
     assert.deepEqual(harness.messages('error'), [
       `${ADMINS_ONLY} You are a member of "Acme Analytics": one of its admins can create the project, or let members create projects.`,
       'Could not delete "Acme Web": You don\'t have sufficient permissions in the project. Deleting a project needs admin rights in it, and you are a member of "Acme Analytics".',
@@ -649,7 +653,7 @@ describe('Projects: what your membership level allows', () => {
     api.store.settings.projectDeletionDisabled = true;
     try {
       harness.window.choose('Delete Project…').type('Hard to delete');
-      assert.equal(await harness.lifecycle.deleteProject(node), false);
+      assert.equal(await harness.deletion.deleteProject(node), false);
     } finally {
       api.store.settings.projectDeletionDisabled = false;
     }
@@ -658,7 +662,7 @@ describe('Projects: what your membership level allows', () => {
     api.store.createProject(lonely.id, { name: 'Only project' });
     await harness.explorer.tree.refresh();
     harness.window.choose('Delete Project…').type('Only project');
-    assert.equal(await harness.lifecycle.deleteProject(await harness.projectNode('Only project', 'Lonely Inc.')), false);
+    assert.equal(await harness.deletion.deleteProject(await harness.projectNode('Only project', 'Lonely Inc.')), false);
     assert.deepEqual(harness.messages('error'), [
       'Could not delete "Hard to delete": PostHog did not accept the request. Project deletion is temporarily disabled during database migration. Please try again later.',
       'Could not delete "Only project": PostHog did not accept the request. Cannot delete the last project in an organization with an active subscription. Please cancel your subscription first in the billing page.',
