@@ -291,6 +291,20 @@ describe('Projects: create, rename, features, delete (local API in the extension
     assert.deepEqual(harness.writes(), []);
   });
 
+  it('Cancel Project Deletion where PostHog refuses personal API keys: says so and offers Open in PostHog', async () => {
+    const node = await harness.scratchProject('Pending, key refused');
+    api.store.addEvents(node.project.id, 1);
+    api.store.deleteProject(api.store.getProject(node.project.id)!);
+    harness.window.choose('Open in PostHog');
+    assert.equal(await harness.deletion.cancelProjectDeletion(await harness.projectNode('Pending, key refused')), false);
+    assert.deepEqual(harness.messages('warning'), [
+      'PostHog does not let personal API keys cancel the deletion of "Pending, key refused". You can do it on the project settings page in PostHog.',
+    ]);
+    assert.deepEqual(harness.messages('error'), [], 'no raw error');
+    assert.deepEqual(harness.env.opened, [`${api.url}/project/${node.project.id}/settings/project`]);
+    assert.equal(api.store.getProject(node.project.id)?.pendingDeletion, true);
+  });
+
   it('closes the settings editor of a deleted project', async () => {
     api.store.settings.projectDeletion = 'at-once';
     const node = await harness.scratchProject('Doomed with settings');
