@@ -49,6 +49,8 @@ export class ExplorerModel {
   private readonly deletionsCache = new AsyncCache<ReadonlyMap<number, ProjectDeletion>>();
   /** What this window learned of projects' deletions (null: not pending), for projects it does not read. */
   private readonly knownDeletions = new Map<number, ProjectDeletion | null>();
+  /** The organization of each project a list has shown (so that its members can be read without reading the project). */
+  private readonly organizationOfProject = new Map<number, string>();
 
   constructor(
     private readonly client: PostHogClient,
@@ -64,23 +66,15 @@ export class ExplorerModel {
     return (await this.discovery(signal)).organizations;
   }
 
+  /** The organization of a project the explorer has listed, if any list has shown it. */
+  organizationOf(projectId: number): string | undefined {
+    return this.organizationOfProject.get(projectId);
+  }
+
   projects(organizationId: string, signal?: AbortSignal): Promise<ProjectListItem[]> {
     return this.projectsCache.get(
       organizationId,
-      async (loading) => {
-        // A key limited to projects is refused the list and finds its projects through discovery; any
-        // other key costs the list alone (no discovery request first).
-        if (!this.limitedToProjects) {
-          try {
-            return await this.client.projects.listAll(organizationId, { signal: loading });
-          } catch (error) {
-            if (!(error instanceof ProjectScopedKeyError)) {
-              throw error;
-            }
-          }
-        }
-        return (await this.discovered(loading)).reachable?.get(organizationId) ?? [];
-      },
+      async (loading) => this.remember(organizationId, await this.loadProjects(organizationId, loading)),
       signal,
     );
   }
@@ -100,6 +94,28 @@ export class ExplorerModel {
   /** What a command learned of a project's deletion (undefined: not pending); the next listing uses it. */
   noteDeletion(projectId: number, deletion: ProjectDeletion | undefined): void {
     this.knownDeletions.set(projectId, deletion ?? null);
+  }
+
+  private remember(organizationId: string, projects: ProjectListItem[]): ProjectListItem[] {
+    for (const project of projects) {
+      this.organizationOfProject.set(project.id, organizationId);
+    }
+    return projects;
+  }
+
+  private async loadProjects(organizationId: string, loading: AbortSignal): Promise<ProjectListItem[]> {
+    // A key limited to projects is refused the list and finds its projects through discovery; any other key
+    // costs the list alone (no discovery request first).
+    if (!this.limitedToProjects) {
+      try {
+        return await this.client.projects.listAll(organizationId, { signal: loading });
+      } catch (error) {
+        if (!(error instanceof ProjectScopedKeyError)) {
+          throw error;
+        }
+      }
+    }
+    return (await this.discovered(loading)).reachable?.get(organizationId) ?? [];
   }
 
   refreshAll(): void {

@@ -26,7 +26,9 @@ export function deletionOf(project: DeletionFields): ProjectDeletion | undefined
  * list entries leave the deletion out, so only a read of each project tells. The project endpoints count
  * against a personal key's default buckets (480 a minute, 4,800 an hour, shared with the notebook calls):
  * showing an organization costs its list and at most this many reads, 4 at a time, once until it is
- * refreshed; an organization rarely has more projects (plans allow one or a few). Beyond them the explorer
+ * refreshed; an organization rarely has more projects (plans allow one or a few). The reads are counted in
+ * the key's budget as bulk work and skipped, not delayed, when the key is near PostHog's limits (the project
+ * then shows what is known of it). Beyond them the explorer
  * relies on what it knows itself: deletions scheduled or cancelled from this window, and projects read for
  * another reason (their settings).
  */
@@ -48,7 +50,7 @@ export async function readDeletions(
   const toRead = projects.filter((project) => project.is_pending_deletion === undefined).slice(0, DELETION_READS_PER_ORGANIZATION);
   const read = await mapConcurrently(toRead, READ_CONCURRENCY, signal, async (project, aborted) => {
     try {
-      return deletionOf(await client.projects.get(organizationId, project.id, { signal: aborted })) ?? null;
+      return deletionOf(await client.projects.getInBackground(organizationId, project.id, { signal: aborted })) ?? null;
     } catch (error) {
       if (isAbortError(error) || aborted.aborted) {
         throw error;

@@ -31,8 +31,14 @@ const { values: options } = parseArgs({
     'live-notebook-minutes': { type: 'string', default: '6' },
   },
 });
+const KNOWN_PARTS = ['package', 'lists', 'notebook', 'live-notebook', 'hostile', 'events', 'editor', 'startup', 'live'];
 const latencyMs = Number(options.latency);
 const parts = new Set(options.parts.split(',').map((part) => part.trim()));
+const unknownParts = [...parts].filter((part) => !KNOWN_PARTS.includes(part));
+if (unknownParts.length > 0) {
+  console.error(`Unknown bench part(s): ${unknownParts.join(', ')}. Known: ${KNOWN_PARTS.join(', ')}.`);
+  process.exit(2);
+}
 if (options['no-editor']) {
   parts.delete('editor');
   parts.delete('startup');
@@ -107,7 +113,8 @@ async function main(): Promise<number> {
   console.log(`\n${figures.filter((figure) => figure.pass).length} budgets pass, ${failed.length} fail${problems.length ? `, ${problems.length} part(s) did not run` : ''}. Took ${seconds} s.`);
   for (const problem of problems) console.log(`  not measured: ${problem.split('\n')[0]}`);
   console.log(`Figures: ${json}`);
-  return 0;
+  // A missed budget or a part that did not run fails the run, so that nothing downstream mistakes it for a pass.
+  return failed.length > 0 || problems.length > 0 ? 1 : 0;
 }
 
 main().then(

@@ -59,6 +59,16 @@ export class ProjectsApi {
     return this.context.transport.json({ method: 'GET', path: this.itemPath(orgId, id) }, ProjectSchema, call);
   }
 
+  /**
+   * A project read in the background (the explorer learning which projects are pending deletion): counted in
+   * the key's budget for PostHog's default throttles as bulk work, and refused (BudgetWaitError) rather than
+   * kept waiting when the key is near them, so that what the user does keeps its room.
+   */
+  async getInBackground(orgId: string, id: number, call?: CallOptions): Promise<Project> {
+    await this.context.budget.acquire('standard', 'bulk', { noWait: true, ...(call?.signal ? { signal: call.signal } : {}) });
+    return this.get(orgId, id, call);
+  }
+
   /** GET /api/projects/{id}/: a project by id alone, the one project read a key limited to projects may make. */
   getById(id: number, call?: CallOptions): Promise<Project> {
     return this.context.transport.json({ method: 'GET', path: `/api/projects/${segment(id)}/` }, ProjectSchema, call);
