@@ -1,4 +1,5 @@
 import {
+  AdminOnlySettingsError,
   AuthenticationError,
   CertificateError,
   type CertificateProblem,
@@ -46,6 +47,8 @@ export interface FailedResponse {
 const MISSING_SCOPE = /API key missing required scope '([^']+)'/i;
 const NO_PERSONAL_KEY = /does not support personal API key access/i;
 const SCOPED_PROJECTS_ONLY = /scoped projects are only supported on project-based endpoints/i;
+/** validate_team_attrs, on create and on update: the field names follow the colon, comma-separated. */
+const ADMIN_ONLY_SETTINGS = /^Only (?:organization|project) admins can (?:set|modify) these settings[^:]*:([^\n]*)$/;
 const THROTTLE_WAIT = /available in (\d+(?:\.\d+)?) seconds?/i;
 
 /** Reads an error body; tolerates empty, non-JSON and plain DRF field-error bodies. */
@@ -132,6 +135,10 @@ export function errorFromResponse(response: FailedResponse): PostHogError {
       }
       if (SCOPED_PROJECTS_ONLY.test(detail)) {
         return new ProjectScopedKeyError(init);
+      }
+      const adminOnly = ADMIN_ONLY_SETTINGS.exec(detail);
+      if (adminOnly) {
+        return new AdminOnlySettingsError({ ...init, fields: adminOnly[1]!.split(',').map((field) => field.trim()).filter(Boolean) });
       }
       return new PermissionDeniedError(init);
     }

@@ -107,6 +107,21 @@ export class PermissionDeniedError extends PostHogError {
 }
 
 /**
+ * 403 from PostHog's validate_team_attrs: a member below admin sent project settings only admins may set
+ * ("Only organization admins can set these settings on project creation: a, b" / "Only project admins can
+ * modify these settings: a, b"). `fields` are the names PostHog lists, so each can be shown at its place.
+ */
+export class AdminOnlySettingsError extends PermissionDeniedError {
+  override name = 'AdminOnlySettingsError';
+  readonly fields: readonly string[];
+
+  constructor(init: PostHogErrorInit & { fields: readonly string[] }) {
+    super(init);
+    this.fields = init.fields;
+  }
+}
+
+/**
  * 403 for a key limited to some projects (PostHog's scoped_teams) on an endpoint that is not about one
  * project: organization lists and project lists. The key still works on each of its projects.
  */

@@ -10,7 +10,7 @@ export { extraCertificates } from './certificates';
 export type { ExtraCertificates, TrustOptions } from './certificates';
 export { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUTS } from './http';
 export type { ListAllCall, PagingOptions } from './paging';
-export { DEFAULT_PAGE_CONCURRENCY, DEFAULT_PAGE_SIZE, LIST_ALL_PAGE_SIZE } from './paging';
+export { DEFAULT_PAGE_CONCURRENCY, DEFAULT_PAGE_SIZE, LIST_ALL_PAGE_SIZE, mapConcurrently } from './paging';
 export type { RetryOptions } from './retry';
 export { DEFAULT_RETRY, retryDelayMs } from './retry';
 export type { Sleep } from './sleep';

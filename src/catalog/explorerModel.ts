@@ -1,6 +1,7 @@
 import type { Me, PostHogClient, ProjectListItem } from '../api';
 import { MissingScopeError, NotFoundError, PermissionDeniedError, ProjectScopedKeyError } from '../api';
 import { AsyncCache } from '../common/cache';
+import { type ProjectDeletion, readDeletions } from './projectDeletions';
 
 export interface OrganizationSummary {
   readonly id: string;
@@ -45,6 +46,9 @@ export class ExplorerModel {
   /** What the last discovery found; see Discovery.limitedToProjects. */
   private limitedToProjects = false;
   private readonly projectsCache = new AsyncCache<ProjectListItem[]>();
+  private readonly deletionsCache = new AsyncCache<ReadonlyMap<number, ProjectDeletion>>();
+  /** What this window learned of projects' deletions (null: not pending), for projects it does not read. */
+  private readonly knownDeletions = new Map<number, ProjectDeletion | null>();
   /** The organization of each project a list has shown (so that its members can be read without reading the project). */
   private readonly organizationOfProject = new Map<number, string>();
 
@@ -75,6 +79,23 @@ export class ExplorerModel {
     );
   }
 
+  /**
+   * Which of an organization's projects PostHog has scheduled for deletion, by id: after its list, a read of
+   * each of its first projects (see DELETION_READS_PER_ORGANIZATION), cached with the list.
+   */
+  deletions(organizationId: string, signal?: AbortSignal): Promise<ReadonlyMap<number, ProjectDeletion>> {
+    return this.deletionsCache.get(
+      organizationId,
+      async (loading) => readDeletions(this.client, organizationId, await this.projects(organizationId, loading), this.knownDeletions, loading),
+      signal,
+    );
+  }
+
+  /** What a command learned of a project's deletion (undefined: not pending); the next listing uses it. */
+  noteDeletion(projectId: number, deletion: ProjectDeletion | undefined): void {
+    this.knownDeletions.set(projectId, deletion ?? null);
+  }
+
   private remember(organizationId: string, projects: ProjectListItem[]): ProjectListItem[] {
     for (const project of projects) {
       this.organizationOfProject.set(project.id, organizationId);
@@ -100,6 +121,7 @@ export class ExplorerModel {
   refreshAll(): void {
     this.discoveryCache.invalidate();
     this.projectsCache.invalidate();
+    this.deletionsCache.invalidate();
   }
 
   refreshOrganization(organizationId: string): void {
@@ -108,6 +130,7 @@ export class ExplorerModel {
       this.discoveryCache.invalidate();
     }
     this.projectsCache.invalidate(organizationId);
+    this.deletionsCache.invalidate(organizationId);
   }
 
   private discovered(signal?: AbortSignal): Promise<CachedDiscovery> {

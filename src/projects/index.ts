@@ -6,6 +6,7 @@ import { Disposable } from '../workbench/disposable';
 import type { EnvApi, WindowApi } from '../workbench/window';
 import { ActivityDocuments } from './activityDocument';
 import { ProjectCommandContext } from './projectCommandContext';
+import { ProjectDeletionCommands } from './projectDeletionCommands';
 import { ProjectIngestionCommands } from './projectIngestionCommands';
 import { ProjectLifecycleCommands } from './projectLifecycleCommands';
 import { ProjectSettingsCommands } from './projectSettingsCommands';
@@ -25,6 +26,7 @@ export class ProjectsFeature extends Disposable {
   readonly settings: ProjectSettingsDocument;
   readonly activity: ActivityDocuments;
   readonly lifecycleCommands: ProjectLifecycleCommands;
+  readonly deletionCommands: ProjectDeletionCommands;
   readonly settingsCommands: ProjectSettingsCommands;
   readonly ingestionCommands: ProjectIngestionCommands;
 
@@ -44,6 +46,7 @@ export class ProjectsFeature extends Disposable {
       reveal: (connectionId, organizationId, projectId) => services.tree.revealProject(connectionId, organizationId, projectId),
     });
     this.lifecycleCommands = this._register(new ProjectLifecycleCommands(context).register(services.registry));
+    this.deletionCommands = this._register(new ProjectDeletionCommands(context).register(services.registry));
     this.settingsCommands = this._register(new ProjectSettingsCommands(context).register(services.registry));
     this.ingestionCommands = this._register(new ProjectIngestionCommands(context).register(services.registry));
   }

@@ -69,6 +69,9 @@ export const PROJECT_READ_ONLY_FIELDS = [
   'person_on_events_querying_enabled',
   'default_modifiers',
   'live_events_token',
+  'is_pending_deletion',
+  'deletion_scheduled_at',
+  'can_cancel_deletion',
 ] as const;
 
 const WRITABLE = new Set<string>(PROJECT_WRITABLE_FIELDS);

@@ -1,4 +1,5 @@
-import type { ActivityEntry, PostHogClient, Project, ProjectWritable, ProjectWritableField } from '../api';
+import { type ActivityEntry, NotFoundError, type PostHogClient, type Project, type ProjectWritable, type ProjectWritableField } from '../api';
+import { deletionOf, type ProjectDeletion } from '../catalog';
 import { hasMorePages } from './activityMarkdown';
 import { readSettingsEdit, type SettingsProblem } from './settingsText';
 import { switchChanges } from './projectSwitches';
@@ -15,6 +16,17 @@ export interface ActivityChunk {
 }
 
 export const ACTIVITY_PAGE_SIZE = 20;
+
+/**
+ * What PostHog did with a deleted project, read back after its 204: scheduled (readable until then), being
+ * deleted now (its time has come, or a server that sets none), or gone.
+ */
+export type DeletionOutcome =
+  | { readonly kind: 'scheduled'; readonly scheduledAt: string; readonly deletion: ProjectDeletion }
+  | { readonly kind: 'deleting'; readonly deletion: ProjectDeletion }
+  | { readonly kind: 'gone' }
+  /** The read back failed for another reason: PostHog accepted the deletion, nothing more is known. */
+  | { readonly kind: 'accepted' };
 
 /** The project calls the commands make, with PostHog's answer shapes normalised. Knows nothing of VS Code. */
 export class ProjectOperations {
@@ -57,8 +69,25 @@ export class ProjectOperations {
     return { project: await this.client.projects.update(this.organizationId, project.id, changed), changed };
   }
 
-  delete(projectId: number): Promise<void> {
-    return this.client.projects.delete(this.organizationId, projectId);
+  /** DELETE, then the project read back to tell what PostHog did (`now` decides whether a schedule has come). */
+  async delete(projectId: number, now = new Date()): Promise<DeletionOutcome> {
+    await this.client.projects.delete(this.organizationId, projectId);
+    let project: Project;
+    try {
+      project = await this.get(projectId);
+    } catch (error) {
+      return error instanceof NotFoundError ? { kind: 'gone' } : { kind: 'accepted' };
+    }
+    const deletion = deletionOf(project) ?? {};
+    const at = deletion.scheduledAt ? Date.parse(deletion.scheduledAt) : Number.NaN;
+    return at > now.getTime() && deletion.canCancel !== false
+      ? { kind: 'scheduled', scheduledAt: deletion.scheduledAt!, deletion }
+      : { kind: 'deleting', deletion };
+  }
+
+  /** POST cancel-deletion: the project is back to normal. */
+  async cancelDeletion(projectId: number): Promise<void> {
+    await this.client.projects.cancelDeletion(projectId);
   }
 
   /** The new api_token. */

@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
-import { type Project, PostHogError } from '../api';
+import { AdminOnlySettingsError, type Project, PostHogError } from '../api';
 import { Disposable } from '../workbench/disposable';
 import type { ConnectionSession } from '../connections';
 import { ModificationClock, type ProjectDocumentHandler, type ProjectDocumentTarget, reloadAfterSave } from '../documents';
 import { ProjectOperations } from './projectOperations';
-import { describeProblems, serializeSettings } from './settingsText';
+import { describeProblems, refusedFieldProblems, serializeSettings } from './settingsText';
 
 /** The file name of the settings document in every project's directory of the posthog file system. */
 export const SETTINGS_DOCUMENT_NAME = 'project.posthog.json';
@@ -65,6 +65,10 @@ export class ProjectSettingsDocument extends Disposable implements ProjectDocume
     try {
       result = await operations.saveSettings(entry.project, decoder.decode(content));
     } catch (error) {
+      if (error instanceof AdminOnlySettingsError && error.fields.length > 0) {
+        const problems = refusedFieldProblems(decoder.decode(content), error.fields, error.detail ?? error.userMessage);
+        throw new Error(vscode.l10n.t('Not saved: {0}', describeProblems(problems).replace(/\n/g, ' ')), { cause: error });
+      }
       if (error instanceof PostHogError) {
         throw new Error(vscode.l10n.t('Not saved: {0}', error.userMessage), { cause: error });
       }

@@ -115,6 +115,21 @@ export function readSettingsEdit(text: string, original: Project): SettingsEdit 
   return { ok: true, changes: changes as ProjectWritable, changedFields };
 }
 
+/**
+ * PostHog refused some fields by name (e.g. its 403 "Only project admins can modify these settings: name"):
+ * one problem per field, at the field's key in the edited text, in PostHog's words.
+ */
+export function refusedFieldProblems(text: string, fields: readonly string[], detail: string): SettingsProblem[] {
+  const start: Location = { line: 1, column: 1, offset: 0 };
+  let parsed: ParsedJson | undefined;
+  try {
+    parsed = parseJsonWithLocations(text);
+  } catch {
+    parsed = undefined;
+  }
+  return refused(fields.map((field) => ({ field, location: parsed?.locateKey([field]) ?? start, message: `"${field}": ${detail}` }))).problems;
+}
+
 /** One line per problem, e.g. 'Line 4, "anonymize_ips": must be true or false, not "yes".' */
 export function describeProblems(problems: readonly SettingsProblem[]): string {
   return problems.map(describeProblem).join('\n');
@@ -226,7 +241,7 @@ function describeValue(value: JsonValue): string {
   return shown.length > 40 ? `${typeof value === 'string' ? 'a string' : 'a number'}` : shown;
 }
 
-function refused(problems: SettingsProblem[]): SettingsEdit {
+function refused(problems: SettingsProblem[]): { readonly ok: false; readonly problems: SettingsProblem[] } {
   const ordered = [...problems].sort((a, b) => a.location.line - b.location.line || a.location.column - b.location.column);
   return { ok: false, problems: ordered };
 }

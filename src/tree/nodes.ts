@@ -1,6 +1,15 @@
 import * as vscode from 'vscode';
 import type { ProjectListItem } from '../api';
-import { mayCreateProjects, mayDeleteProjects, type OrganizationSummary, organizationSettingsUrl, projectUrl } from '../catalog';
+import {
+  mayCreateProjects,
+  mayDeleteProjects,
+  type OrganizationSummary,
+  organizationSettingsUrl,
+  type ProjectDeletion,
+  projectUrl,
+} from '../catalog';
+import { formatRelativeTime } from '../common/time';
+import { displayLanguage } from '../workbench/window';
 import { type Connection, connectionLabel, type ConnectionSession } from '../connections';
 import { markdownCode, markdownLine } from '../common/markdown';
 import { oneSafeLine } from '../common/text';
@@ -180,7 +189,8 @@ export class OrganizationNode extends SessionNode {
         new MessageNode(this, `${this.id}:empty`, { label: vscode.l10n.t('No projects'), icon: 'info' }),
       ];
     }
-    return projects.map((project) => new ProjectNode(this, this.session, this.organization, project, this.state));
+    const deletions = await this.session.model.deletions(this.organization.id, signal);
+    return projects.map((project) => new ProjectNode(this, this.session, this.organization, project, this.state, deletions.get(project.id)));
   }
 
   override async invalidate(): Promise<void> {
@@ -203,6 +213,8 @@ export class ProjectNode extends SessionNode {
     readonly organization: OrganizationSummary,
     readonly project: ProjectListItem,
     private readonly state: ExplorerState,
+    /** Set when PostHog has scheduled the project for deletion; it stays browsable until then. */
+    readonly deletion?: ProjectDeletion,
   ) {
     super(parent, session);
     this.id = `${session.connection.id}/project:${project.id}`;
@@ -211,8 +223,12 @@ export class ProjectNode extends SessionNode {
   treeItem(): vscode.TreeItem {
     const item = new vscode.TreeItem(oneSafeLine(this.project.name), vscode.TreeItemCollapsibleState.Collapsed);
     item.id = this.id;
-    item.iconPath = new vscode.ThemeIcon(this.project.is_demo ? 'beaker' : 'project');
-    item.description = [`#${this.project.id}`, this.project.timezone && oneSafeLine(this.project.timezone)].filter(Boolean).join(' · ');
+    item.iconPath = this.deletion
+      ? new vscode.ThemeIcon('trash', new vscode.ThemeColor('list.warningForeground'))
+      : new vscode.ThemeIcon(this.project.is_demo ? 'beaker' : 'project');
+    item.description = this.deletion
+      ? [`#${this.project.id}`, deletionWhen(this.deletion, new Date())].join(' · ')
+      : [`#${this.project.id}`, this.project.timezone && oneSafeLine(this.project.timezone)].filter(Boolean).join(' · ');
     const lines = [
       `**${markdownLine(this.project.name)}**`,
       `${vscode.l10n.t('Project')} \`${this.project.id}\` · ${vscode.l10n.t('Time zone')} ${markdownLine(this.project.timezone ?? 'UTC')}`,
@@ -221,9 +237,15 @@ export class ProjectNode extends SessionNode {
     if (this.project.is_demo) {
       lines.push(vscode.l10n.t('Demo project'));
     }
+    if (this.deletion) {
+      lines.push(deletionTooltip(this.deletion));
+    }
     item.tooltip = new vscode.MarkdownString(lines.join('\n\n'));
-    // Delete Project is hidden where the organization says PostHog would refuse it.
-    item.contextValue = mayDeleteProjects(this.organization.membershipLevel) === false ? 'project cannotDelete' : 'project';
+    // Delete Project is hidden where the organization says PostHog would refuse it, and on a project already
+    // pending deletion, which offers Cancel Project Deletion instead.
+    item.contextValue = ['project', mayDeleteProjects(this.organization.membershipLevel) === false && 'cannotDelete', this.deletion && 'pendingDeletion']
+      .filter(Boolean)
+      .join(' ');
     return item;
   }
 
@@ -234,6 +256,27 @@ export class ProjectNode extends SessionNode {
   override webUrl(): Promise<string> {
     return Promise.resolve(projectUrl(this.session.connection.baseUrl, this.project.id));
   }
+}
+
+/** "deleted in 2 days", or "being deleted" once the time has come or when PostHog set none. */
+export function deletionWhen(deletion: ProjectDeletion, now: Date): string {
+  const at = deletion.scheduledAt ? Date.parse(deletion.scheduledAt) : Number.NaN;
+  if (Number.isNaN(at) || at <= now.getTime() || deletion.canCancel === false) {
+    return vscode.l10n.t('being deleted');
+  }
+  return vscode.l10n.t('deleted {0}', formatRelativeTime(deletion.scheduledAt!, now, displayLanguage()));
+}
+
+/** The scheduled time in full, and who may cancel until then. */
+function deletionTooltip(deletion: ProjectDeletion): string {
+  const at = deletion.scheduledAt ? Date.parse(deletion.scheduledAt) : Number.NaN;
+  if (Number.isNaN(at)) {
+    return vscode.l10n.t('PostHog is deleting this project.');
+  }
+  const when = new Date(at).toLocaleString(displayLanguage(), { dateStyle: 'medium', timeStyle: 'short' });
+  return deletion.canCancel === false
+    ? vscode.l10n.t('PostHog scheduled this project for deletion at {0}; the deletion has started and can no longer be cancelled.', when)
+    : vscode.l10n.t('PostHog deletes this project at {0}. Until then a project admin can cancel: Cancel Project Deletion.', when);
 }
 
 export interface MessageOptions {

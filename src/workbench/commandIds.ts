@@ -35,6 +35,7 @@ export const COMMANDS = {
   renameProject: 'posthogExplorer.renameProject',
   toggleProjectFeatures: 'posthogExplorer.toggleProjectFeatures',
   deleteProject: 'posthogExplorer.deleteProject',
+  cancelProjectDeletion: 'posthogExplorer.cancelProjectDeletion',
   resetProjectToken: 'posthogExplorer.resetProjectToken',
   copyProjectToken: 'posthogExplorer.copyProjectToken',
   checkDemoData: 'posthogExplorer.checkDemoData',

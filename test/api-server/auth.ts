@@ -21,7 +21,7 @@ export interface Target {
 }
 
 /** Resolves the organization/project a path addresses; 404 when missing or not visible to the key's user. */
-export function resolveTarget(store: Store, key: ApiKey, params: Record<string, string>, includePendingDeletion = false): Target {
+export function resolveTarget(store: Store, key: ApiKey, params: Record<string, string>): Target {
   const target: Target = {};
   const memberOf = (org: Organization | undefined): Organization => {
     if (!org || store.membershipLevel(org, key.userId) === null) throw notFound();
@@ -34,7 +34,7 @@ export function resolveTarget(store: Store, key: ApiKey, params: Record<string, 
   }
   if (params['projectId'] !== undefined) {
     const raw = params['projectId'];
-    const project = raw === '@current' ? store.currentProjectOf(key.userId) : /^\d+$/.test(raw) ? store.getProject(Number(raw), includePendingDeletion) : undefined;
+    const project = raw === '@current' ? store.currentProjectOf(key.userId) : /^\d+$/.test(raw) ? store.getProject(Number(raw)) : undefined;
     if (!project || (target.organization && project.organizationId !== target.organization.id)) throw notFound();
     target.organization ??= memberOf(store.getOrganization(project.organizationId));
     target.project = project;

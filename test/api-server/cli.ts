@@ -1,6 +1,6 @@
 // `npm run api -- --port 8010 [--host 127.0.0.1] [--seed demo|minimal|empty] [--latency ms]
 //   [--allow-personal-key-actions] [--rate-limits] [--events N] [--live-events N] [--live-notebook] [--event-list-level 0|1|2]
-//   [--no-query-api] [--query-run-ms ms] [--control] [--tls [--http-next-links]]`
+//   [--no-query-api] [--query-run-ms ms] [--project-deletion scheduled|at-once|legacy] [--control] [--tls [--http-next-links]]`
 // Serves the local PostHog-compatible API until SIGINT/SIGTERM.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +13,7 @@ const SEEDS = new Set(['demo', 'minimal', 'empty']);
 const USAGE = `Usage: npm run api -- [--port N] [--host 127.0.0.1|::1|localhost] [--seed demo|minimal|empty]
                      [--latency ms] [--allow-personal-key-actions] [--rate-limits] [--events N] [--live-events N]
                      [--live-notebook] [--event-list-level 0|1|2] [--no-query-api] [--query-run-ms ms]
+                     [--project-deletion scheduled|at-once|legacy]
                      [--control] [--tls [--http-next-links]]
   --live-events N    N new events a second keep arriving in every project that has events (the events panel's Live)
   --live-notebook    a demo collaborator types into the notebook "Live notes (demo collaborator)" of the first
@@ -20,6 +21,9 @@ const USAGE = `Usage: npm run api -- [--port N] [--host 127.0.0.1|::1|localhost]
   --event-list-level PostHog's PATCH_EVENT_LIST_MAX_OFFSET: 0 off (self-hosted default), 1 migration, 2 enabled (default)
   --no-query-api     an older server: /api/projects/:id/query/ answers 404 (clients fall back to the events list)
   --query-run-ms     an async query run takes this long before it completes (default 0)
+  --project-deletion how DELETE deletes a project without events: scheduled (1 hour later, default), at-once, or
+                     legacy (an older PostHog: every project at once, no schedule, no cancel-deletion); a project
+                     with events is always scheduled 48 hours later (except legacy)
   --tls              serve over https with a throwaway self-signed certificate (needs the openssl CLI)
   --http-next-links  with --tls: build next/previous links with http://, as self-hosted PostHog does
                      when not configured as behind a proxy`;
@@ -68,6 +72,12 @@ export function parseArgs(argv: string[]): CliOptions {
       }
       case '--no-query-api': options.queryApi = false; break;
       case '--query-run-ms': options.queryRunMs = integer(value(i++, flag), flag); break;
+      case '--project-deletion': {
+        const mode = value(i++, flag);
+        if (mode !== 'scheduled' && mode !== 'at-once' && mode !== 'legacy') throw new Error(`--project-deletion must be scheduled, at-once or legacy, got "${mode}"`);
+        options.projectDeletion = mode;
+        break;
+      }
       case '--control': options.control = true; break;
       case '--tls': options.tls = true; break;
       case '--http-next-links': options.httpNextLinks = true; break;

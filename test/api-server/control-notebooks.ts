@@ -6,8 +6,9 @@
 //        collaboration save PostHog refused, logged as save_rejected_<kind> (default content: the notebook with
 //        a paragraph appended; `by` {first_name, last_name?, email?} makes it a new user's)
 //   POST /_control/notebooks/:projectId/:shortId/migrate        PostHog's migration of a legacy notebook to Markdown
-//   POST /_control/settings                                     body {markdownOutOfResponses?, queryApi?, queryRunMs?}
-//        (queryApi false: /query/ answers 404 as on an older server; queryRunMs: how long an async query run takes)
+//   POST /_control/settings                                     body {markdownOutOfResponses?, queryApi?, queryRunMs?,
+//        projectDeletion?, cancelDeletionRefusal?} (queryApi false: /query/ answers 404 as on an older server;
+//        queryRunMs: how long an async query run takes; the rest: see store.ts)
 import type { Json, JsonObject } from './model';
 import type { Reply } from './http';
 import type { ControlContext } from './control';
@@ -26,6 +27,10 @@ export function notebookControl(control: ControlContext, method: string, parts: 
     if (typeof input['queryApi'] === 'boolean') store.settings.queryApi = input['queryApi'];
     const runMs = input['queryRunMs'];
     if (typeof runMs === 'number' && Number.isFinite(runMs) && runMs >= 0) store.settings.queryRunMs = Math.min(runMs, 2_147_483_647);
+    const deletion = input['projectDeletion'];
+    if (deletion === 'scheduled' || deletion === 'at-once' || deletion === 'legacy') store.settings.projectDeletion = deletion;
+    const refusal = input['cancelDeletionRefusal'];
+    if (refusal === 'race' || refusal === 'temporal' || refusal === null) store.settings.cancelDeletionRefusal = refusal;
     return json({ ...store.settings });
   }
   const action = parts[3];

@@ -4,12 +4,12 @@ import { createApiServer, trackSockets, type RecordedRequest, type TlsIdentity }
 import { seedStore, type SeedName, type SeededKeys } from './seed';
 import { Faults, type FaultRule } from './faults';
 import { RateLimiter } from './throttle';
-import type { Store } from './store';
+import type { ProjectDeletionMode, Store } from './store';
 import { LiveEvents } from './live-events';
 import { DemoCollaborator } from './demo-collaborator';
 import type { EventListLevel } from './events-query';
 
-export type { Store } from './store';
+export type { ProjectDeletionMode, Store } from './store';
 export type { RecordedRequest, TlsIdentity } from './server';
 export { throwawayCertificate } from './tls';
 export type { FaultRule } from './faults';
@@ -49,6 +49,8 @@ export interface StartOptions {
   queryApi?: boolean;
   /** How long an async query run takes before it completes, in ms (default 0; see setQueryApi). */
   queryRunMs?: number;
+  /** How DELETE deletes a project without events (store.settings.projectDeletion; default 'scheduled'). */
+  projectDeletion?: ProjectDeletionMode;
 }
 
 export interface LocalApi {
@@ -75,6 +77,7 @@ export interface LocalApi {
 export async function startLocalApi(options: StartOptions = {}): Promise<LocalApi> {
   const host = options.host ?? '127.0.0.1';
   const { store, keys } = seedStore(options.seed ?? 'minimal', options.now ?? (() => new Date()), options.demoEvents);
+  if (options.projectDeletion) store.settings.projectDeletion = options.projectDeletion;
   const state = {
     store,
     options: {

@@ -47,8 +47,12 @@ export interface Project {
   created_at: number;
   updated_at: number;
   ingested_event: boolean;
-  /** DELETE marks a project pending deletion; it then vanishes from every read (see store.ts). */
+  /**
+   * DELETE marks a project pending deletion with the time its deletion runs (microseconds; see store.ts
+   * deleteProject). It stays readable and listed until then, and a minute longer while the deletion runs.
+   */
   pendingDeletion: boolean;
+  deletionScheduledAt: number | null;
   generatingDemoData: boolean;
   settings: JsonObject;
   /** Host used in generated event URLs. */

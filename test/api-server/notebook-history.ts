@@ -103,7 +103,7 @@ function isObject(value: Json | undefined): value is JsonObject {
 }
 
 function projectOf(store: Store, notebook: Notebook) {
-  const project = store.getProject(notebook.projectId, true);
+  const project = store.getProject(notebook.projectId);
   if (!project) throw new Error(`No project ${notebook.projectId}`);
   return project;
 }

@@ -14,8 +14,6 @@ export interface Action {
   /** The view checks no scope at all (PostHog's personal_api_keys @current retrieve). */
   noScope?: boolean;
   handler: Handler;
-  /** Project DELETE still finds a project pending deletion (to answer "already being deleted"). */
-  reachesPendingProject?: boolean;
 }
 
 /** A route's throttle bucket, or how to pick it from the request (the Query API's depends on the body's kind). */

@@ -39,8 +39,26 @@ export function projectFull(store: Store, p: Project, userId: number): JsonObjec
     person_on_events_querying_enabled: true,
     default_modifiers: { personsOnEventsMode: 'person_id_override_properties_on_events', personsArgMaxVersion: 'auto', inCohortVia: 'auto', sessionTableVersion: 'auto' },
     product_intents: [],
-    is_pending_deletion: p.pendingDeletion,
+    ...deletionFields(store, p),
     user_access_level: 'admin',
+  };
+}
+
+/** is_pending_deletion, and since PostHog scheduled deletions, when it runs and whether a cancel can still succeed. */
+function deletionFields(store: Store, p: Project): JsonObject {
+  if (store.settings.projectDeletion === 'legacy') return { is_pending_deletion: p.pendingDeletion };
+  return {
+    is_pending_deletion: p.pendingDeletion,
+    deletion_scheduled_at: p.deletionScheduledAt === null ? null : isoZ(p.deletionScheduledAt),
+    can_cancel_deletion: p.pendingDeletion && !store.deletionStarted(p),
+  };
+}
+
+/** cancel-deletion's answer: PostHog's short project body. */
+export function projectCancelled(p: Project): JsonObject {
+  return {
+    id: p.id, organization_id: p.organizationId, name: p.name, product_description: p.settings['product_description'] ?? null,
+    created_at: isoZ(p.created_at), is_pending_deletion: false, deletion_scheduled_at: null, can_cancel_deletion: false, tags: [],
   };
 }
 

@@ -109,7 +109,8 @@ async function dispatch(state: ServerState, req: IncomingMessage, url: URL, meth
   const key = authenticate(state.store, req.headers);
   const action = match.route.methods[method === 'HEAD' ? 'GET' : method];
   if (!action) throw methodNotAllowed(method);
-  const target = resolveTarget(state.store, key, match.params, action.reachesPendingProject);
+  state.store.finishDueDeletions();
+  const target = resolveTarget(state.store, key, match.params);
   authorize(key, action, target, state.options.refusePersonalKeyActions);
   // A throttle that depends on the body (the Query API's, by kind) reads it first, as DRF's request.data does.
   const throttle = match.route.throttle;

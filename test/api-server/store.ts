@@ -7,33 +7,41 @@
  *   store.rng                               the seeded PRNG (deterministic per seed)
  *   store.settings.maxProjectsPerOrganization  plan limit; null = unlimited up to PostHog's 2000 (past it: 403)
  *   store.settings.projectDeletionDisabled     PostHog's DISABLE_BULK_DELETES: every project DELETE answers 400
+ *   store.settings.projectDeletion             how DELETE deletes a project without events: 'scheduled' (1 hour later, as at
+ *                                           PostHog 3baaad06; default), 'at-once' (another version: now), 'legacy' (an older
+ *                                           server: every project gone at once, no deletion_scheduled_at, no cancel-deletion)
+ *   store.settings.cancelDeletionRefusal       the next cancel-deletion's refusal when the state changed under it ('race')
+ *                                           or Temporal refused it ('temporal'); null (default) for neither
  *   store.settings.markdownOutOfResponses      notebook responses leave a Markdown notebook's Markdown out (GET .../markdown/ has it)
  *   store.settings.queryApi                    false: /query/ answers 404 (an older server; clients fall back to the events list)
  *   store.settings.queryRunMs                  how long an async query run takes (ms; default 0)
  *   store.queries                              the Query API's result cache and async runs (query/runs.ts)
  *
  * Records (times are microseconds since the epoch; see model.ts)
- *   store.users, store.organizations, store.projects (includes projects pending deletion)
+ *   store.users, store.organizations, store.projects (projects pending deletion included, as everywhere)
  *   store.keys: Map<phx_ value, ApiKey>     store.createKey({ scopes, organizations?, projects? }) -> value
  *   store.mainUser                          owner of every seeded key (the "logged-in" user)
  *   store.activity                          activity log entries (logActivity(...) appends one)
  *
  * Look-ups
- *   getOrganization(id), getProject(id)     (getProject hides projects pending deletion)
- *   projectsOf(orgId), visibleProjects()    live projects
+ *   getOrganization(id), getProject(id)     (projects pending deletion included: PostHog still serves them)
+ *   projectsOf(orgId), visibleProjects()    every project (pending deletion included)
  *   notebooksOf(projectId)                  every notebook of a project, deleted ones included
  *   getNotebook(projectId, shortId)         deleted ones included
  *   eventsOf(projectId): EventTable         see events.ts (persons, sorted rows, record(row), find(uuid))
  *   currentProjectOf(userId)
  *
  * Changes (each records activity like the real server)
- *   createProject(orgId, fields, userId?), updateProject(project, fields, userId?), deleteProject(project, userId?),
+ *   createProject(orgId, fields, userId?), updateProject(project, fields, userId?), deleteProject(project, userId?)
+ *   (scheduled as PostHog does, see settings.projectDeletion), cancelProjectDeletion(project, userId?),
  *   resetProjectToken(project, userId?)
  *   createNotebook(projectId, fields, userId?), updateNotebook(notebook, fields, userId?) (PATCH semantics,
  *   409 on a stale version), editNotebookRemotely(projectId, shortId, { title?, content?, deleted? }, userId?)
  *   (another user's edit: bumps the version when content changes); a content change publishes an update on
  *   store.collab, the notebook's collaboration stream (see collab.ts)
- *   purgeDeletedProjects()                  finishes background deletion: removes pending projects entirely
+ *   finishDueDeletions()                    removes projects whose deletion ran (a minute after its scheduled time;
+ *                                           the server calls it before every request)
+ *   purgeDeletedProjects()                  finishes every deletion now: removes pending projects entirely
  *
  * Bulk helpers for tests
  *   addProjects(orgId, n): Project[]          "Bulk project 1..n"
@@ -67,7 +75,19 @@ export interface StoreSettings {
   queryApi: boolean;
   /** How long an async query run takes before it completes (ms), so clients can poll and cancel it. */
   queryRunMs: number;
+  /** What DELETE does to a project without events (see the top of this file); one with events always waits 48 hours. */
+  projectDeletion: ProjectDeletionMode;
+  /** The next cancel-deletion fails this way (then back to null). */
+  cancelDeletionRefusal: 'race' | 'temporal' | null;
 }
+
+export type ProjectDeletionMode = 'scheduled' | 'at-once' | 'legacy';
+
+/** PostHog's delays (posthog/temporal/delete_teams/dispatch.py at 3baaad06): 48 hours with events, else 1 hour. */
+export const DELETION_DELAY_WITH_EVENTS_MICROS = 48 * MICROS_PER_HOUR;
+export const DELETION_DELAY_WITHOUT_EVENTS_MICROS = MICROS_PER_HOUR;
+/** How long the local deletion workflow runs once started: the project is readable, and no longer cancellable, meanwhile. */
+export const DELETION_RUN_MICROS = 60_000_000;
 
 /** PostHog's MAX_ALLOWED_PROJECTS_PER_ORG: the cap of plans without a project limit. */
 export const MAX_PROJECTS_PER_ORGANIZATION = 2000;
@@ -85,6 +105,8 @@ export class Store {
     markdownOutOfResponses: false,
     queryApi: true,
     queryRunMs: 0,
+    projectDeletion: 'scheduled',
+    cancelDeletionRefusal: null,
   };
   readonly rng: Rng;
   /** Each notebook's collaboration stream (collab.ts): a PATCH with content publishes an update to it. */
@@ -165,16 +187,16 @@ export class Store {
 
   // ---- projects --------------------------------------------------------------------------------
 
-  getProject(id: number, includePendingDeletion = false): Project | undefined {
-    return this.projects.find((p) => p.id === id && (includePendingDeletion || !p.pendingDeletion));
+  getProject(id: number): Project | undefined {
+    return this.projects.find((p) => p.id === id);
   }
 
   projectsOf(orgId: string): Project[] {
-    return this.projects.filter((p) => p.organizationId === orgId && !p.pendingDeletion);
+    return this.projects.filter((p) => p.organizationId === orgId);
   }
 
   visibleProjects(): Project[] {
-    return this.projects.filter((p) => !p.pendingDeletion);
+    return this.projects;
   }
 
   currentProjectOf(userId: number): Project | null {
@@ -225,7 +247,7 @@ export class Store {
     const project: Project = {
       id: this.nextProjectId++, uuid: this.rng.uuid(created / 1000), organizationId: orgId, name: projectName,
       api_token: `phc_${this.rng.base62(43)}`, created_at: created, updated_at: created, ingested_event: false,
-      pendingDeletion: false, generatingDemoData: false, settings: { ...defaultProjectSettings(), ...settings },
+      pendingDeletion: false, deletionScheduledAt: null, generatingDemoData: false, settings: { ...defaultProjectSettings(), ...settings },
       siteHost: `${slugify(projectName).replace(/-/g, '') || 'app'}.example.com`,
     };
     this.projects.push(project);
@@ -252,18 +274,57 @@ export class Store {
     if (changes.length) this.logActivity(project, userId, 'Team', String(project.id), 'updated', { name: project.name, changes });
   }
 
+  /**
+   * PostHog's perform_destroy: the project (and its one environment here) is marked pending deletion with the
+   * time its deletion runs, 48 hours later when it has ingested events, else as settings.projectDeletion says;
+   * "deleted" activity for the environment (Team) and the project (Project). A deletion due now runs at once
+   * here (the local workflow is instantaneous), as does every deletion of the legacy mode.
+   */
   deleteProject(project: Project, userId: number | null = this.mainUser.id): void {
+    this.logDeletionActivity(project, userId, 'deleted');
+    const mode = this.settings.projectDeletion;
+    const delay = project.ingested_event ? DELETION_DELAY_WITH_EVENTS_MICROS : mode === 'scheduled' ? DELETION_DELAY_WITHOUT_EVENTS_MICROS : 0;
+    if (mode === 'legacy' || delay === 0) {
+      this.removeProject(project);
+      return;
+    }
     project.pendingDeletion = true;
-    this.logActivity(project, userId, 'Team', String(project.id), 'deleted', { name: project.name });
+    project.deletionScheduledAt = this.clock().getTime() * 1000 + delay;
+  }
+
+  /** The project's deletion has started: its scheduled time has come (PostHog then refuses to cancel it). */
+  deletionStarted(project: Project): boolean {
+    return project.pendingDeletion && (project.deletionScheduledAt ?? 0) <= this.clock().getTime() * 1000;
+  }
+
+  /** PostHog's cancel_deletion once its checks passed: back to normal, "restored" activity for Team and Project. */
+  cancelProjectDeletion(project: Project, userId: number | null = this.mainUser.id): void {
+    project.pendingDeletion = false;
+    project.deletionScheduledAt = null;
+    this.logDeletionActivity(project, userId, 'restored');
+  }
+
+  finishDueDeletions(): void {
+    const now = this.clock().getTime() * 1000;
+    for (const project of this.projects.filter((p) => p.pendingDeletion && (p.deletionScheduledAt ?? 0) + DELETION_RUN_MICROS <= now)) {
+      this.removeProject(project);
+    }
   }
 
   purgeDeletedProjects(): void {
-    for (let i = this.projects.length - 1; i >= 0; i--) {
-      const project = this.projects[i]!;
-      if (!project.pendingDeletion) continue;
-      this.projects.splice(i, 1);
-      this.notebooks.delete(project.id);
-      this.events.delete(project.id);
+    for (const project of this.projects.filter((p) => p.pendingDeletion)) this.removeProject(project);
+  }
+
+  private removeProject(project: Project): void {
+    const index = this.projects.indexOf(project);
+    if (index >= 0) this.projects.splice(index, 1);
+    this.notebooks.delete(project.id);
+    this.events.delete(project.id);
+  }
+
+  private logDeletionActivity(project: Project, userId: number | null, activity: 'deleted' | 'restored'): void {
+    for (const scope of ['Team', 'Project'] as const) {
+      this.logActivity(project, userId, scope, String(project.id), activity, { name: project.name });
     }
   }
 

@@ -66,10 +66,11 @@ describe('Projects (e2e)', () => {
     await api.close();
   });
 
-  it('deletes a project: a modal warning, then the exact name typed; it leaves the tree', async () => {
+  it('deletes a project with events: PostHog schedules it, the tree marks it; Cancel Project Deletion returns it to normal', async () => {
     const { workbench } = e2e();
     const organization = api.store.organizations[0]!;
     const doomed = api.store.createProject(organization.id, { name: 'E2E Doomed' });
+    api.store.addEvents(doomed.id, 2);
     await workbench.pressTreeItemAction('Hedgebox Inc.', 'Refresh');
     await workbench.waitForTreeItem('E2E Doomed');
 
@@ -82,9 +83,38 @@ describe('Projects (e2e)', () => {
     assert.match(await workbench.waitForInputBoxMessage(/exactly/), /Type the project name exactly: E2E Doomed/);
     await workbench.answerInputBox('E2E Doomed');
 
-    await workbench.waitForNotification('Deleted the project "E2E Doomed"');
-    await workbench.poll(async () => (await workbench.treeItem('E2E Doomed').count()) === 0, 'the project leaves the tree');
-    assert.equal(api.store.getProject(doomed.id), undefined, 'pending deletion on the server');
+    await workbench.waitForNotification(/PostHog scheduled "E2E Doomed" for deletion at/);
+    await workbench.poll(async () => (await workbench.treeItemDescription('E2E Doomed')) === `#${doomed.id} · deleted in 2 days`, 'the tree marks the project');
+    assert.ok(await workbench.treeItemHasIcon('E2E Doomed', 'trash'));
+    assert.equal(api.store.getProject(doomed.id)?.pendingDeletion, true, 'pending deletion on the server');
+    const menu = await workbench.treeItemMenuEntries('E2E Doomed');
+    assert.ok(menu.includes('Cancel Project Deletion') && !menu.includes('Delete Project…'), menu.join(', '));
+    await workbench.clearNotifications();
+
+    await workbench.chooseTreeItemMenu('E2E Doomed', 'Cancel Project Deletion');
+    await workbench.waitForNotification('Cancelled the deletion of "E2E Doomed"');
+    await workbench.poll(async () => (await workbench.treeItemDescription('E2E Doomed')) === `#${doomed.id} · UTC`, 'the project is back to normal');
+    assert.equal(api.store.getProject(doomed.id)?.pendingDeletion, false);
+    await workbench.clearNotifications();
+  });
+
+  it('deletes a project without events where PostHog does so at once: it leaves the tree', async () => {
+    const { workbench } = e2e();
+    const organization = api.store.organizations[0]!;
+    const doomed = api.store.createProject(organization.id, { name: 'E2E Gone' });
+    api.store.settings.projectDeletion = 'at-once';
+    try {
+      await workbench.pressTreeItemAction('Hedgebox Inc.', 'Refresh');
+      await workbench.waitForTreeItem('E2E Gone');
+      await workbench.chooseTreeItemMenu('E2E Gone', 'Delete Project…');
+      await workbench.pressDialogButton('Delete Project…');
+      await workbench.answerInputBox('E2E Gone');
+      await workbench.waitForNotification('Deleted the project "E2E Gone"');
+      await workbench.poll(async () => (await workbench.treeItem('E2E Gone').count()) === 0, 'the project leaves the tree');
+      assert.equal(api.store.getProject(doomed.id), undefined, 'gone on the server');
+    } finally {
+      api.store.settings.projectDeletion = 'scheduled';
+    }
     await workbench.clearNotifications();
   });
 

@@ -266,6 +266,17 @@ export class Workbench {
       .first();
   }
 
+  /** The description VS Code shows beside a tree item's label ('' when it has none). */
+  async treeItemDescription(label: string, viewName?: string): Promise<string> {
+    const description = this.treeItem(label, viewName).locator('.label-description');
+    return (await description.count()) > 0 ? (await description.first().innerText()).trim() : '';
+  }
+
+  /** Whether the tree item's icon is this codicon (e.g. "trash"). */
+  async treeItemHasIcon(label: string, codicon: string, viewName?: string): Promise<boolean> {
+    return (await this.treeItem(label, viewName).locator(`.codicon-${codicon}`).count()) > 0;
+  }
+
   /** Waits until a view shows the tree item with this label, and returns its row. */
   async waitForTreeItem(label: string, viewName?: string): Promise<Locator> {
     const row = this.treeItem(label, viewName);

@@ -41,6 +41,10 @@ class ProjectsHarness {
     return this.explorer.projects.lifecycleCommands;
   }
 
+  get deletion() {
+    return this.explorer.projects.deletionCommands;
+  }
+
   get settingsCommands() {
     return this.explorer.projects.settingsCommands;
   }
@@ -139,6 +143,7 @@ describe('Projects: create, rename, features, delete (local API in the extension
   after(() => api.close());
   beforeEach(async () => {
     api.store.settings.maxProjectsPerOrganization = null;
+    api.store.settings.projectDeletion = 'scheduled';
     harness = new ProjectsHarness(api);
     await harness.signIn();
     api.clearRequests();
@@ -249,33 +254,65 @@ describe('Projects: create, rename, features, delete (local API in the extension
     assert.deepEqual(harness.messages('info'), ['Nothing changed.']);
   });
 
-  it('deletes after a modal warning and the exact name typed; the project leaves the tree', async () => {
+  it('a project without events, where PostHog deletes it at once: a modal warning saying so, the exact name typed; it leaves the tree', async () => {
+    api.store.settings.projectDeletion = 'at-once';
     const node = await harness.scratchProject('Doomed');
     harness.window.choose('Delete Project…').type('doomed');
-    assert.equal(await harness.lifecycle.deleteProject(node), false, 'a wrong name keeps the box open (Escape)');
+    assert.equal(await harness.deletion.deleteProject(node), false, 'a wrong name keeps the box open (Escape)');
     assert.match(harness.window.prompts.at(-1)?.validation ?? '', /Type the project name exactly: Doomed/);
     assert.deepEqual(harness.writes(), []);
 
     harness.window.choose('Delete Project…').type('Doomed');
-    assert.equal(await harness.lifecycle.deleteProject(node), true);
+    assert.equal(await harness.deletion.deleteProject(node), true);
     assert.deepEqual(harness.writes(), [`DELETE /api/organizations/${harness.organization().id}/projects/${node.project.id}/`]);
     assert.ok(!(await harness.projectNames()).includes('Doomed'));
+    const warning = harness.window.messages.find((message) => message.severity === 'warning');
+    assert.match(warning?.detail ?? '', /This project has no events: PostHog may delete it at once\./);
+    assert.match(warning?.detail ?? '', /A project with events is scheduled for deletion 48 hours later, and a project admin can cancel it until then/);
+    assert.deepEqual(harness.messages('info'), ['Deleted the project "Doomed". PostHog removes its data in the background.']);
+  });
+
+  it('an older PostHog server deletes at once: the warning and the message say so', async () => {
+    api.store.settings.projectDeletion = 'legacy';
+    const node = await harness.scratchProject('Old server project');
+    harness.window.choose('Delete Project…').type('Old server project');
+    assert.equal(await harness.deletion.deleteProject(node), true);
+    assert.match(harness.window.messages.find((message) => message.severity === 'warning')?.detail ?? '', /This PostHog server deletes a project at once: this cannot be undone\./);
+    assert.deepEqual(harness.messages('info'), [
+      'Deleted the project "Old server project". This PostHog server deletes projects at once; it removes the data in the background.',
+    ]);
+    assert.ok(!(await harness.projectNames()).includes('Old server project'));
   });
 
   it('cancelling the modal deletes nothing', async () => {
     const node = await harness.scratchProject('Kept');
     harness.window.choose(undefined);
-    assert.equal(await harness.lifecycle.deleteProject(node), false);
+    assert.equal(await harness.deletion.deleteProject(node), false);
     assert.deepEqual(harness.writes(), []);
   });
 
+  it('Cancel Project Deletion where PostHog refuses personal API keys: says so and offers Open in PostHog', async () => {
+    const node = await harness.scratchProject('Pending, key refused');
+    api.store.addEvents(node.project.id, 1);
+    api.store.deleteProject(api.store.getProject(node.project.id)!);
+    harness.window.choose('Open in PostHog');
+    assert.equal(await harness.deletion.cancelProjectDeletion(await harness.projectNode('Pending, key refused')), false);
+    assert.deepEqual(harness.messages('warning'), [
+      'PostHog does not let personal API keys cancel the deletion of "Pending, key refused". You can do it on the project settings page in PostHog.',
+    ]);
+    assert.deepEqual(harness.messages('error'), [], 'no raw error');
+    assert.deepEqual(harness.env.opened, [`${api.url}/project/${node.project.id}/settings/project`]);
+    assert.equal(api.store.getProject(node.project.id)?.pendingDeletion, true);
+  });
+
   it('closes the settings editor of a deleted project', async () => {
+    api.store.settings.projectDeletion = 'at-once';
     const node = await harness.scratchProject('Doomed with settings');
     const editor = await harness.settingsCommands.editProjectSettings(node);
     assert.ok(editor);
     const uri = editor.document.uri.toString();
     harness.window.choose('Delete Project…').type('Doomed with settings');
-    assert.equal(await harness.lifecycle.deleteProject(node), true);
+    assert.equal(await harness.deletion.deleteProject(node), true);
     const open = vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter(
       (tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.toString() === uri,
     );
@@ -291,11 +328,81 @@ describe('Projects: create, rename, features, delete (local API in the extension
     harness.window.type('Nope');
     await harness.lifecycle.renameProject(node);
     harness.window.choose('Delete Project…').type('Hedgebox');
-    await harness.lifecycle.deleteProject(node);
+    await harness.deletion.deleteProject(node);
     const errors = harness.messages('error');
     assert.equal(errors.length, 3, errors.join('\n'));
     for (const error of errors) assert.match(error, /lacks the scope 'project:write'/);
     assert.ok(api.store.projectsOf(harness.organization().id).some((project) => project.name === 'Hedgebox'));
+  });
+});
+
+describe('Projects: a deletion PostHog schedules, and its cancellation (personal-key actions allowed)', () => {
+  let api: LocalApi;
+  let harness: ProjectsHarness;
+  before(async () => {
+    api = await startLocalApi({ seed: 'minimal', refusePersonalKeyActions: false });
+  });
+  after(() => api.close());
+  beforeEach(async () => {
+    harness = new ProjectsHarness(api);
+    await harness.signIn();
+    api.clearRequests();
+  });
+  afterEach(() => harness.dispose());
+
+  const item = (node: ExplorerNode) => harness.explorer.tree.getTreeItem(node);
+
+  it('a project with events is scheduled 48 hours later: the tree marks it and keeps it browsable; Cancel Project Deletion brings it back', async () => {
+    const node = await harness.scratchProject('Scheduled');
+    api.store.addEvents(node.project.id, 3);
+    harness.window.choose('Delete Project…').type('Scheduled');
+    assert.equal(await harness.deletion.deleteProject(node), true);
+    assert.match(harness.window.messages.find((message) => message.severity === 'warning')?.detail ?? '', /This project has events: it will be scheduled for deletion 48 hours from now\./);
+    const [scheduled] = harness.messages('info');
+    assert.match(scheduled ?? '', /^PostHog scheduled "Scheduled" for deletion at .+\. Until then it stays in PostHog, and a project admin can cancel: Cancel Project Deletion\.$/);
+
+    const pending = await harness.projectNode('Scheduled');
+    const shown = item(pending);
+    assert.equal(shown.description, `#${node.project.id} · deleted in 2 days`);
+    assert.equal((shown.iconPath as vscode.ThemeIcon).id, 'trash');
+    assert.equal(shown.contextValue, 'project pendingDeletion');
+    assert.ok(menuOffers('posthogExplorer.cancelProjectDeletion', shown.contextValue));
+    assert.ok(!menuOffers('posthogExplorer.deleteProject', shown.contextValue), 'PostHog would answer "already being deleted"');
+    assert.ok(!menuOffers('posthogExplorer.cancelProjectDeletion', item(await harness.projectNode('Hedgebox')).contextValue));
+    assert.ok((await harness.explorer.items(pending)).length > 0, 'still browsable');
+
+    api.clearRequests();
+    assert.equal(await harness.deletion.cancelProjectDeletion(pending), true);
+    assert.deepEqual(harness.writes(), [`POST /api/projects/${node.project.id}/cancel-deletion/`]);
+    assert.equal(harness.messages('info').at(-1), 'Cancelled the deletion of "Scheduled". PostHog keeps the project and its data.');
+    const restored = item(await harness.projectNode('Scheduled'));
+    assert.equal(restored.contextValue, 'project');
+    assert.equal((restored.iconPath as vscode.ThemeIcon).id, 'project');
+  });
+
+  it('from the palette, a titled pick of the projects pending deletion; PostHog\'s refusals in its words', async () => {
+    assert.equal(await harness.deletion.cancelProjectDeletion(), false);
+    assert.deepEqual(harness.messages('info'), ['No project of this connection is scheduled for deletion.']);
+
+    const node = await harness.scratchProject('Pending from palette');
+    api.store.addEvents(node.project.id, 1);
+    api.store.deleteProject(api.store.getProject(node.project.id)!);
+    await harness.explorer.tree.refresh();
+    api.store.settings.cancelDeletionRefusal = 'temporal';
+    harness.window.pick('Pending from palette');
+    assert.equal(await harness.deletion.cancelProjectDeletion(), false);
+    const pick = harness.window.prompts.find((prompt) => prompt.kind === 'quickPick');
+    assert.equal(pick?.title, 'Cancel Project Deletion');
+    assert.equal(pick?.placeHolder, 'Choose a project scheduled for deletion');
+    assert.deepEqual(pick?.labels, ['Hedgebox Inc.', 'Pending from palette']);
+    assert.deepEqual(harness.messages('error'), [
+      'Could not cancel the deletion of "Pending from palette": PostHog did not accept the request. Project deletion could not be canceled. Please try again.',
+    ]);
+    harness.window.pick('Pending from palette');
+    assert.equal(await harness.deletion.cancelProjectDeletion(), true);
+    assert.equal(api.store.getProject(node.project.id)?.pendingDeletion, false);
+    assert.equal(await harness.deletion.cancelProjectDeletion(await harness.projectNode('Pending from palette')), false);
+    assert.equal(harness.messages('error').at(-1), 'Could not cancel the deletion of "Pending from palette": PostHog did not accept the request. This project is not pending deletion.');
   });
 });
 
@@ -616,7 +723,7 @@ describe('Projects: what your membership level allows', () => {
     assert.equal(organizations.find((entry) => entry.label === 'Hedgebox Inc.')?.description, undefined);
 
     harness.window.pick('Acme Web');
-    assert.equal(await harness.lifecycle.deleteProject(), false);
+    assert.equal(await harness.deletion.deleteProject(), false);
     assert.deepEqual(harness.messages('error'), [
       `${ADMINS_ONLY} You are a member of "Acme Analytics": one of its admins can create the project, or let members create projects.`,
       'Could not delete "Acme Web": You don\'t have sufficient permissions in the project. Deleting a project needs admin rights in it, and you are a member of "Acme Analytics".',
@@ -644,12 +751,28 @@ describe('Projects: what your membership level allows', () => {
     }
   });
 
+  it("a member saving admin-only settings: PostHog's 403 is shown at each field it names, in its words", async () => {
+    const node = await harness.projectNode('Acme Web', 'Acme Analytics');
+    const uri = harness.settingsCommands.settingsUri({ session: node.session, project: node.project });
+    const original = new TextDecoder().decode(await harness.documents.readFile(uri));
+    const edited = original.replace('"name": "Acme Web"', '"name": "Acme Website"');
+    const line = edited.split('\n').findIndex((row) => row.includes('"name"')) + 1;
+    await assert.rejects(
+      Promise.resolve(harness.documents.writeFile(uri, new TextEncoder().encode(edited), { create: false, overwrite: true })),
+      (error: Error) => {
+        assert.equal(error.message, `Not saved: Line ${line}, column 3: "name": Only project admins can modify these settings: name`);
+        return true;
+      },
+    );
+    assert.equal(api.store.getProject(node.project.id)?.name, 'Acme Web');
+  });
+
   it("PostHog's delete refusals are shown in its words: a migration, the last project of a paying organization", async () => {
     const node = await harness.scratchProject('Hard to delete');
     api.store.settings.projectDeletionDisabled = true;
     try {
       harness.window.choose('Delete Project…').type('Hard to delete');
-      assert.equal(await harness.lifecycle.deleteProject(node), false);
+      assert.equal(await harness.deletion.deleteProject(node), false);
     } finally {
       api.store.settings.projectDeletionDisabled = false;
     }
@@ -658,7 +781,7 @@ describe('Projects: what your membership level allows', () => {
     api.store.createProject(lonely.id, { name: 'Only project' });
     await harness.explorer.tree.refresh();
     harness.window.choose('Delete Project…').type('Only project');
-    assert.equal(await harness.lifecycle.deleteProject(await harness.projectNode('Only project', 'Lonely Inc.')), false);
+    assert.equal(await harness.deletion.deleteProject(await harness.projectNode('Only project', 'Lonely Inc.')), false);
     assert.deepEqual(harness.messages('error'), [
       'Could not delete "Hard to delete": PostHog did not accept the request. Project deletion is temporarily disabled during database migration. Please try again later.',
       'Could not delete "Only project": PostHog did not accept the request. Cannot delete the last project in an organization with an active subscription. Please cancel your subscription first in the billing page.',

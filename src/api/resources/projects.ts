@@ -3,6 +3,8 @@ import { collectAll, DEFAULT_PAGE_SIZE, iteratePages, ListAllCall, PagingOptions
 import {
   activityOr,
   ActivityPage,
+  CancelledDeletion,
+  CancelledDeletionSchema,
   DemoDataStatus,
   demoDataStatusOr,
   paginated,
@@ -57,6 +59,16 @@ export class ProjectsApi {
     return this.context.transport.json({ method: 'GET', path: this.itemPath(orgId, id) }, ProjectSchema, call);
   }
 
+  /**
+   * A project read in the background (the explorer learning which projects are pending deletion): counted in
+   * the key's budget for PostHog's default throttles as bulk work, and refused (BudgetWaitError) rather than
+   * kept waiting when the key is near them, so that what the user does keeps its room.
+   */
+  async getInBackground(orgId: string, id: number, call?: CallOptions): Promise<Project> {
+    await this.context.budget.acquire('standard', 'bulk', { noWait: true, ...(call?.signal ? { signal: call.signal } : {}) });
+    return this.get(orgId, id, call);
+  }
+
   /** GET /api/projects/{id}/: a project by id alone, the one project read a key limited to projects may make. */
   getById(id: number, call?: CallOptions): Promise<Project> {
     return this.context.transport.json({ method: 'GET', path: `/api/projects/${segment(id)}/` }, ProjectSchema, call);
@@ -66,9 +78,17 @@ export class ProjectsApi {
     return this.context.transport.json({ method: 'PATCH', path: this.itemPath(orgId, id), body }, ProjectSchema, call);
   }
 
-  /** 204; PostHog removes the data in the background. */
+  /**
+   * 204. PostHog schedules the deletion (the project then reads as is_pending_deletion with its
+   * deletion_scheduled_at) or, on older servers or for a project without events, deletes it at once.
+   */
   delete(orgId: string, id: number, call?: CallOptions): Promise<void> {
     return this.context.transport.noContent({ method: 'DELETE', path: this.itemPath(orgId, id) }, call);
+  }
+
+  /** POST /api/projects/{id}/cancel-deletion/: a project admin stops a scheduled deletion before it starts. */
+  cancelDeletion(id: number, call?: CallOptions): Promise<CancelledDeletion> {
+    return this.context.transport.json({ method: 'POST', path: `/api/projects/${segment(id)}/cancel-deletion/` }, CancelledDeletionSchema, call);
   }
 
   /** PostHog answers an activity page (and refuses personal API keys); the spec says a full project. */

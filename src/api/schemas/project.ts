@@ -44,6 +44,18 @@ export const PROJECT_WRITABLE_FIELDS = [
 export type ProjectWritableField = (typeof PROJECT_WRITABLE_FIELDS)[number];
 
 const optionalBoolean = z.boolean().nullable().optional();
+
+/**
+ * A project's scheduled deletion, as a full project carries it (list entries do not): pending, when the
+ * deletion runs (absent on servers that delete at once), and whether a cancel can still succeed.
+ */
+function deletionFields() {
+  return {
+    is_pending_deletion: optionalBoolean,
+    deletion_scheduled_at: z.string().nullable().optional(),
+    can_cancel_deletion: optionalBoolean,
+  };
+}
 const stringList = z.array(z.string()).nullable().optional();
 
 /**
@@ -97,6 +109,7 @@ export const ProjectSchema = z.object({
   surveys_opt_in: optionalBoolean,
   heatmaps_opt_in: optionalBoolean,
   live_events_token: z.string().nullable().optional(),
+  ...deletionFields(),
 });
 export type Project = z.infer<typeof ProjectSchema>;
 
@@ -113,11 +126,20 @@ export const ProjectListItemSchema = z.object({
   is_demo: optionalBoolean,
   timezone: z.string().optional(),
   access_control: optionalBoolean,
+  ...deletionFields(),
 });
 export type ProjectListItem = z.infer<typeof ProjectListItemSchema>;
 
 /** Body of create / update / reset_token: any subset of the writable fields. */
 export type ProjectWritable = Partial<Pick<Project, ProjectWritableField>>;
+
+/** cancel-deletion's answer: a short project body, back to normal. */
+export const CancelledDeletionSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  ...deletionFields(),
+});
+export type CancelledDeletion = z.infer<typeof CancelledDeletionSchema>;
 
 /** PostHog's real answer to is_generating_demo_data (the spec says a full project; both are accepted). */
 export const DemoDataStatusSchema = z.object({ is_generating_demo_data: z.boolean() });

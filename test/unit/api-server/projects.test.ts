@@ -188,21 +188,6 @@ describe('local API: projects', () => {
     assert.deepEqual(nullable.json.app_urls, ['https://a.io'], 'empty entries are dropped');
   });
 
-  test('DELETE answers 204, the project disappears, a second DELETE is 400', async () => {
-    const deleted = await call(api, 'DELETE', `${base}/${projectId}/`);
-    assert.equal(deleted.status, 204);
-    assert.equal(deleted.text, '');
-    assert.equal((await get(api, `${base}/${projectId}/`)).status, 404);
-    assert.equal((await get(api, `/api/projects/${projectId}/notebooks/`)).status, 404);
-    const list = (await get(api, `${base}/`)).json;
-    assert.ok(!list.results.some((p: { id: number }) => p.id === projectId));
-    const again = await call(api, 'DELETE', `${base}/${projectId}/`);
-    assert.equal(again.status, 400);
-    assert.deepEqual(again.json, errorBody('validation_error', 'invalid', 'This project is already being deleted.'));
-    // the name is free again
-    assert.equal((await call(api, 'POST', `${base}/`, { body: { name: 'Hedgebox' } })).status, 201);
-  });
-
   test('list items carry the subset of fields and page with limit/offset', async () => {
     api.store.addProjects(orgId, 1000);
     const page = (await get(api, `${base}/?limit=250&offset=500`)).json;

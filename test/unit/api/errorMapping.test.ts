@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
+  AdminOnlySettingsError,
   AuthenticationError,
   ConflictError,
   errorFromResponse,
@@ -61,6 +62,18 @@ describe('errorFromResponse', () => {
     const error = map(403, body('authentication_error', 'permission_denied', 'API keys with scoped projects are only supported on project-based endpoints.'));
     assert.ok(error instanceof ProjectScopedKeyError);
     assert.equal(error.userMessage, 'This personal API key is limited to some projects. PostHog lets such a key use only the endpoints of those projects, not lists of organizations or projects.');
+  });
+
+  test('403 naming admin-only settings, on create and on update: the fields it names, PostHog\'s words shown', () => {
+    const create = map(403, body('authentication_error', 'permission_denied', 'Only organization admins can set these settings on project creation: anonymize_ips, timezone'));
+    assert.ok(create instanceof AdminOnlySettingsError);
+    assert.deepEqual(create.fields, ['anonymize_ips', 'timezone']);
+    assert.equal(create.userMessage, 'PostHog refused the request. Only organization admins can set these settings on project creation: anonymize_ips, timezone.');
+    const update = map(403, body('authentication_error', 'permission_denied', 'Only project admins can modify these settings: name'));
+    assert.ok(update instanceof AdminOnlySettingsError);
+    assert.deepEqual(update.fields, ['name']);
+    const other = map(403, body('authentication_error', 'permission_denied', "You don't have sufficient permissions in the project."));
+    assert.ok(!(other instanceof AdminOnlySettingsError));
   });
 
   test('other 403s: project access and plan limit', () => {

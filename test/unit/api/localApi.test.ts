@@ -101,7 +101,33 @@ describe('local API: projects', () => {
     assert.equal(updated.name, 'Renamed by test');
     assert.equal(updated.anonymize_ips, true);
     await client.projects.delete(orgId, created.id);
-    await assert.rejects(client.projects.get(orgId, created.id), NotFoundError);
+    const pending = await client.projects.get(orgId, created.id);
+    assert.equal(pending.is_pending_deletion, true, 'without events: scheduled an hour later');
+    assert.ok(pending.deletion_scheduled_at);
+    assert.equal(pending.can_cancel_deletion, true);
+  });
+
+  test('cancel-deletion: the short body read; its refusals in PostHog\'s words; an older server deletes at once', async () => {
+    const lenient = await startLocalApi({ seed: 'minimal', refusePersonalKeyActions: false });
+    try {
+      const client = connect(lenient.keys.all, {}, lenient.url);
+      const { orgId } = await firstProject(client);
+      const created = await client.projects.create(orgId, { name: 'Cancel me' });
+      await assert.rejects(client.projects.cancelDeletion(created.id), (error: unknown) => {
+        assert.ok(error instanceof ValidationError);
+        assert.equal(error.userMessage, 'PostHog did not accept the request. This project is not pending deletion.');
+        return true;
+      });
+      await client.projects.delete(orgId, created.id);
+      const cancelled = await client.projects.cancelDeletion(created.id);
+      assert.deepEqual([cancelled.id, cancelled.is_pending_deletion, cancelled.deletion_scheduled_at], [created.id, false, null]);
+      assert.equal((await client.projects.get(orgId, created.id)).is_pending_deletion, false);
+      lenient.store.settings.projectDeletion = 'legacy';
+      await client.projects.delete(orgId, created.id);
+      await assert.rejects(client.projects.get(orgId, created.id), NotFoundError);
+    } finally {
+      await lenient.close();
+    }
   });
 
   test('a project without a name gets a default name', async () => {

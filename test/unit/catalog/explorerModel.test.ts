@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import { PostHogClient } from '../../../src/api';
+import { PostHogClient, RequestBudgets } from '../../../src/api';
 import { checkApiKey } from '../../../src/connections/keyCheck';
 import { ExplorerModel } from '../../../src/catalog/explorerModel';
+import { DELETION_READS_PER_ORGANIZATION } from '../../../src/catalog/projectDeletions';
 import { NotebookLists } from '../../../src/notebooks/notebookLists';
 import { type LocalApi, startLocalApi } from '../../api-server';
 
@@ -62,6 +63,43 @@ describe('ExplorerModel against the local API', () => {
     const model = new ExplorerModel(clientFor(api.keys.all), () => []);
     await model.projects(organization.id);
     assert.deepEqual(api.requests.map((request) => request.path), [`/api/organizations/${organization.id}/projects/`]);
+  });
+
+  test('which projects are pending deletion: a read of each listed project, at most 20, once until refreshed; beyond, what the window noted', async () => {
+    const organization = api.store.addOrganization('Deleting Inc.', [{ userId: api.store.mainUser.id, level: 15 }]);
+    const projects = api.store.addProjects(organization.id, DELETION_READS_PER_ORGANIZATION + 2);
+    api.store.addEvents(projects[0]!.id, 1);
+    api.store.deleteProject(projects[0]!);
+    api.store.deleteProject(projects.at(-1)!);
+    const model = new ExplorerModel(clientFor(api.keys.all), () => []);
+    api.clearRequests();
+    const deletions = await model.deletions(organization.id);
+    const reads = () => api.requests.filter((request) => /\/projects\/\d+\/$/.test(request.path)).length;
+    assert.equal(reads(), DELETION_READS_PER_ORGANIZATION);
+    assert.deepEqual([...deletions.keys()], [projects[0]!.id], 'the last project is beyond the reads');
+    assert.equal(deletions.get(projects[0]!.id)?.canCancel, true);
+    assert.ok(deletions.get(projects[0]!.id)?.scheduledAt);
+    await model.deletions(organization.id);
+    assert.equal(reads(), DELETION_READS_PER_ORGANIZATION, 'cached');
+    model.noteDeletion(projects.at(-1)!.id, { scheduledAt: '2030-01-01T00:00:00Z' });
+    model.refreshOrganization(organization.id);
+    assert.deepEqual([...(await model.deletions(organization.id)).keys()].sort(), [projects[0]!.id, projects.at(-1)!.id].sort());
+    assert.equal(reads(), 2 * DELETION_READS_PER_ORGANIZATION);
+  });
+
+  test('near the key\'s limits the reads for pending deletions are skipped, not delayed: what the window noted is shown', async () => {
+    const organization = api.store.addOrganization('Busy Inc.', [{ userId: api.store.mainUser.id, level: 15 }]);
+    const [project] = api.store.addProjects(organization.id, 1);
+    const budgets = new RequestBudgets();
+    const client = new PostHogClient({ baseUrl: api.url, apiKey: api.keys.all, budgets });
+    clients.push(client);
+    const budget = budgets.of(client.baseUrl, api.keys.all);
+    while (!budget.waitFor('standard', 'bulk')) await budget.acquire('standard', 'bulk');
+    const model = new ExplorerModel(client, () => []);
+    model.noteDeletion(project!.id, { scheduledAt: '2030-01-01T00:00:00Z' });
+    api.clearRequests();
+    assert.deepEqual([...(await model.deletions(organization.id)).keys()], [project!.id]);
+    assert.deepEqual(api.requests.map((request) => request.path), [`/api/organizations/${organization.id}/projects/`], 'the list only');
   });
 
   test('falls back to the user\'s organizations, then to organizations added by id', async () => {

@@ -68,6 +68,34 @@ describe('ProjectOperations against the local API (personal-key actions allowed)
     assert.deepEqual(changedFields.sort(), ['anonymize_ips', 'timezone']);
   });
 
+  test('delete reads the project back: scheduled 48 hours later with events, gone at once or as an older server', async () => {
+    const withEvents = (await operations.create('Deleted with events')).id;
+    api.store.addEvents(withEvents, 2);
+    const scheduled = await operations.delete(withEvents);
+    assert.equal(scheduled.kind, 'scheduled');
+    assert.ok(scheduled.kind === 'scheduled' && Date.parse(scheduled.scheduledAt) - Date.now() > 47 * 3_600_000);
+    assert.deepEqual(scheduled.kind === 'scheduled' && scheduled.deletion.canCancel, true);
+    const withoutEvents = (await operations.create('Deleted without events')).id;
+    assert.equal((await operations.delete(withoutEvents)).kind, 'scheduled', 'an hour later, as at PostHog 3baaad06');
+    try {
+      api.store.settings.projectDeletion = 'at-once';
+      assert.deepEqual(await operations.delete((await operations.create('Gone at once')).id), { kind: 'gone' });
+      api.store.settings.projectDeletion = 'legacy';
+      assert.deepEqual(await operations.delete((await operations.create('Gone, older server')).id), { kind: 'gone' });
+    } finally {
+      api.store.settings.projectDeletion = 'scheduled';
+    }
+    await operations.cancelDeletion(withEvents);
+    assert.equal((await operations.get(withEvents)).is_pending_deletion, false);
+  });
+
+  test('a scheduled time already come is "being deleted"', async () => {
+    const id = (await operations.create('Due now')).id;
+    api.store.addEvents(id, 1);
+    const outcome = await operations.delete(id, new Date(Date.now() + 49 * 3_600_000));
+    assert.equal(outcome.kind, 'deleting');
+  });
+
   test('refused or unchanged settings send nothing', async () => {
     const original = await operations.get(api.store.projectsOf(organizationId)[0]!.id);
     const refused = await operations.saveSettings(original, serializeSettings(original).replace('"id":', '"id": 1, "x":'));
@@ -129,11 +157,12 @@ describe('ProjectOperations against the local API (personal-key actions allowed)
     assert.match(markdown, /created/);
   });
 
-  test('deletes: 204, then the project is gone from the list', async () => {
+  test('a project scheduled for deletion stays listed, its name taken', async () => {
     const created = await operations.create('Doomed');
     await operations.delete(created.id);
     const names = (await client.projects.listAll(organizationId)).map((project) => project.name);
-    assert.ok(!names.includes('Doomed'));
+    assert.ok(names.includes('Doomed'));
+    assert.ok((await operations.create('doomed').catch((caught: unknown) => caught)) instanceof ConflictError);
   });
 
   test('a read-only key cannot write: MissingScopeError naming project:write', async () => {

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { describe, test } from 'node:test';
 import { PROJECT_WRITABLE_FIELDS, type Project, ProjectSchema } from '../../../src/api';
 import { PROJECT_READ_ONLY_FIELDS, writableFieldOrder } from '../../../src/projects/projectFields';
-import { describeProblems, readSettingsEdit, READ_ONLY_KEY, serializeSettings } from '../../../src/projects/settingsText';
+import { describeProblems, readSettingsEdit, READ_ONLY_KEY, refusedFieldProblems, serializeSettings } from '../../../src/projects/settingsText';
 import { SETTINGS_SCHEMA_PATH, settingsJsonSchema, settingsJsonSchemaText } from '../../../src/projects/settingsSchema';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..', '..');
@@ -187,6 +187,19 @@ describe('settings document', () => {
     assert.ok(!result.ok);
     assert.match(result.problems[0].message, /duplicate property "anonymize_ips"/);
     assert.equal(result.problems[0].location.line, text.split('\n').lastIndexOf('  "anonymize_ips": true,') + 1);
+  });
+});
+
+describe('fields PostHog refused by name', () => {
+  test('each at its key, in PostHog\'s words; a field not in the text at the start', () => {
+    const text = '{\n  "name": "Renamed",\n  "timezone": "UTC"\n}\n';
+    const detail = 'Only project admins can modify these settings: name, timezone, week_start_day';
+    assert.equal(describeProblems(refusedFieldProblems(text, ['name', 'timezone', 'week_start_day'], detail)), [
+      `Line 1, column 1: "week_start_day": ${detail}`,
+      `Line 2, column 3: "name": ${detail}`,
+      `Line 3, column 3: "timezone": ${detail}`,
+    ].join('\n'));
+    assert.equal(refusedFieldProblems('not json', ['name'], detail)[0]?.location.line, 1);
   });
 });
 
