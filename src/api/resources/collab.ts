@@ -202,9 +202,13 @@ export class NotebookCollabApi {
     });
   }
 
-  /** Broadcasts this client's caret to the others (PostHog answers 204; lossy by design). */
+  /**
+   * Broadcasts this client's caret to the others (PostHog answers 204; lossy by design). It yields first in
+   * the key's budget: when carets have no room, BudgetWaitError at once, nothing sent.
+   */
   presence(projectId: number | string, shortId: string, body: PresenceBody, call?: CallOptions): Promise<void> {
-    return this.transport.noContent({ method: 'POST', path: `${this.itemPath(projectId, shortId)}collab/presence/`, body }, call);
+    const spec = { method: 'POST' as const, path: `${this.itemPath(projectId, shortId)}collab/presence/`, body };
+    return this.transport.noContent(spec, { priority: 'presence', noWait: true, ...call });
   }
 
   private get transport(): Transport {

@@ -10,7 +10,7 @@ export interface ResourceContext {
   transport: Transport;
   baseUrl: string;
   pageConcurrency: number;
-  /** The request budget of this client's key (the events endpoints go through it). */
+  /** The request budget of this client's key (the transport sends every request through it). */
   budget: KeyBudget;
 }
 
