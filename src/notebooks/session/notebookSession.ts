@@ -313,7 +313,7 @@ export class NotebookSession implements StreamTarget {
     return text === undefined || notebookFormOf(uri) !== 'markdown' ? [] : this.collaborators.caretsIn(text, this.bases.known(uri)?.editable.content ?? this.current.content);
   }
 
-  /** This window's caret is at `offset` of the Markdown editor of `uri`: others are told (soon, and at most once a second). */
+  /** This window's caret is at `offset` of the Markdown editor of `uri`: others are told (soon, and at most once every 3 seconds). */
   publishCaret(uri: string, offset: number): void {
     const text = this.deps.editors.textOf(uri);
     const base = this.bases.known(uri);
