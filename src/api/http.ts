@@ -2,7 +2,16 @@ import { Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { type BudgetPriority, type BudgetWait, type KeyBudget, throttleClassOf } from './budget';
 import { errorFromResponse, errorFromTransportFailure } from './errorMapping';
-import { ClientDisposedError, InvalidApiKeyError, PostHogError, RateLimitedError, ResponseShapeError, ResponseTooLargeError, TimeoutError } from './errors';
+import {
+  ClientDisposedError,
+  InvalidApiKeyError,
+  PostHogError,
+  RateLimitedError,
+  ResponseShapeError,
+  ResponseTooLargeError,
+  TimeoutError,
+  UnsafePathError,
+} from './errors';
 import { createDispatcher, NetworkOptions, NetworkRoute } from './network';
 import { QueryParams, toSearchParams } from './query';
 import { DEFAULT_RETRY, isRetryable, retryDelayMs, RetryOptions } from './retry';
@@ -202,6 +211,7 @@ export class Transport {
    */
   async send<R>(spec: RequestSpec, call: CallOptions | undefined, handle: (response: SuccessResponse) => Promise<R>): Promise<R> {
     const endpoint = `${spec.method} ${spec.path}`;
+    checkPath(spec.path);
     // The first wait for the budget is not the request's time: an export may wait minutes for room.
     await this.takeBudget(spec, call, call?.signal);
     const deadline = new AbortController();
@@ -388,6 +398,19 @@ export class Transport {
     } catch {
       // A failing logger must not fail the request.
     }
+  }
+}
+
+/** "." or "..", also spelled with %2e, which servers decode before resolving: a URL's way to another path. */
+export function isDotSegment(segment: string): boolean {
+  return /^(?:\.|%2e){1,2}$/i.test(segment);
+}
+
+/** Every request stays on the path it names: no segment may be "." or "..". */
+function checkPath(path: string): void {
+  const dotSegment = path.split('/').find(isDotSegment);
+  if (dotSegment !== undefined) {
+    throw new UnsafePathError(dotSegment);
   }
 }
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { BudgetWaitError, PostHogClient, RequestBudgets, throttleClassOf } from '../../../src/api';
-import { markdownDoc } from '../../api-server';
+import { BudgetWaitError, PostHogClient, RequestBudgets, throttleClassOf, UnsafePathError } from '../../../src/api';
+import { type LocalApi, markdownDoc } from '../../api-server';
 import { withLocalApiClient } from '../../support/localApiClient';
 
 describe('PostHog\'s throttle classes', () => {
@@ -95,5 +95,34 @@ describe('every request goes through its class of the key\'s budget (local API)'
     } finally {
       await client.dispose();
     }
+  });
+});
+
+describe('ids in request paths (local API)', () => {
+  let api: LocalApi;
+  let client: PostHogClient;
+  let projectId = 0;
+  withLocalApiClient({ seed: 'minimal' }, (started) => {
+    ({ api, client, projectId } = started);
+  });
+
+  test('a notebook short id or project id of ".", "..", "%2e%2e" or "" is refused before anything is sent; "/" and "?" stay inside the segment', async () => {
+    api.clearRequests();
+    for (const shortId of ['..', '.', '%2e%2E', '.%2e', '']) {
+      await assert.rejects(async () => client.notebooks.get(projectId, shortId), UnsafePathError, `short id ${JSON.stringify(shortId)}`);
+      await assert.rejects(async () => client.notebooks.update(projectId, shortId, { title: 'x' }), UnsafePathError);
+      await assert.rejects(async () => client.notebooks.collab.markdownSave(projectId, shortId, { client_id: 'c', version: 0, content: {}, text_content: '' }), UnsafePathError);
+      await assert.rejects(async () => client.notebooks.collab.stream(projectId, shortId), UnsafePathError);
+      await assert.rejects(async () => client.notebooks.activity(projectId, shortId), UnsafePathError);
+    }
+    await assert.rejects(async () => client.notebooks.get('..', 'abc'), UnsafePathError);
+    await assert.rejects(async () => client.events.get(projectId, '..'), UnsafePathError);
+    assert.equal(api.requests.length, 0, 'no request left');
+    await assert.rejects(client.notebooks.get(projectId, '../../users/@me'), /Not found|404/);
+    assert.deepEqual(
+      api.requests.map((request) => request.path),
+      [`/api/projects/${projectId}/notebooks/..%2F..%2Fusers%2F%40me/`],
+      'the slash stays inside the notebook\'s segment',
+    );
   });
 });
