@@ -1,18 +1,30 @@
-// One request budget per personal API key, shared by everything that calls PostHog's throttled event
-// endpoints with that key: every events panel, Live, exports, suggestions, the sign-in check, across the
-// connections (and clients) that use the key. PostHog counts a key's requests across all its projects in
-// sliding windows (events list and retrieve: 240 a minute and 1,200 an hour; events/values: 60 and 300);
-// once over, every request of the key gets 429 for up to an hour. The budget keeps the key under both
-// windows, each kind of caller under its own share, so that what the user does by hand always has room.
+// One request budget per personal API key, shared by everything that calls PostHog with that key: every
+// events panel, Live, exports, suggestions, notebooks (their streams, saves and carets), projects, comments,
+// across the connections (and clients) that use the key. PostHog counts a key's requests across all its
+// projects in sliding windows, per throttle class (posthog-behaviour.md, "Rate limits"); once over, every
+// request of that class gets 429 for up to an hour. The budget keeps the key under each class's windows,
+// each kind of caller under its own share, so that what the user does by hand always has room.
 import { createHash } from 'node:crypto';
 import { PostHogError, waitText } from './errors';
 import { realSleep, type Sleep, sleepUnlessAborted } from './sleep';
 
-/** Who is asking: what the user just did, a long export, or Live's polling. */
-export type BudgetPriority = 'interactive' | 'bulk' | 'live';
+/**
+ * Who is asking: what the user just did, a long export, Live's polling or a notebook following PostHog's
+ * changes, or this window's caret shown to others (which yields first: lossy by design).
+ */
+export type BudgetPriority = 'interactive' | 'bulk' | 'live' | 'presence';
 
-/** PostHog's throttle buckets: the events endpoints', and `standard` for views without throttles of their own. */
-export type BudgetBucket = 'events' | 'eventValues' | 'standard';
+/**
+ * PostHog's throttle classes a request of the extension meets (each a pair of buckets, or one):
+ * - `default`: every view without its own throttles: notebooks (and their collab stream, saves and presence),
+ *   projects, comments, activity, organizations, users, keys;
+ * - `clickhouse`: the events list and retrieve, `POST /query/` of any kind but HogQLQuery, and polls and
+ *   cancels of a query run (`GET`/`DELETE /query/:id/`), all sharing one pair;
+ * - `hogql`: `POST /query/` of a HogQLQuery (its `query` scope: an hourly bucket only);
+ * - `eventValues`: events/values;
+ * - `apiQueries`: a query run's log (`GET /query/:id/log/`).
+ */
+export type BudgetBucket = 'default' | 'clickhouse' | 'hogql' | 'eventValues' | 'apiQueries';
 
 export const MINUTE_MS = 60_000;
 export const HOUR_MS = 60 * MINUTE_MS;
@@ -26,26 +38,69 @@ interface WindowShares {
 }
 
 /**
- * Shares of PostHog's limits. A request may go when the key's requests in the last minute and in the last
- * hour are under its kind's share: by hand up to just under PostHog's limit, exports to about 80 %, Live to
- * 720 an hour (one panel every 5 seconds) and half the minute. So, whatever Live and exports do, a click
- * still has 150 requests an hour and 50 a minute of room.
+ * Shares of PostHog's limits. A request may go when the key's requests of its class in the last minute and
+ * in the last hour are under its kind's share: by hand up to just under PostHog's limit, exports to about
+ * 80 %, Live to 720 an hour (one panel every 5 seconds) and half the minute. So, whatever Live and exports do,
+ * a click still has 150 requests an hour and 50 a minute of room. Of the default class, notebooks following
+ * PostHog's changes keep to three quarters, and carets to half: they stop long before a save or an open
+ * would wait.
  */
 export const BUDGET_LIMITS: Readonly<Record<BudgetBucket, readonly WindowShares[]>> = {
-  events: [
-    { windowMs: MINUTE_MS, server: 240, shares: { interactive: 230, bulk: 180, live: 120 } },
-    { windowMs: HOUR_MS, server: 1_200, shares: { interactive: 1_150, bulk: 1_000, live: 720 } },
+  default: [
+    { windowMs: MINUTE_MS, server: 480, shares: { interactive: 470, bulk: 400, live: 360, presence: 240 } },
+    { windowMs: HOUR_MS, server: 4_800, shares: { interactive: 4_700, bulk: 4_000, live: 3_600, presence: 2_400 } },
   ],
+  clickhouse: [
+    { windowMs: MINUTE_MS, server: 240, shares: { interactive: 230, bulk: 180, live: 120, presence: 120 } },
+    { windowMs: HOUR_MS, server: 1_200, shares: { interactive: 1_150, bulk: 1_000, live: 720, presence: 720 } },
+  ],
+  hogql: [{ windowMs: HOUR_MS, server: 120, shares: { interactive: 115, bulk: 90, live: 60, presence: 60 } }],
   eventValues: [
-    { windowMs: MINUTE_MS, server: 60, shares: { interactive: 55, bulk: 40, live: 30 } },
-    { windowMs: HOUR_MS, server: 300, shares: { interactive: 280, bulk: 200, live: 100 } },
+    { windowMs: MINUTE_MS, server: 60, shares: { interactive: 55, bulk: 40, live: 30, presence: 30 } },
+    { windowMs: HOUR_MS, server: 300, shares: { interactive: 280, bulk: 200, live: 100, presence: 100 } },
   ],
-  // PostHog's burst and sustained throttles (e.g. the organization members list Convert reads names from).
-  standard: [
-    { windowMs: MINUTE_MS, server: 480, shares: { interactive: 460, bulk: 400, live: 240 } },
-    { windowMs: HOUR_MS, server: 4_800, shares: { interactive: 4_600, bulk: 4_000, live: 2_400 } },
+  apiQueries: [
+    { windowMs: MINUTE_MS, server: 240, shares: { interactive: 230, bulk: 180, live: 120, presence: 120 } },
+    { windowMs: HOUR_MS, server: 2_400, shares: { interactive: 2_300, bulk: 2_000, live: 1_200, presence: 1_200 } },
   ],
 };
+
+/** A request as the budget sorts it: its method, its API path (no query string) and its JSON body. */
+export interface ThrottledRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly body?: unknown;
+}
+
+const PROJECT_ITEM = String.raw`^/api/(?:projects|environments)/[^/]+/`;
+const EVENT_VALUES = new RegExp(`${PROJECT_ITEM}events/values/?$`);
+const EVENTS = new RegExp(`${PROJECT_ITEM}events(?:/|$)`);
+const QUERY_LOG = new RegExp(`${PROJECT_ITEM}query/[^/]+/log/?$`);
+const QUERY = new RegExp(`${PROJECT_ITEM}query(?:/|$)`);
+
+/** The throttle class PostHog counts a request against (see BudgetBucket). */
+export function throttleClassOf(request: ThrottledRequest): BudgetBucket {
+  const { path } = request;
+  if (EVENT_VALUES.test(path)) {
+    return 'eventValues';
+  }
+  if (EVENTS.test(path)) {
+    return 'clickhouse';
+  }
+  if (QUERY_LOG.test(path)) {
+    return 'apiQueries';
+  }
+  if (QUERY.test(path)) {
+    // PostHog reads only the top-level kind: a HogQLQuery wrapped in another node counts as ClickHouse.
+    return request.method.toUpperCase() === 'POST' && queryKindOf(request.body) === 'HogQLQuery' ? 'hogql' : 'clickhouse';
+  }
+  return 'default';
+}
+
+function queryKindOf(body: unknown): unknown {
+  const query = typeof body === 'object' && body !== null ? (body as { query?: unknown }).query : undefined;
+  return typeof query === 'object' && query !== null ? (query as { kind?: unknown }).kind : undefined;
+}
 
 /** Why a request has to wait: the key's share of a minute or an hour is used, or PostHog answered 429. */
 export interface BudgetWait {
@@ -78,6 +133,8 @@ export interface AcquireOptions {
   onWait?: (wait: BudgetWait) => void;
   /** Throw BudgetWaitError instead of waiting. */
   noWait?: boolean;
+  /** Throw BudgetWaitError instead of waiting longer than this (default: wait however long). */
+  maxWaitMs?: number;
 }
 
 export interface BudgetClock {
@@ -175,11 +232,7 @@ export class KeyBudget {
   constructor(clock: BudgetClock = {}) {
     this.now = clock.now ?? Date.now;
     this.sleep = clock.sleep ?? realSleep;
-    this.buckets = {
-      events: new BucketBudget(BUDGET_LIMITS.events),
-      eventValues: new BucketBudget(BUDGET_LIMITS.eventValues),
-      standard: new BucketBudget(BUDGET_LIMITS.standard),
-    };
+    this.buckets = Object.fromEntries(Object.entries(BUDGET_LIMITS).map(([bucket, windows]) => [bucket, new BucketBudget(windows)])) as Record<BudgetBucket, BucketBudget>;
   }
 
   /** When a request of this kind may go; undefined: now. */
@@ -196,7 +249,7 @@ export class KeyBudget {
         this.buckets[bucket].record(this.now());
         return;
       }
-      if (options.noWait) {
+      if (options.noWait || wait.untilMs - this.now() > (options.maxWaitMs ?? Infinity)) {
         throw new BudgetWaitError(wait, this.now());
       }
       options.onWait?.(wait);
@@ -231,10 +284,10 @@ export class KeyBudget {
    */
   livePace(preferredMs: number): LivePace {
     const panels = Math.max(1, this.activeLive.size);
-    const hourShare = BUDGET_LIMITS.events.find((window) => window.windowMs === HOUR_MS)!.shares.live;
+    const hourShare = BUDGET_LIMITS.clickhouse.find((window) => window.windowMs === HOUR_MS)!.shares.live;
     const sustainableMs = Math.ceil((HOUR_MS * panels) / hourShare);
     let pace: LivePace = sustainableMs > preferredMs ? { intervalMs: sustainableMs, slowedBy: panels > 1 ? 'panels' : 'share', panels } : { intervalMs: preferredMs, panels };
-    const wait = this.waitFor('events', 'live');
+    const wait = this.waitFor('clickhouse', 'live');
     const waitMs = wait ? wait.untilMs - this.now() : 0;
     if (wait && waitMs > pace.intervalMs) {
       pace = { intervalMs: waitMs, slowedBy: wait.reason, panels, ...(wait.detail ? { detail: wait.detail } : {}) };

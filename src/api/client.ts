@@ -48,12 +48,13 @@ export class PostHogClient {
 
   constructor(options: PostHogClientOptions) {
     this.baseUrl = normalizeBaseUrl(options.baseUrl);
-    this.transport = new Transport({ ...options, baseUrl: this.baseUrl });
+    const budget = (options.budgets ?? sharedBudgets).of(this.baseUrl, options.apiKey);
+    this.transport = new Transport({ ...options, baseUrl: this.baseUrl, budget });
     const context = {
       transport: this.transport,
       baseUrl: this.baseUrl,
       pageConcurrency: Math.max(1, Math.floor(options.pageConcurrency ?? DEFAULT_PAGE_CONCURRENCY)),
-      budget: (options.budgets ?? sharedBudgets).of(this.baseUrl, options.apiKey),
+      budget,
     };
     this.organizations = new OrganizationsApi(context);
     this.users = new UsersApi(context);

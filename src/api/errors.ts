@@ -316,6 +316,20 @@ export class EventRangeError extends PostHogError {
   }
 }
 
+/**
+ * An id that would take a request out of its resource's path (".", "..", empty), or a path holding such a
+ * segment: refused before anything is sent.
+ */
+export class UnsafePathError extends PostHogError {
+  override name = 'UnsafePathError';
+  constructor(readonly value: string) {
+    super(
+      `request path segment ${JSON.stringify(value.slice(0, 100))} refused before sending`,
+      `"${value.slice(0, 100)}" cannot be used as an id in a request to PostHog (it would address another path).`,
+    );
+  }
+}
+
 /** Any status the client has no better class for (e.g. 418); also refused redirects. */
 export class UnexpectedStatusError extends PostHogError {
   override name = 'UnexpectedStatusError';

@@ -1,7 +1,17 @@
 import { Dispatcher } from 'undici';
 import type { z } from 'zod';
+import { type BudgetPriority, type BudgetWait, type KeyBudget, throttleClassOf } from './budget';
 import { errorFromResponse, errorFromTransportFailure } from './errorMapping';
-import { ClientDisposedError, InvalidApiKeyError, PostHogError, RateLimitedError, ResponseShapeError, ResponseTooLargeError, TimeoutError } from './errors';
+import {
+  ClientDisposedError,
+  InvalidApiKeyError,
+  PostHogError,
+  RateLimitedError,
+  ResponseShapeError,
+  ResponseTooLargeError,
+  TimeoutError,
+  UnsafePathError,
+} from './errors';
 import { createDispatcher, NetworkOptions, NetworkRoute } from './network';
 import { QueryParams, toSearchParams } from './query';
 import { DEFAULT_RETRY, isRetryable, retryDelayMs, RetryOptions } from './retry';
@@ -53,6 +63,17 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** false: a 429 is thrown at once, for a caller that waits for PostHog itself (the events budget). */
   retryThrottled?: boolean;
+  /** Who asks, for the key's request budget (default 'interactive'). */
+  priority?: BudgetPriority;
+  /** Told when the request waits for the key's budget (the caller shows it where the user is looking). */
+  onWait?: (wait: BudgetWait) => void;
+  /** Throw BudgetWaitError instead of waiting for the key's budget. */
+  noWait?: boolean;
+  /**
+   * Wait for the key's budget however long (the caller shows the wait); otherwise a wait longer than the
+   * longest 429 a request waits out (RetryOptions.maxRetryAfterMs) throws BudgetWaitError at once.
+   */
+  patient?: boolean;
 }
 
 export interface TransportOptions {
@@ -70,6 +91,8 @@ export interface TransportOptions {
   network?: NetworkOptions;
   /** The largest successful answer read as JSON (default DEFAULT_MAX_BODY_BYTES). */
   maxBodyBytes?: number;
+  /** The key's request budget: every request waits for room in its throttle class (none: sent at once). */
+  budget?: KeyBudget;
 }
 
 export interface RequestSpec {
@@ -126,6 +149,7 @@ export class Transport {
   private readonly random: () => number;
   private readonly onRequest?: (entry: RequestLogEntry) => void;
   private readonly maxBodyBytes: number;
+  private readonly budget: KeyBudget | undefined;
   private disposed = false;
 
   constructor(options: TransportOptions) {
@@ -141,6 +165,7 @@ export class Transport {
     this.random = options.random ?? Math.random;
     this.onRequest = options.onRequest;
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    this.budget = options.budget;
     this.network = options.network ?? {};
     const { dispatcher, route } = createDispatcher(url, this.network, {
       connections: options.connections ?? 8,
@@ -186,6 +211,9 @@ export class Transport {
    */
   async send<R>(spec: RequestSpec, call: CallOptions | undefined, handle: (response: SuccessResponse) => Promise<R>): Promise<R> {
     const endpoint = `${spec.method} ${spec.path}`;
+    checkPath(spec.path);
+    // The first wait for the budget is not the request's time: an export may wait minutes for room.
+    await this.takeBudget(spec, call, call?.signal);
     const deadline = new AbortController();
     const timer = setTimeout(
       () => deadline.abort(new TimeoutError({ endpoint, host: this.host, phase: 'total', timeoutMs: this.timeouts.totalMs })),
@@ -215,6 +243,9 @@ export class Transport {
       if (this.disposed) {
         throw new ClientDisposedError({ endpoint });
       }
+      if (attempt > 1) {
+        await this.takeBudget(spec, call, signal);
+      }
       const started = performance.now();
       let status: number | undefined;
       try {
@@ -231,6 +262,9 @@ export class Transport {
           throw abortReason(caller);
         }
         const error = deadline.aborted ? (deadline.reason as PostHogError) : this.toPostHogError(caught, endpoint);
+        if (error instanceof RateLimitedError) {
+          this.budget?.throttled(throttleClassOf(spec), error.retryAfterSeconds ?? 60, error.detail);
+        }
         this.log({
           method: spec.method,
           path: spec.path,
@@ -248,6 +282,16 @@ export class Transport {
         await sleepUnlessAborted(this.sleep, delay, signal);
       }
     }
+  }
+
+  /** Waits for room in the key's budget for the request's throttle class, and counts it as sent. */
+  private async takeBudget(spec: RequestSpec, call: CallOptions | undefined, signal: AbortSignal | undefined): Promise<void> {
+    await this.budget?.acquire(throttleClassOf(spec), call?.priority ?? 'interactive', {
+      signal,
+      onWait: call?.onWait,
+      noWait: call?.noWait,
+      maxWaitMs: call?.patient ? undefined : this.retry.maxRetryAfterMs,
+    });
   }
 
   /** Closes the connection pool; requests in flight fail with ClientDisposedError. */
@@ -354,6 +398,19 @@ export class Transport {
     } catch {
       // A failing logger must not fail the request.
     }
+  }
+}
+
+/** "." or "..", also spelled with %2e, which servers decode before resolving: a URL's way to another path. */
+export function isDotSegment(segment: string): boolean {
+  return /^(?:\.|%2e){1,2}$/i.test(segment);
+}
+
+/** Every request stays on the path it names: no segment may be "." or "..". */
+function checkPath(path: string): void {
+  const dotSegment = path.split('/').find(isDotSegment);
+  if (dotSegment !== undefined) {
+    throw new UnsafePathError(dotSegment);
   }
 }
 

@@ -25,8 +25,8 @@ export type { EventFilters, EventsCall, EventValuesQuery, ExportFormat } from '.
 export { EVENTS_DEFAULT_PAGE, EVENTS_MAX_PAGE, STALLED_PAGES, StalledWalkError, walkEvents } from './eventPages';
 export type { EventsBatch, PageFetch } from './eventPages';
 export { isoFromMicros, timestampMicros } from './eventTime';
-export { BudgetWaitError, BUDGET_LIMITS, HOUR_MS, KeyBudget, MINUTE_MS, RequestBudgets, sharedBudgets } from './budget';
-export type { BudgetBucket, BudgetPriority, BudgetWait, LivePace, LiveShare } from './budget';
+export { BudgetWaitError, BUDGET_LIMITS, HOUR_MS, KeyBudget, MINUTE_MS, RequestBudgets, sharedBudgets, throttleClassOf } from './budget';
+export type { BudgetBucket, BudgetPriority, BudgetWait, LivePace, LiveShare, ThrottledRequest } from './budget';
 export type { OrganizationsApi, PersonalApiKeysApi, UsersApi } from './resources/discovery';
 export type { ProjectsApi } from './resources/projects';
 export type { NotebooksApi } from './resources/notebooks';

@@ -8,8 +8,6 @@ import type { Author, NotebookSession, NotebookSessions, SessionChange } from '.
 
 /** How long a status bar message about a remote change stays. */
 const STATUS_MS = 5_000;
-/** While others are in the notebook the window is focused on, its caret is sent again this often. */
-const CARET_HEARTBEAT_MS = 60_000;
 /** How often others' carets are looked at again (a caret without a ping for a minute goes). */
 const CARET_REFRESH_MS = 15_000;
 
@@ -48,9 +46,9 @@ export class NotebookPresence extends Disposable {
         }
       }),
     );
+    // A resting caret is not sent again: it costs the key's budget, and a newcomer is told it when they arrive.
     const refresh = setInterval(() => this.refresh(), CARET_REFRESH_MS);
-    const heartbeat = setInterval(() => this.heartbeat(), CARET_HEARTBEAT_MS);
-    this._register({ dispose: () => (clearInterval(refresh), clearInterval(heartbeat)) });
+    this._register({ dispose: () => clearInterval(refresh) });
   }
 
   /** Whether the user's caret is sent to others (posthogExplorer.notebooks.shareCaret). */
@@ -166,15 +164,6 @@ export class NotebookPresence extends Disposable {
     const before = this.present.get(session) ?? new Set<string>();
     this.present.set(session, clients);
     if ([...clients].some((client) => !before.has(client))) {
-      this.republish(session);
-    }
-  }
-
-  /** While others are there, the caret is sent again now and then: they may have missed it. */
-  private heartbeat(): void {
-    const caret = this.lastCaret;
-    const session = caret && this.sessionOf(caret.uri);
-    if (session && session.collaborators.names().length > 0) {
       this.republish(session);
     }
   }

@@ -32,6 +32,7 @@
  *        as PostHog stores them) -> the notebook
  *   GET  /_control/state                       keys, organizations, projects, notebooks per project
  *   Edits "from the web app" through the collaboration endpoints, carets, and the streams: see collab-control.ts.
+ *   Floods of steps, diff-less updates, unreadable events and carets on a notebook's stream: see pressure-control.ts.
  *   (notebook access, rejected saves, PostHog's Markdown migration, settings: see control-notebooks.ts)
  */
 import type { Json, JsonObject } from './model';
@@ -43,6 +44,7 @@ import type { SeededKeys } from './seed';
 import { notebookFull } from './serializers';
 import { textContentOf } from './content';
 import { handleCollabControl } from './collab-control';
+import { handlePressureControl } from './pressure-control';
 import { appendParagraph, notebookControl } from './control-notebooks';
 import { normalizeNotebookContent } from './notebook-rules';
 
@@ -124,7 +126,7 @@ export function handleControl(control: ControlContext, method: string, path: str
   if (method === 'POST' && parts.length === 4 && parts[0] === 'notebooks' && parts[3] === 'remote-edit') {
     return remoteEdit(control, Number(parts[1]), parts[2]!, input);
   }
-  const collab = handleCollabControl(store, method, parts, input);
+  const collab = handleCollabControl(store, method, parts, input) ?? handlePressureControl(store, method, parts, input);
   if (collab) return collab;
   const notebookReply = notebookControl(control, method, parts, input);
   if (notebookReply) return notebookReply;

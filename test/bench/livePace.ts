@@ -15,7 +15,7 @@ async function liveHour(panels: number): Promise<{ requests: number; intervalMs:
   let requests = 0;
   const fetch: LiveFetch = (_after, signal) =>
     (async function* () {
-      await budget.acquire('events', 'live', { noWait: true, signal });
+      await budget.acquire('clickhouse', 'live', { noWait: true, signal });
       requests++;
       yield { events: [], last: true };
     })();

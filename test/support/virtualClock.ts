@@ -30,19 +30,18 @@ export class VirtualClock implements Timers {
   sleep: Sleep = (ms, signal) =>
     new Promise<void>((resolve, reject) => {
       this.busy--;
+      const onAbort = () => {
+        this.clearTimeout(id);
+        this.busy++;
+        reject(signal!.reason);
+      };
       const id = this.setTimeout(() => {
+        // The signal may be given to many sleeps and aborted long after this one ended.
+        signal?.removeEventListener('abort', onAbort);
         this.busy++;
         resolve();
       }, ms);
-      signal?.addEventListener(
-        'abort',
-        () => {
-          this.clearTimeout(id);
-          this.busy++;
-          reject(signal.reason);
-        },
-        { once: true },
-      );
+      signal?.addEventListener('abort', onAbort, { once: true });
     });
 
   /** Real work the clock must wait for before moving on. */

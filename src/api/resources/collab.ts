@@ -177,7 +177,7 @@ export class NotebookCollabApi {
    * Opens the notebook's stream: from now, or after `lastEventId` (the last content event's id). A server
    * without it answers 404 or 405 (NotFoundError, MethodNotAllowedError).
    */
-  stream(projectId: number | string, shortId: string, options: { lastEventId?: string } = {}, call?: CallOptions): Promise<CollabStream> {
+  async stream(projectId: number | string, shortId: string, options: { lastEventId?: string } = {}, call?: CallOptions): Promise<CollabStream> {
     const headers: Record<string, string> = { accept: 'text/event-stream' };
     if (options.lastEventId) {
       headers['last-event-id'] = options.lastEventId;
@@ -187,7 +187,7 @@ export class NotebookCollabApi {
   }
 
   /** The versioned save of a Markdown notebook: saved, or what the save missed (409), or that it cannot be replayed (410). */
-  markdownSave(projectId: number | string, shortId: string, body: MarkdownSaveBody, call?: CallOptions): Promise<MarkdownSaveAnswer> {
+  async markdownSave(projectId: number | string, shortId: string, body: MarkdownSaveBody, call?: CallOptions): Promise<MarkdownSaveAnswer> {
     const spec = { method: 'POST' as const, path: `${this.itemPath(projectId, shortId)}collab/markdown_save/`, body, answers: [409, 410] };
     return this.transport.send(spec, call, async (response): Promise<MarkdownSaveAnswer> => {
       if (response.status === 410) {
@@ -202,9 +202,13 @@ export class NotebookCollabApi {
     });
   }
 
-  /** Broadcasts this client's caret to the others (PostHog answers 204; lossy by design). */
-  presence(projectId: number | string, shortId: string, body: PresenceBody, call?: CallOptions): Promise<void> {
-    return this.transport.noContent({ method: 'POST', path: `${this.itemPath(projectId, shortId)}collab/presence/`, body }, call);
+  /**
+   * Broadcasts this client's caret to the others (PostHog answers 204; lossy by design). It yields first in
+   * the key's budget: when carets have no room, BudgetWaitError at once, nothing sent.
+   */
+  async presence(projectId: number | string, shortId: string, body: PresenceBody, call?: CallOptions): Promise<void> {
+    const spec = { method: 'POST' as const, path: `${this.itemPath(projectId, shortId)}collab/presence/`, body };
+    return this.transport.noContent(spec, { priority: 'presence', noWait: true, ...call });
   }
 
   private get transport(): Transport {

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
+import { UnsafePathError } from '../errors';
 import type { KeyBudget } from '../budget';
-import type { Transport } from '../http';
+import { isDotSegment, type Transport } from '../http';
 import { nextPageRequest, PageSource } from '../paging';
 import type { QueryParams } from '../query';
 import type { Paginated } from '../schemas';
@@ -10,13 +11,21 @@ export interface ResourceContext {
   transport: Transport;
   baseUrl: string;
   pageConcurrency: number;
-  /** The request budget of this client's key (the events endpoints go through it). */
+  /** The request budget of this client's key (the transport sends every request through it). */
   budget: KeyBudget;
 }
 
-/** A path segment from a caller-supplied id, so "../" or "?" cannot change the request target. */
+/**
+ * A path segment from a caller-supplied (or server-supplied) id, so "../" or "?" cannot change the request
+ * target: "/" and "?" are encoded, and ids that encoding leaves as a dot segment ("." and "..", which URLs
+ * resolve to the parent) or empty are refused (UnsafePathError).
+ */
 export function segment(value: string | number): string {
-  return encodeURIComponent(String(value));
+  const text = String(value);
+  if (isDotSegment(text) || text === '') {
+    throw new UnsafePathError(text);
+  }
+  return encodeURIComponent(text);
 }
 
 /** Page source for a limit/offset list at `path`, keeping the caller's filters on every page. */

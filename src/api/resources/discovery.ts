@@ -19,12 +19,12 @@ export class OrganizationsApi {
 
   /**
    * One page of the organization's members, newest first (scope organization_member:read), as one request
-   * within the key's budget: when the budget has no room now it throws BudgetWaitError instead of waiting.
+   * within the key's budget (PostHog's default class): when the budget has no room now it throws
+   * BudgetWaitError instead of waiting.
    */
-  async members(organizationId: string, limit: number, call?: CallOptions): Promise<Paginated<OrganizationMember>> {
-    await this.context.budget.acquire('standard', 'interactive', { noWait: true, ...(call?.signal ? { signal: call.signal } : {}) });
+  members(organizationId: string, limit: number, call?: CallOptions): Promise<Paginated<OrganizationMember>> {
     const path = `/api/organizations/${segment(organizationId)}/members/`;
-    return this.context.transport.json({ method: 'GET', path, query: { limit } }, OrganizationMemberPageSchema, call);
+    return this.context.transport.json({ method: 'GET', path, query: { limit } }, OrganizationMemberPageSchema, { ...call, noWait: true });
   }
 
   private source() {

@@ -1,4 +1,3 @@
-import type { AcquireOptions, BudgetBucket, BudgetPriority } from '../budget';
 import { EventRangeError, RateLimitedError } from '../errors';
 import { type EventsBatch, walkEvents } from '../eventPages';
 import { timestampMicros } from '../eventTime';
@@ -25,10 +24,7 @@ const MAX_THROTTLED_WAITS = 5;
  * How an events call goes through the key's request budget (budget.ts): who asks, what to tell the user
  * while it waits, and whether to give up instead of waiting.
  */
-export interface EventsCall extends CallOptions, AcquireOptions {
-  /** Default 'interactive'. */
-  priority?: BudgetPriority;
-}
+export type EventsCall = CallOptions;
 
 /** Query parameters of the event list (spec 4.3). The endpoint group is deprecated. */
 export interface EventFilters {
@@ -136,7 +132,7 @@ export class EventsApi {
 
   async list(projectId: number | string, filters?: EventFilters & { format?: 'json' }, call?: EventsCall): Promise<EventsPage> {
     checkEventRange(filters ?? {});
-    return this.gated('events', call, (options) =>
+    return this.gated(call, (options) =>
       this.transport.json({ method: 'GET', path: this.collectionPath(projectId), query: { ...filters } }, EventsPageSchema, options),
     );
   }
@@ -151,7 +147,7 @@ export class EventsApi {
   }
 
   get(projectId: number | string, id: string, options?: { format?: 'json'; include_person?: boolean }, call?: EventsCall): Promise<Event> {
-    return this.gated('events', call, (callOptions) =>
+    return this.gated(call, (callOptions) =>
       this.transport.json({ method: 'GET', path: `${this.collectionPath(projectId)}${segment(id)}/`, query: { ...options } }, EventSchema, callOptions),
     );
   }
@@ -162,7 +158,7 @@ export class EventsApi {
    * throttles this endpoint apart: 60 a minute and 300 an hour.
    */
   async values(projectId: number | string, query: EventValuesQuery, call?: EventsCall): Promise<EventValues> {
-    const answer = await this.gated('eventValues', call, (options) =>
+    const answer = await this.gated(call, (options) =>
       this.transport.jsonOneOf({ method: 'GET', path: `${this.collectionPath(projectId)}values/`, query: { ...query } }, eventValuesSchemaFor, options),
     );
     return eventValuesOf(answer);
@@ -180,7 +176,7 @@ export class EventsApi {
       query: { ...filters, format },
       headers: { accept: format === 'csv' ? 'text/csv' : 'application/json' },
     };
-    return this.gated('events', call, (options) =>
+    return this.gated(call, (options) =>
       this.transport.send(spec, options, async (response) => {
         const contentType = String(response.headers['content-type'] ?? (format === 'csv' ? 'text/csv' : 'application/json'));
         return new EventExport(response, contentType, (caught) => this.transport.toPostHogError(caught, response.endpoint), call?.signal);
@@ -189,21 +185,16 @@ export class EventsApi {
   }
 
   /**
-   * Sends through the key's budget: waits for room (telling `call.onWait`), and on a 429 blocks the key's
-   * bucket for the wait PostHog names ("Expected available in N seconds") before asking again.
+   * Sends through the key's budget, however long it waits (telling `call.onWait`): on a 429 the transport
+   * blocks the key's bucket for the wait PostHog names ("Expected available in N seconds"), and the next try
+   * waits for it.
    */
-  private async gated<T>(bucket: BudgetBucket, call: EventsCall | undefined, send: (options: CallOptions) => Promise<T>): Promise<T> {
-    const budget = this.context.budget;
+  private async gated<T>(call: EventsCall | undefined, send: (options: CallOptions) => Promise<T>): Promise<T> {
     for (let throttled = 0; ; throttled++) {
-      await budget.acquire(bucket, call?.priority ?? 'interactive', call ?? {});
       try {
-        return await send({ signal: call?.signal, retryThrottled: false });
+        return await send({ ...call, patient: true, retryThrottled: false });
       } catch (error) {
-        if (!(error instanceof RateLimitedError)) {
-          throw error;
-        }
-        budget.throttled(bucket, error.retryAfterSeconds ?? 60, error.detail);
-        if (call?.noWait || throttled >= MAX_THROTTLED_WAITS) {
+        if (!(error instanceof RateLimitedError) || call?.noWait || throttled >= MAX_THROTTLED_WAITS) {
           throw error;
         }
       }

@@ -64,9 +64,8 @@ export class ProjectsApi {
    * the key's budget for PostHog's default throttles as bulk work, and refused (BudgetWaitError) rather than
    * kept waiting when the key is near them, so that what the user does keeps its room.
    */
-  async getInBackground(orgId: string, id: number, call?: CallOptions): Promise<Project> {
-    await this.context.budget.acquire('standard', 'bulk', { noWait: true, ...(call?.signal ? { signal: call.signal } : {}) });
-    return this.get(orgId, id, call);
+  getInBackground(orgId: string, id: number, call?: CallOptions): Promise<Project> {
+    return this.get(orgId, id, { ...call, priority: 'bulk', noWait: true });
   }
 
   /** GET /api/projects/{id}/: a project by id alone, the one project read a key limited to projects may make. */

@@ -1,7 +1,7 @@
 import { alignBlocks } from './align';
 import type { MarkdownIssue } from './issues';
 import { issueAt, parseMarkdownBlocks, type ParsedBlock } from './legacyRead';
-import { type PmNode, plainText, quote } from './schema';
+import { isNode, isObject, type PmNode, plainText, quote } from './schema';
 import { lossesOfBlock, placeDocBlocks, type PlacedBlock } from './toMarkdown';
 
 export interface MarkdownDoc {
@@ -32,6 +32,7 @@ export function markdownToDoc(markdown: string, base?: unknown): MarkdownDoc {
   const kept = keptBaseNodes(written, texts);
   const content = parsed.blocks.map((block, index) => kept.nodes.get(index) ?? block.node);
   const problems = [
+    ...unkeptEntryProblems(base),
     ...parsed.problems.filter((problem) => !insideKeptBlock(problem, parsed.blocks, kept.nodes)),
     ...editedLossProblems(written, parsed.blocks, kept.edits),
   ];
@@ -80,6 +81,34 @@ function insideKeptBlock(problem: MarkdownIssue, blocks: ParsedBlock[], kept: Ma
  * A base block Markdown could not hold exactly, replaced by edited text: saving would drop what it held.
  * (A block deleted outright is the user's choice and needs no problem.)
  */
+/** The longest piece of an entry quoted in a problem. */
+const ENTRY_PREVIEW_CHARS = 60;
+/** The most entries a problem names. */
+const ENTRIES_NAMED = 5;
+
+/**
+ * What of `base` the Markdown has no place for at all, so that a document made from the text would drop it: a
+ * content that is not a document, and top-level entries that are not nodes (null, 5, a string, a node whose
+ * type is not a string). Each is an error: the save is refused rather than losing them.
+ */
+function unkeptEntryProblems(base: unknown): MarkdownIssue[] {
+  const fix = 'saving the Markdown would drop it, so it is refused: edit the notebook in the JSON form.';
+  if (!isObject(base) || !Array.isArray(base['content'])) {
+    return [issueAt(0, 0, `The notebook's content is ${preview(base)}, not a document; ${fix}`, 'error')];
+  }
+  const unkept = base['content'].flatMap((entry, index) => (isNode(entry) ? [] : [`${preview(entry)} (entry ${index + 1})`]));
+  if (unkept.length === 0) {
+    return [];
+  }
+  const named = unkept.length > ENTRIES_NAMED ? `${unkept.slice(0, ENTRIES_NAMED).join(', ')} and ${unkept.length - ENTRIES_NAMED} more` : unkept.join(', ');
+  return [issueAt(0, 0, `The notebook's content holds what is not a node: ${named}; ${fix}`, 'error')];
+}
+
+function preview(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > ENTRY_PREVIEW_CHARS ? `${text.slice(0, ENTRY_PREVIEW_CHARS)}…` : text;
+}
+
 function editedLossProblems(written: PlacedBlock[], blocks: ParsedBlock[], edits: Edit[]): MarkdownIssue[] {
   const problems: MarkdownIssue[] = [];
   for (const edit of edits) {

@@ -39,24 +39,25 @@ export const NODE_FIELDS_PROP = 'nodeFields';
 export function formatNodeTag(node: PmNode, isBlock: boolean): string {
   const known = tagOfNodeType(node.type);
   const defaults = tiptapDefaults(node.type) ?? {};
-  const props: JsonObject = known ? {} : { nodeType: node.type };
+  // Entries, made an object once by fromEntries: a prop named __proto__ stays a prop (an assignment would set the prototype).
+  const props: [string, unknown][] = known ? [] : [['nodeType', node.type]];
   for (const [key, value] of Object.entries(node.attrs ?? {})) {
-    const isDefault = key in defaults && JSON.stringify(defaults[key]) === JSON.stringify(value);
-    if (isPropName(key) && !(key in props) && !isDefault) {
-      props[key] = value;
+    const isDefault = Object.hasOwn(defaults, key) && JSON.stringify(defaults[key]) === JSON.stringify(value);
+    if (isPropName(key) && !(key === 'nodeType' && !known) && !isDefault) {
+      props.push([key, value]);
     }
   }
   if (node.content !== undefined) {
-    props[NODE_CONTENT_PROP] = node.content;
+    props.push([NODE_CONTENT_PROP, node.content]);
   }
   if (isBlock && node.marks !== undefined) {
-    props[NODE_MARKS_PROP] = node.marks;
+    props.push([NODE_MARKS_PROP, node.marks]);
   }
   const otherKeys = Object.keys(node).filter((key) => !['type', 'attrs', 'content', 'marks', 'text'].includes(key));
   if (otherKeys.length > 0) {
-    props[NODE_FIELDS_PROP] = Object.fromEntries(otherKeys.map((key) => [key, node[key]]));
+    props.push([NODE_FIELDS_PROP, Object.fromEntries(otherKeys.map((key) => [key, node[key]]))]);
   }
-  return formatTag(known ?? UNKNOWN_TAG, props);
+  return formatTag(known ?? UNKNOWN_TAG, Object.fromEntries(props) as JsonObject);
 }
 
 /** Where inline content is written: where a newline can be a line break, and which edges PostHog trims. */

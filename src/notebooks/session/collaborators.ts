@@ -1,4 +1,4 @@
-import { type CollabCursor, MethodNotAllowedError, NotFoundError } from '../../api';
+import { BudgetWaitError, type CollabCursor, MethodNotAllowedError, NotFoundError } from '../../api';
 import { markdownOf } from '../notebookDocument';
 import {
   type Author,
@@ -12,8 +12,11 @@ import {
 import type { NotebookCalls, NotebookRef, SessionLog } from './ports';
 import type { RemotePresence } from './streamUpdates';
 
-/** The fewest milliseconds between two carets this window sends for a notebook (the last one always goes). */
-export const PRESENCE_INTERVAL_MS = 1_000;
+/**
+ * The fewest milliseconds between two carets this window sends for a notebook (the last one always goes): a
+ * caret moving all the time costs at most 1,200 of the key's 4,800 requests an hour.
+ */
+export const PRESENCE_INTERVAL_MS = 3_000;
 
 /** Another client's caret in an editor's text. */
 export interface CaretInText {
@@ -24,7 +27,7 @@ export interface CaretInText {
 
 /**
  * Who else has a notebook open, by their carets on PostHog's stream, and this window's own caret sent to them
- * (collab/presence, at most one a second, the latest always; lossy by design). Carets are shown only while the
+ * (collab/presence, at most one every 3 seconds, the latest always, none while the key's budget runs low; lossy by design). Carets are shown only while the
  * stream is open; one without a new ping for a minute goes.
  */
 export class Collaborators {
@@ -119,6 +122,9 @@ export class Collaborators {
     try {
       await (await this.calls()).collab.presence(this.ref.projectId, this.ref.shortId, { client_id: this.clientId, version: pending.version, cursor: pending.cursor });
     } catch (error) {
+      if (error instanceof BudgetWaitError) {
+        return; // the key's budget is running low: carets yield to saves and opens (lossy by design)
+      }
       if (error instanceof NotFoundError || error instanceof MethodNotAllowedError) {
         this.unsupported = true;
       }

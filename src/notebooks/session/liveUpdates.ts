@@ -1,4 +1,4 @@
-import { type Notebook, NOT_MODIFIED } from '../../api';
+import { type CallOptions, type Notebook, NOT_MODIFIED } from '../../api';
 import type { NotebookCalls, NotebookRef, SessionLog } from './ports';
 
 /**
@@ -26,11 +26,11 @@ export interface LiveUpdateTarget {
 }
 
 /** One conditional GET (If-None-Match: the version known), which costs a 304 and no body while nothing changed. */
-export async function checkForChanges(target: LiveUpdateTarget, calls: () => Promise<NotebookCalls>, log: SessionLog): Promise<void> {
+export async function checkForChanges(target: LiveUpdateTarget, calls: () => Promise<NotebookCalls>, log: SessionLog, call?: CallOptions): Promise<void> {
   const known = target.latestKnown();
   const { projectId, shortId } = target.ref;
   try {
-    const answer = await (await calls()).get(projectId, shortId, { ifNoneMatchVersion: known.version });
+    const answer = await (await calls()).get(projectId, shortId, { ifNoneMatchVersion: known.version }, call);
     await target.acceptRemote(answer === NOT_MODIFIED ? known : answer);
   } catch (error) {
     log.warn(`Could not check notebook ${shortId} for changes on PostHog: ${String(error)}`);
@@ -80,6 +80,6 @@ export class PollingUpdates implements LiveUpdates {
   }
 
   private check(): Promise<void> {
-    return checkForChanges(this.target, this.calls, this.log);
+    return checkForChanges(this.target, this.calls, this.log, { priority: 'live' });
   }
 }

@@ -313,7 +313,7 @@ export class NotebookSession implements StreamTarget {
     return text === undefined || notebookFormOf(uri) !== 'markdown' ? [] : this.collaborators.caretsIn(text, this.bases.known(uri)?.editable.content ?? this.current.content);
   }
 
-  /** This window's caret is at `offset` of the Markdown editor of `uri`: others are told (soon, and at most once a second). */
+  /** This window's caret is at `offset` of the Markdown editor of `uri`: others are told (soon, and at most once every 3 seconds). */
   publishCaret(uri: string, offset: number): void {
     const text = this.deps.editors.textOf(uri);
     const base = this.bases.known(uri);
@@ -323,15 +323,14 @@ export class NotebookSession implements StreamTarget {
   }
 
   private async applyUpdateNow(update: RemoteUpdate): Promise<void> {
-    if (update.clientId === this.deps.clientId) {
-      return; // this window's own save
-    }
-    if (update.clientId && update.cursor) {
+    // This window's own saves are known by the versions they were given, which the session holds by now (a
+    // save's update is taken after the save), never by the client id: others see it, so a teammate can send it.
+    if (update.clientId && update.clientId !== this.deps.clientId && update.cursor) {
       this.collaborators.take({ clientId: update.clientId, author: update.author, version: update.version, cursor: update.cursor });
     }
     const known = this.latestKnown();
     if (update.version <= known.version) {
-      return; // known already: a save of this window (a PATCH's update carries no client id), or a replay
+      return; // known already: a save of this window, or a replay
     }
     // A PATCH's update names no one and the JSON document shows who saved: those are fetched instead.
     const jsonShown = this.deps.editors.openUris().some((uri) => notebookFormOf(uri) === 'json');

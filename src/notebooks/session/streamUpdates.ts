@@ -1,4 +1,5 @@
 import { ClientDisposedError, type CollabCursor, type CollabEvent, isAbortError, MethodNotAllowedError, NotFoundError, realSleep, type Sleep } from '../../api';
+import { FollowUps, UnreadableBurst } from './followUps';
 import { checkForChanges, type LiveUpdates, type LiveUpdateTarget } from './liveUpdates';
 import type { TextSpan } from './markdownDiff';
 import { type Author, authorOf } from './presence';
@@ -64,6 +65,8 @@ export interface StreamOptions {
   readonly sleep?: Sleep;
   readonly random?: () => number;
   readonly now?: () => number;
+  /** The fewest milliseconds between two reads the stream asks for (default FOLLOW_UP_SPACING_MS). */
+  readonly followUpSpacingMs?: number;
 }
 
 /** After a gap this long, the stream's replay is not trusted: it starts at "now" and the notebook is fetched. */
@@ -98,6 +101,8 @@ export class StreamUpdates implements LiveUpdates {
   private readonly sleep: Sleep;
   private readonly random: () => number;
   private readonly now: () => number;
+  private readonly followUps: FollowUps;
+  private readonly unreadable: UnreadableBurst;
 
   constructor(
     private readonly target: StreamTarget,
@@ -108,6 +113,8 @@ export class StreamUpdates implements LiveUpdates {
     this.sleep = options.sleep ?? realSleep;
     this.random = options.random ?? Math.random;
     this.now = options.now ?? Date.now;
+    this.followUps = new FollowUps(target, calls, log, { sleep: this.sleep, now: this.now, spacingMs: options.followUpSpacingMs });
+    this.unreadable = new UnreadableBurst(`Notebook ${target.ref.shortId}`, log, this.sleep, () => this.followUps.want(undefined));
   }
 
   /** Whether the notebook is followed by polling (no stream on the server, or none left in the budget). */
@@ -140,6 +147,7 @@ export class StreamUpdates implements LiveUpdates {
   stop(): void {
     this.running = false;
     this.abort?.abort();
+    this.followUps.stop();
     this.fallback?.stop();
     if (this.holdsBudget) {
       this.holdsBudget = false;
@@ -179,7 +187,8 @@ export class StreamUpdates implements LiveUpdates {
         }
         for await (const event of stream) {
           this.lastHeard = this.now();
-          this.handle(event);
+          // Read on once the event is taken: a flood waits in the socket, not in memory.
+          await this.handle(event);
         }
         this.lastHeard = this.now();
         failures = this.now() - opened < HEALTHY_MS ? failures + 1 : 0;
@@ -219,22 +228,12 @@ export class StreamUpdates implements LiveUpdates {
     this.target.streaming(false);
   }
 
-  private handle(event: CollabEvent): void {
+  private async handle(event: CollabEvent): Promise<void> {
     switch (event.kind) {
       case 'update':
       case 'step':
         this.lastEventId = event.id;
-        void this.target
-          .applyUpdate({
-            version: event.version,
-            step: event.kind === 'step' || undefined,
-            diff: event.kind === 'update' ? event.diff : undefined,
-            baseCrc: event.kind === 'update' ? event.baseCrc : undefined,
-            clientId: event.clientId,
-            author: authorOf(event.clientId, event.userName),
-            cursor: event.kind === 'update' ? event.cursor : undefined,
-          })
-          .catch((error: unknown) => this.log.warn(`Notebook ${this.target.ref.shortId}: could not take version ${event.version}: ${String(error)}`));
+        await this.take(event);
         return;
       case 'presence':
         this.target.presence({ clientId: event.clientId, author: authorOf(event.clientId, event.userName), version: event.version, cursor: event.cursor });
@@ -242,9 +241,32 @@ export class StreamUpdates implements LiveUpdates {
       case 'error':
         throw new Error('PostHog ended the stream with an error');
       case 'unreadable':
-        this.log.warn(`Notebook ${this.target.ref.shortId}: skipped ${event.reason} on PostHog's stream; checking the notebook.`);
-        void this.checkNow();
+        this.unreadable.add(event.reason);
         return;
+    }
+  }
+
+  /**
+   * A content update: one with a diff is applied (after the ones before it); one that needs the notebook read
+   * (a legacy notebook's step, an update without a diff), and any arriving while such a read is running or
+   * waiting, join the follow-up reads (./followUps.ts), which coalesce them.
+   */
+  private async take(event: Extract<CollabEvent, { kind: 'update' | 'step' }>): Promise<void> {
+    const update: RemoteUpdate = {
+      version: event.version,
+      step: event.kind === 'step' || undefined,
+      diff: event.kind === 'update' ? event.diff : undefined,
+      baseCrc: event.kind === 'update' ? event.baseCrc : undefined,
+      clientId: event.clientId,
+      author: authorOf(event.clientId, event.userName),
+      cursor: event.kind === 'update' ? event.cursor : undefined,
+    };
+    const apply = () =>
+      this.target.applyUpdate(update).catch((error: unknown) => this.log.warn(`Notebook ${this.target.ref.shortId}: could not take version ${event.version}: ${String(error)}`));
+    if (update.diff && !this.followUps.busy) {
+      await apply();
+    } else {
+      this.followUps.want(update.version, apply);
     }
   }
 

@@ -19,51 +19,51 @@ describe('request budget of a key', () => {
   test('interactive requests go until just under PostHog\'s 240 a minute, then wait for the oldest to age out', async () => {
     const time = clock();
     const budget = new KeyBudget(time);
-    for (let i = 0; i < 230; i++) await budget.acquire('events', 'interactive');
+    for (let i = 0; i < 230; i++) await budget.acquire('clickhouse', 'interactive');
     assert.deepEqual(time.state.slept, [], 'no wait for the first 230');
     const waits: BudgetWait[] = [];
-    await budget.acquire('events', 'interactive', { onWait: (wait) => waits.push(wait) });
+    await budget.acquire('clickhouse', 'interactive', { onWait: (wait) => waits.push(wait) });
     assert.deepEqual(waits, [{ untilMs: time.state.now, reason: 'minute' }]);
     assert.equal(time.state.slept[0], 60_000, 'the first of the minute leaves it 60 s after it was sent');
-    assert.equal(budget.sentWithin('events', 60_000), 1, 'the 230 of the first minute are out of its window');
+    assert.equal(budget.sentWithin('clickhouse', 60_000), 1, 'the 230 of the first minute are out of its window');
   });
 
   test('exports keep to 180 a minute and 1,000 an hour, leaving room for what the user does', async () => {
     const time = clock();
     const budget = new KeyBudget(time);
     for (let minute = 0; minute < 6; minute++) {
-      for (let i = 0; i < 166; i++) await budget.acquire('events', 'bulk');
+      for (let i = 0; i < 166; i++) await budget.acquire('clickhouse', 'bulk');
       time.state.now += 60_000;
     }
     time.state.now -= 60_000;
-    for (let i = 0; i < 4; i++) await budget.acquire('events', 'bulk');
+    for (let i = 0; i < 4; i++) await budget.acquire('clickhouse', 'bulk');
     assert.deepEqual(time.state.slept, [], 'under both shares: no wait');
-    assert.equal(budget.sentWithin('events', 3_600_000), 1_000);
-    assert.equal(budget.waitFor('events', 'bulk')?.reason, 'hour', 'the export waits for the hour');
-    assert.equal(budget.waitFor('events', 'interactive'), undefined, 'a click still goes');
-    assert.equal(budget.waitFor('events', 'live')?.reason, 'hour');
+    assert.equal(budget.sentWithin('clickhouse', 3_600_000), 1_000);
+    assert.equal(budget.waitFor('clickhouse', 'bulk')?.reason, 'hour', 'the export waits for the hour');
+    assert.equal(budget.waitFor('clickhouse', 'interactive'), undefined, 'a click still goes');
+    assert.equal(budget.waitFor('clickhouse', 'live')?.reason, 'hour');
   });
 
   test('after a 429 nothing goes to that bucket until the wait PostHog named, and the wait says why', async () => {
     const time = clock();
     const budget = new KeyBudget(time);
-    budget.throttled('events', 2_400, 'Request was throttled. Expected available in 2400 seconds.');
-    assert.deepEqual(budget.waitFor('events', 'interactive'), {
+    budget.throttled('clickhouse', 2_400, 'Request was throttled. Expected available in 2400 seconds.');
+    assert.deepEqual(budget.waitFor('clickhouse', 'interactive'), {
       untilMs: time.state.now + 2_400_000,
       reason: 'throttled',
       detail: 'Request was throttled. Expected available in 2400 seconds.',
     });
     assert.equal(budget.waitFor('eventValues', 'interactive'), undefined, 'events/values has its own bucket');
-    await assert.rejects(budget.acquire('events', 'live', { noWait: true }), (error: unknown) => error instanceof BudgetWaitError && /Try again in 40 minutes/.test(error.userMessage));
-    await budget.acquire('events', 'interactive');
+    await assert.rejects(budget.acquire('clickhouse', 'live', { noWait: true }), (error: unknown) => error instanceof BudgetWaitError && /Try again in 40 minutes/.test(error.userMessage));
+    await budget.acquire('clickhouse', 'interactive');
     assert.deepEqual(time.state.slept, [2_400_000]);
   });
 
   test('a wait is cancellable', async () => {
     const budget = new KeyBudget({ now: () => 0, sleep: (_ms, signal) => new Promise((_, reject) => signal?.addEventListener('abort', () => reject(signal.reason))) });
-    budget.throttled('events', 60);
+    budget.throttled('clickhouse', 60);
     const controller = new AbortController();
-    const waiting = budget.acquire('events', 'interactive', { signal: controller.signal });
+    const waiting = budget.acquire('clickhouse', 'interactive', { signal: controller.signal });
     controller.abort(new DOMException('stop', 'AbortError'));
     await assert.rejects(waiting, { name: 'AbortError' });
   });
@@ -78,7 +78,7 @@ describe('request budget of a key', () => {
     assert.deepEqual(budget.livePace(5_000), { intervalMs: 10_000, slowedBy: 'panels', panels: 2 });
     shares.forEach((share) => share.leave());
     assert.deepEqual(budget.livePace(2_000), { intervalMs: 5_000, slowedBy: 'share', panels: 1 });
-    budget.throttled('events', 90, 'Request was throttled. Expected available in 90 seconds.');
+    budget.throttled('clickhouse', 90, 'Request was throttled. Expected available in 90 seconds.');
     assert.deepEqual(budget.livePace(5_000), { intervalMs: 90_000, slowedBy: 'throttled', panels: 1, detail: 'Request was throttled. Expected available in 90 seconds.' });
   });
 

@@ -94,7 +94,7 @@ describe('ExplorerModel against the local API', () => {
     const client = new PostHogClient({ baseUrl: api.url, apiKey: api.keys.all, budgets });
     clients.push(client);
     const budget = budgets.of(client.baseUrl, api.keys.all);
-    while (!budget.waitFor('standard', 'bulk')) await budget.acquire('standard', 'bulk');
+    while (!budget.waitFor('default', 'bulk')) await budget.acquire('default', 'bulk');
     const model = new ExplorerModel(client, () => []);
     model.noteDeletion(project!.id, { scheduledAt: '2030-01-01T00:00:00Z' });
     api.clearRequests();

@@ -332,14 +332,14 @@ describe('live tail', () => {
     const timers = new FakeTimers();
     const budget = new KeyBudget({ now: timers.now });
     for (let second = 0; second < 240; second++) {
-      for (let i = 0; i < 3; i++) await budget.acquire('events', 'bulk'); // an export used Live's share of the hour
+      for (let i = 0; i < 3; i++) await budget.acquire('clickhouse', 'bulk'); // an export used Live's share of the hour
       await timers.run(1_000);
     }
     const { server, sink, tail } = setup({ shown: [], budget, timers });
     server.fetch = (after, signal) => {
       server.calls.push(after);
       return (async function* () {
-        await budget.acquire('events', 'live', { noWait: true, signal });
+        await budget.acquire('clickhouse', 'live', { noWait: true, signal });
         yield { events: [], last: true } as EventsBatch;
       })();
     };

@@ -195,7 +195,7 @@ describe("the local API's comments and the client's reading of them", () => {
       const first = page.results.find((entry) => entry.user.id === api.store.mainUser.id);
       assert.deepEqual([first?.user.first_name, first?.user.email], [api.store.mainUser.first_name, api.store.mainUser.email]);
       assert.equal(page.count, organization.members.length);
-      assert.equal(budgets.of(counted.baseUrl, api.keys.all).sentWithin('standard', 60_000), 1);
+      assert.equal(budgets.of(counted.baseUrl, api.keys.all).sentWithin('default', 60_000), 1);
     } finally {
       await counted.dispose();
     }
