@@ -31,6 +31,7 @@ import {
   type NotebookSessions,
   planConversion,
   sessionKey,
+  UnconfirmedSaveError,
   type WriteOutcome,
 } from './session';
 
@@ -166,6 +167,9 @@ export class NotebookFileStore extends Disposable implements ProjectCollection {
           cause: error,
         });
       }
+      if (error instanceof UnconfirmedSaveError) {
+        throw new Error(unconfirmedSave(error), { cause: error });
+      }
       throw error;
     }
     this.afterWrite(target, session, outcome);
@@ -256,7 +260,7 @@ export class NotebookFileStore extends Disposable implements ProjectCollection {
       await session.retitle(plan.title);
       this.handedOut.delete(sessionKey(refOf(target)));
     }
-    session.bases.move(target.uri.toString(), newUri.toString());
+    await session.renamed(target.uri.toString(), newUri.toString());
     this.changed.fire([
       { type: vscode.FileChangeType.Deleted, uri: target.uri },
       { type: vscode.FileChangeType.Created, uri: newUri },
@@ -265,15 +269,7 @@ export class NotebookFileStore extends Disposable implements ProjectCollection {
   }
 
   watch(target: CollectionItemTarget): vscode.Disposable {
-    const session = this.sessions.get(refOf(target));
-    if (session) {
-      session.watchers++;
-    }
-    return new vscode.Disposable(() => {
-      if (session) {
-        session.watchers--;
-      }
-    });
+    return new vscode.Disposable(this.sessions.get(refOf(target))?.watch() ?? (() => undefined));
   }
 
   /**
@@ -289,7 +285,7 @@ export class NotebookFileStore extends Disposable implements ProjectCollection {
         ? { title, content: markdownNotebookContent(markdown), text_content: markdown }
         : { title, content, text_content: markdownOf(content) ?? textContentOf(content) },
     );
-    this.sessions.accept({ connectionId: session.connection.id, projectId, shortId: notebook.short_id }, notebook);
+    await this.sessions.accept({ connectionId: session.connection.id, projectId, shortId: notebook.short_id }, notebook);
     this.notebooksChanged.fire({ session, projectId });
     return this.uriOf(session.connection.id, projectId, notebook, markdownOf(notebook.content) !== undefined ? 'markdown' : form);
   }
@@ -418,6 +414,17 @@ export function viewOnlyRefusal(title: string, level: string): string {
     level || 'viewer',
     title,
   );
+}
+
+/** Why a save whose answer did not confirm it failed (the editor keeps its text, unsaved). */
+function unconfirmedSave(error: UnconfirmedSaveError): string {
+  return error.otherText
+    ? vscode.l10n.t('Not saved: PostHog answered with version {0} holding other text than was sent, so the save is not taken as done. Your text is kept in the editor; save again.', error.answeredVersion)
+    : vscode.l10n.t(
+        'Not saved: PostHog answered a save sent at version {0} with version {1}, not a newer one, so the save is not taken as done. Your text is kept in the editor; save again.',
+        error.sentVersion ?? '?',
+        error.answeredVersion,
+      );
 }
 
 function renameRefusal(reason: RenameRefusal, notebook: Pick<Notebook, 'short_id' | 'title'>, form: NotebookForm): string {
