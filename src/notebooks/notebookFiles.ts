@@ -341,44 +341,14 @@ export class NotebookFileStore extends Disposable implements ProjectCollection {
 
   /** What a write did, as VS Code sees it: a refusal says why; after a save the editor reloads PostHog's version. */
   private afterWrite(target: CollectionItemTarget, session: NotebookSession, outcome: WriteOutcome): void {
-    const title = oneSafeLine(session.notebook.title ?? target.itemId);
-    switch (outcome.kind) {
-      case 'unchanged':
-        return;
-      case 'saved':
-        reloadAfterSave(() => this.changed.fire([{ type: vscode.FileChangeType.Changed, uri: target.uri }]));
-        this.notebooksChanged.fire({ session: target.session, projectId: target.projectId });
-        return;
-      case 'noBase':
-        throw new Error(
-          vscode.l10n.t(
-            'Not saved: this window does not know which version of "{0}" the text of "{1}" is based on, so saving it could undo changes made on PostHog since. Open the notebook and copy your changes in, or save over PostHog\'s version ("PostHog: Save over PostHog\'s Version…").',
-            title,
-            fileNameOf(target.uri),
-          ),
-        );
-      case 'viewOnly':
-        throw vscode.FileSystemError.NoPermissions(viewOnlyRefusal(title, outcome.level));
-      case 'conflicted':
-        throw new Error(
-          outcome.marked
-            ? vscode.l10n.t(
-                'Not saved: "{0}" was changed on PostHog (version {1}, by {2}). Your changes and theirs are merged in the editor, but {3} place(s) changed on both sides and are marked: keep what you want there, then save again.',
-                oneSafeLine(outcome.server.title ?? target.itemId),
-                outcome.server.version,
-                outcome.byPostHog ? 'PostHog' : (describeUser(outcome.server.last_modified_by) ?? vscode.l10n.t('someone')),
-                outcome.conflicts,
-              )
-            : vscode.l10n.t(
-                'Not saved: "{0}" was changed on PostHog (version {1}, by {2}) in {3} place(s) you changed too. Save again to see both sides marked in the editor.',
-                oneSafeLine(outcome.server.title ?? target.itemId),
-                outcome.server.version,
-                outcome.byPostHog ? 'PostHog' : (describeUser(outcome.server.last_modified_by) ?? vscode.l10n.t('someone')),
-                outcome.conflicts,
-              ),
-        );
-      case 'keepsChanging':
-        throw new Error(vscode.l10n.t('Not saved: the notebook keeps changing on PostHog. Try again.'));
+    if (outcome.kind === 'saved') {
+      reloadAfterSave(() => this.changed.fire([{ type: vscode.FileChangeType.Changed, uri: target.uri }]));
+      this.notebooksChanged.fire({ session: target.session, projectId: target.projectId });
+      return;
+    }
+    const refusal = writeRefusal(outcome, oneSafeLine(session.notebook.title ?? target.itemId), target);
+    if (refusal) {
+      throw refusal;
     }
   }
 
@@ -404,6 +374,45 @@ export class NotebookFileStore extends Disposable implements ProjectCollection {
       throw vscode.FileSystemError.FileNotFound(uri);
     }
     return { uri, connectionId: path.connectionId, projectId: path.projectId, itemId: path.shortId, session };
+  }
+}
+
+/** Why a write that saved nothing failed, as VS Code shows it (undefined when there was nothing to save). */
+function writeRefusal(outcome: WriteOutcome, title: string, target: CollectionItemTarget): Error | undefined {
+  switch (outcome.kind) {
+    case 'unchanged':
+    case 'saved':
+      return undefined;
+    case 'noBase':
+      return new Error(
+        vscode.l10n.t(
+          'Not saved: this window does not know which version of "{0}" the text of "{1}" is based on, so saving it could undo changes made on PostHog since. Open the notebook and copy your changes in, or save over PostHog\'s version ("PostHog: Save over PostHog\'s Version…").',
+          title,
+          fileNameOf(target.uri),
+        ),
+      );
+    case 'viewOnly':
+      return vscode.FileSystemError.NoPermissions(viewOnlyRefusal(title, outcome.level));
+    case 'conflicted':
+      return new Error(
+        outcome.marked
+          ? vscode.l10n.t(
+              'Not saved: "{0}" was changed on PostHog (version {1}, by {2}). Your changes and theirs are merged in the editor, but {3} place(s) changed on both sides and are marked: keep what you want there, then save again.',
+              oneSafeLine(outcome.server.title ?? target.itemId),
+              outcome.server.version,
+              outcome.byPostHog ? 'PostHog' : (describeUser(outcome.server.last_modified_by) ?? vscode.l10n.t('someone')),
+              outcome.conflicts,
+            )
+          : vscode.l10n.t(
+              'Not saved: "{0}" was changed on PostHog (version {1}, by {2}) in {3} place(s) you changed too. Save again to see both sides marked in the editor.',
+              oneSafeLine(outcome.server.title ?? target.itemId),
+              outcome.server.version,
+              outcome.byPostHog ? 'PostHog' : (describeUser(outcome.server.last_modified_by) ?? vscode.l10n.t('someone')),
+              outcome.conflicts,
+            ),
+      );
+    case 'keepsChanging':
+      return new Error(vscode.l10n.t('Not saved: the notebook keeps changing on PostHog. Try again.'));
   }
 }
 

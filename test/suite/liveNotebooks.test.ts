@@ -40,6 +40,13 @@ async function setUp(): Promise<Fixture> {
 }
 
 async function tearDown(fixture: Fixture): Promise<void> {
+  fixture.harness.notebooks.autoSave.setDelay(0);
+  // Every notebook editor is reverted as it closes, clean or not: one a save's late reload marks unsaved after a
+  // check of its state would otherwise ask whether to save it, and wait for an answer.
+  for (const document of vscode.workspace.textDocuments.filter((open) => open.uri.scheme === SCHEME)) {
+    await vscode.window.showTextDocument(document);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  }
   await closeAllEditors(SCHEME);
   await fixture.harness.dispose();
 }
