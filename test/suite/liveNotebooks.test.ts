@@ -164,7 +164,7 @@ describe('Live notebooks: edits from the web app as they happen', function () {
     assert.equal(markdownOf((await fixture.session.client.notebooks.get(fixture.projectId, notebook.short_id)).content), merged);
   });
 
-  it('a change to the paragraph the user is editing is held and said plainly (which lines, by whom), then merged at save with markers only there', async () => {
+  it('a change to the paragraph the user is editing is held and said plainly (which lines, by whom), then merged at save with markers only there, naming them', async () => {
     const notebook = await markdownNotebook('Live overlap');
     const editor = await openLive(notebook);
     const document = editor.document;
@@ -176,7 +176,7 @@ describe('Live notebooks: edits from the web app as they happen', function () {
     assert.equal(document.getText(), TEXT.replace('Second paragraph.', 'Second paragraph. Mine.'), 'nothing the user typed is touched');
     assert.equal(await document.save(), false, 'both changed the paragraph: the save shows the conflict');
     await waitFor('the markers', () => document.getText().includes('<<<<<<< Yours'));
-    assert.match(document.getText(), /^# Live\n\nFirst paragraph\.\n\n<<<<<<< Yours\nSecond paragraph\. Mine\.\n\n=======\nSecond paragraph, theirs\.\n\n>>>>>>> PostHog \(version 1\)\nThird paragraph\.\n$/);
+    assert.match(document.getText(), /^# Live\n\nFirst paragraph\.\n\n<<<<<<< Yours\nSecond paragraph\. Mine\.\n\n=======\nSecond paragraph, theirs\.\n\n>>>>>>> PostHog \(version 1 by Lee Chen\)\nThird paragraph\.\n$/, 'merged with the version held, whose author is known');
   });
 
   it('an update without a diff (too large to stream) is fetched and merged into the unsaved text', async () => {
