@@ -31,6 +31,7 @@ import {
   type NotebookSessions,
   planConversion,
   sessionKey,
+  UnconfirmedSaveError,
   type WriteOutcome,
 } from './session';
 
@@ -169,6 +170,9 @@ export class NotebookFileStore extends Disposable implements ProjectCollection {
           cause: error,
         });
       }
+      if (error instanceof UnconfirmedSaveError) {
+        throw new Error(unconfirmedSave(error), { cause: error });
+      }
       throw error;
     }
     this.afterWrite(target, session, outcome);
@@ -259,7 +263,7 @@ export class NotebookFileStore extends Disposable implements ProjectCollection {
       await session.retitle(plan.title);
       this.handedOut.delete(sessionKey(refOf(target)));
     }
-    session.bases.move(target.uri.toString(), newUri.toString());
+    await session.renamed(target.uri.toString(), newUri.toString());
     this.changed.fire([
       { type: vscode.FileChangeType.Deleted, uri: target.uri },
       { type: vscode.FileChangeType.Created, uri: newUri },
@@ -268,15 +272,7 @@ export class NotebookFileStore extends Disposable implements ProjectCollection {
   }
 
   watch(target: CollectionItemTarget): vscode.Disposable {
-    const session = this.sessions.get(refOf(target));
-    if (session) {
-      session.watchers++;
-    }
-    return new vscode.Disposable(() => {
-      if (session) {
-        session.watchers--;
-      }
-    });
+    return new vscode.Disposable(this.sessions.get(refOf(target))?.watch() ?? (() => undefined));
   }
 
   /**
@@ -292,7 +288,7 @@ export class NotebookFileStore extends Disposable implements ProjectCollection {
         ? { title, content: markdownNotebookContent(markdown), text_content: markdown }
         : { title, content, text_content: markdownOf(content) ?? textContentOf(content) },
     );
-    this.sessions.accept({ connectionId: session.connection.id, projectId, shortId: notebook.short_id }, notebook);
+    await this.sessions.accept({ connectionId: session.connection.id, projectId, shortId: notebook.short_id }, notebook);
     this.notebooksChanged.fire({ session, projectId });
     return this.uriOf(session.connection.id, projectId, notebook, markdownOf(notebook.content) !== undefined ? 'markdown' : form);
   }
@@ -358,44 +354,14 @@ export class NotebookFileStore extends Disposable implements ProjectCollection {
 
   /** What a write did, as VS Code sees it: a refusal says why; after a save the editor reloads PostHog's version. */
   private afterWrite(target: CollectionItemTarget, session: NotebookSession, outcome: WriteOutcome): void {
-    const title = oneSafeLine(session.notebook.title ?? target.itemId);
-    switch (outcome.kind) {
-      case 'unchanged':
-        return;
-      case 'saved':
-        reloadAfterSave(() => this.changed.fire([{ type: vscode.FileChangeType.Changed, uri: target.uri }]));
-        this.notebooksChanged.fire({ session: target.session, projectId: target.projectId });
-        return;
-      case 'noBase':
-        throw new Error(
-          vscode.l10n.t(
-            'Not saved: this window does not know which version of "{0}" the text of "{1}" is based on, so saving it could undo changes made on PostHog since. Open the notebook and copy your changes in, or save over PostHog\'s version ("PostHog: Save over PostHog\'s Version…").',
-            title,
-            fileNameOf(target.uri),
-          ),
-        );
-      case 'viewOnly':
-        throw vscode.FileSystemError.NoPermissions(viewOnlyRefusal(title, outcome.level));
-      case 'conflicted':
-        throw new Error(
-          outcome.marked
-            ? vscode.l10n.t(
-                'Not saved: "{0}" was changed on PostHog (version {1}, by {2}). Your changes and theirs are merged in the editor, but {3} place(s) changed on both sides and are marked: keep what you want there, then save again.',
-                oneSafeLine(outcome.server.title ?? target.itemId),
-                outcome.server.version,
-                outcome.byPostHog ? 'PostHog' : (describeUser(outcome.server.last_modified_by) ?? vscode.l10n.t('someone')),
-                outcome.conflicts,
-              )
-            : vscode.l10n.t(
-                'Not saved: "{0}" was changed on PostHog (version {1}, by {2}) in {3} place(s) you changed too. Save again to see both sides marked in the editor.',
-                oneSafeLine(outcome.server.title ?? target.itemId),
-                outcome.server.version,
-                outcome.byPostHog ? 'PostHog' : (describeUser(outcome.server.last_modified_by) ?? vscode.l10n.t('someone')),
-                outcome.conflicts,
-              ),
-        );
-      case 'keepsChanging':
-        throw new Error(vscode.l10n.t('Not saved: the notebook keeps changing on PostHog. Try again.'));
+    if (outcome.kind === 'saved') {
+      reloadAfterSave(() => this.changed.fire([{ type: vscode.FileChangeType.Changed, uri: target.uri }]));
+      this.notebooksChanged.fire({ session: target.session, projectId: target.projectId });
+      return;
+    }
+    const refusal = writeRefusal(outcome, oneSafeLine(session.notebook.title ?? target.itemId), target);
+    if (refusal) {
+      throw refusal;
     }
   }
 
@@ -424,6 +390,45 @@ export class NotebookFileStore extends Disposable implements ProjectCollection {
   }
 }
 
+/** Why a write that saved nothing failed, as VS Code shows it (undefined when there was nothing to save). */
+function writeRefusal(outcome: WriteOutcome, title: string, target: CollectionItemTarget): Error | undefined {
+  switch (outcome.kind) {
+    case 'unchanged':
+    case 'saved':
+      return undefined;
+    case 'noBase':
+      return new Error(
+        vscode.l10n.t(
+          'Not saved: this window does not know which version of "{0}" the text of "{1}" is based on, so saving it could undo changes made on PostHog since. Open the notebook and copy your changes in, or save over PostHog\'s version ("PostHog: Save over PostHog\'s Version…").',
+          title,
+          fileNameOf(target.uri),
+        ),
+      );
+    case 'viewOnly':
+      return vscode.FileSystemError.NoPermissions(viewOnlyRefusal(title, outcome.level));
+    case 'conflicted':
+      return new Error(
+        outcome.marked
+          ? vscode.l10n.t(
+              'Not saved: "{0}" was changed on PostHog (version {1}, by {2}). Your changes and theirs are merged in the editor, but {3} place(s) changed on both sides and are marked: keep what you want there, then save again.',
+              oneSafeLine(outcome.server.title ?? target.itemId),
+              outcome.server.version,
+              outcome.byPostHog ? 'PostHog' : (describeUser(outcome.server.last_modified_by) ?? vscode.l10n.t('someone')),
+              outcome.conflicts,
+            )
+          : vscode.l10n.t(
+              'Not saved: "{0}" was changed on PostHog (version {1}, by {2}) in {3} place(s) you changed too. Save again to see both sides marked in the editor.',
+              oneSafeLine(outcome.server.title ?? target.itemId),
+              outcome.server.version,
+              outcome.byPostHog ? 'PostHog' : (describeUser(outcome.server.last_modified_by) ?? vscode.l10n.t('someone')),
+              outcome.conflicts,
+            ),
+      );
+    case 'keepsChanging':
+      return new Error(vscode.l10n.t('Not saved: the notebook keeps changing on PostHog. Try again.'));
+  }
+}
+
 /** Why a save of a view-only notebook is refused (nothing is sent). */
 export function viewOnlyRefusal(title: string, level: string): string {
   return vscode.l10n.t(
@@ -431,6 +436,17 @@ export function viewOnlyRefusal(title: string, level: string): string {
     level || 'viewer',
     title,
   );
+}
+
+/** Why a save whose answer did not confirm it failed (the editor keeps its text, unsaved). */
+function unconfirmedSave(error: UnconfirmedSaveError): string {
+  return error.otherText
+    ? vscode.l10n.t('Not saved: PostHog answered with version {0} holding other text than was sent, so the save is not taken as done. Your text is kept in the editor; save again.', error.answeredVersion)
+    : vscode.l10n.t(
+        'Not saved: PostHog answered a save sent at version {0} with version {1}, not a newer one, so the save is not taken as done. Your text is kept in the editor; save again.',
+        error.sentVersion ?? '?',
+        error.answeredVersion,
+      );
 }
 
 function renameRefusal(reason: RenameRefusal, notebook: Pick<Notebook, 'short_id' | 'title'>, form: NotebookForm): string {

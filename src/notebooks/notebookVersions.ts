@@ -64,7 +64,7 @@ export class NotebookVersions extends Disposable {
     const title = notebookTitle(session.notebook.title);
     const editor = await this.window.editors.open(uri);
     const document = editor.document;
-    const seen = await session.bases.baseOf(uri.toString());
+    const seen = await session.baseOf(uri.toString());
     const confirmed = await confirm(this.window, {
       question: vscode.l10n.t('Restore "{0}" to the version of {1}?', title, describeEntry(entry)),
       detail: document.isDirty
@@ -85,8 +85,8 @@ export class NotebookVersions extends Disposable {
       void this.window.showErrorMessage(vscode.l10n.t('Not restored: the editor of "{0}" changed meanwhile. Try again.', title));
       return false;
     }
-    if (seen && session.bases.known(uri.toString())?.version !== seen.version) {
-      session.bases.rebase(uri.toString(), seen);
+    if (seen) {
+      await session.planAgainst(uri.toString(), seen);
     }
     const saved = await document.save();
     if (saved) {

@@ -40,6 +40,13 @@ async function setUp(): Promise<Fixture> {
 }
 
 async function tearDown(fixture: Fixture): Promise<void> {
+  fixture.harness.notebooks.autoSave.setDelay(0);
+  // Every notebook editor is reverted as it closes, clean or not: one a save's late reload marks unsaved after a
+  // check of its state would otherwise ask whether to save it, and wait for an answer.
+  for (const document of vscode.workspace.textDocuments.filter((open) => open.uri.scheme === SCHEME)) {
+    await vscode.window.showTextDocument(document);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  }
   await closeAllEditors(SCHEME);
   await fixture.harness.dispose();
 }
@@ -53,12 +60,10 @@ describe('Live notebooks: edits from the web app as they happen', function () {
   });
   afterEach(() => tearDown(fixture));
 
+  const markdownContent = (markdown: string) => ({ type: 'doc', content: [{ type: 'ph-markdown-notebook', attrs: { nodeId: 'markdown-notebook-v2', markdown } }] });
+
   async function markdownNotebook(title: string, markdown = TEXT): Promise<Notebook> {
-    return fixture.session.client.notebooks.create(fixture.projectId, {
-      title,
-      content: { type: 'doc', content: [{ type: 'ph-markdown-notebook', attrs: { nodeId: 'markdown-notebook-v2', markdown } }] },
-      text_content: markdown,
-    });
+    return fixture.session.client.notebooks.create(fixture.projectId, { title, content: markdownContent(markdown), text_content: markdown });
   }
 
   /** Opens the notebook's Markdown file in an editor and waits until its stream is open. */
@@ -83,7 +88,8 @@ describe('Live notebooks: edits from the web app as they happen', function () {
   const type = (editor: vscode.TextEditor, at: vscode.Position, text: string) => editor.edit((builder) => builder.insert(at, text));
   const at = (line: number, character: number) => new vscode.Position(line, character);
 
-  it('a clean editor shows another client\'s change within a second, as a small edit, the cursor where it was, and says who', async () => {
+  it('a clean editor takes another client\'s change from the stream as one small edit, nothing fetched, the cursor where it was, and says who', async () => {
+    // How soon it shows is a figure of the benchmark (npm run bench, "Live notebooks"); this checks the way it comes.
     const notebook = await markdownNotebook('Live clean');
     const editor = await openLive(notebook);
     const document = editor.document;
@@ -91,22 +97,45 @@ describe('Live notebooks: edits from the web app as they happen', function () {
     const changes: vscode.TextDocumentContentChangeEvent[] = [];
     const listening = vscode.workspace.onDidChangeTextDocument((event) => event.document === document && changes.push(...event.contentChanges));
     await localApi.clearRequests();
-    const sent = Date.now();
     await localApi.webEdit(fixture.projectId, notebook.short_id, { replace: { find: 'Third paragraph.', with: 'Third paragraph, from the web app.' }, by: LEE });
-    await waitFor('the change in the editor', () => document.getText().includes('from the web app'), 3000);
-    const tookMs = Date.now() - sent;
+    await waitFor('the change in the editor', () => document.getText().includes('from the web app'));
     listening.dispose();
-    assert.ok(tookMs < 1000, `shown after ${tookMs} ms`);
     assert.equal(document.getText(), TEXT.replace('Third paragraph.', 'Third paragraph, from the web app.'));
-    await waitFor('the editor to be clean again (its text saved as it is, which sends nothing)', () => !document.isDirty, 3000);
+    await waitFor('the editor to be clean again (its text saved as it is, which sends nothing)', () => !document.isDirty);
     assert.deepEqual([editor.selection.active.line, editor.selection.active.character], [2, 5], 'the cursor stays');
     assert.deepEqual(
       changes.map((change) => [change.range.start.line, change.range.start.character, change.range.end.character, change.text]),
       [[6, 15, 15, ', from the web app']],
       'one small edit, not a reload of the text',
     );
-    assert.deepEqual(await callsOf(notebook), [], 'the stream\'s diff applied: nothing fetched');
+    assert.deepEqual(await callsOf(notebook), [], 'the stream\'s diff applied: nothing fetched, nothing saved');
     await waitFor('the status bar to name the author', () => fixture.harness.window.statusMessages.some((message) => /changed by Lee Chen \(version 1\)/.test(message)));
+  });
+
+  it('a save racing a remote merge (PostHog\'s GET slow, autosave on) never sends the old text against the new version', async () => {
+    const notebook = await markdownNotebook('Live race');
+    const editor = await openLive(notebook);
+    const document = editor.document;
+    fixture.harness.notebooks.autoSave.setDelay(200);
+    // A PATCH's update names no one, so the session GETs the version it made: slowly, so the autosave lands meanwhile.
+    await localApi.injectFault({ method: 'GET', path: `/notebooks/${notebook.short_id}/$`, delayMs: 2000 });
+    await localApi.clearRequests();
+    await type(editor, at(4, 17), ' Mine.');
+    const theirs = TEXT.replace('# Live\n\n', '# Live\n\nTheirs, added at the top.\n\n');
+    await localApi.remoteEdit(fixture.projectId, notebook.short_id, { content: markdownContent(theirs), by: LEE });
+    const merged = theirs.replace('Second paragraph.', 'Second paragraph. Mine.');
+    // Only the editor is watched meanwhile: a GET of the test's own would take the slow answer instead.
+    await waitFor('both changes in the editor, saved', () => document.getText() === merged && !document.isDirty);
+    assert.equal(markdownOf((await fixture.session.client.notebooks.get(fixture.projectId, notebook.short_id)).content), merged);
+    const saves = (await requestsOf(notebook)).filter((request) => request.method !== 'GET' && ['/', '/collab/markdown_save/'].includes(request.path.replace(/.*\/notebooks\/[^/]+/, '')));
+    assert.ok(saves.length > 0, 'the autosave went out');
+    for (const save of saves) {
+      const body = save.body as { version: number; text_content?: string; content?: unknown };
+      const sent = markdownOf(body.content) ?? body.text_content ?? '';
+      if (body.version >= 1) {
+        assert.ok(sent.includes('Theirs, added at the top.'), `a save at version ${body.version} left out the other user's paragraph:\n${sent}`);
+      }
+    }
   });
 
   it('an unsaved editor takes a change to another paragraph at once, keeping the user\'s text, cursor, selection and undo; the save sends one request', async () => {
@@ -135,7 +164,7 @@ describe('Live notebooks: edits from the web app as they happen', function () {
     assert.equal(markdownOf((await fixture.session.client.notebooks.get(fixture.projectId, notebook.short_id)).content), merged);
   });
 
-  it('a change to the paragraph the user is editing is held and said plainly (which lines, by whom), then merged at save with markers only there', async () => {
+  it('a change to the paragraph the user is editing is held and said plainly (which lines, by whom), then merged at save with markers only there, naming them', async () => {
     const notebook = await markdownNotebook('Live overlap');
     const editor = await openLive(notebook);
     const document = editor.document;
@@ -147,7 +176,7 @@ describe('Live notebooks: edits from the web app as they happen', function () {
     assert.equal(document.getText(), TEXT.replace('Second paragraph.', 'Second paragraph. Mine.'), 'nothing the user typed is touched');
     assert.equal(await document.save(), false, 'both changed the paragraph: the save shows the conflict');
     await waitFor('the markers', () => document.getText().includes('<<<<<<< Yours'));
-    assert.match(document.getText(), /^# Live\n\nFirst paragraph\.\n\n<<<<<<< Yours\nSecond paragraph\. Mine\.\n\n=======\nSecond paragraph, theirs\.\n\n>>>>>>> PostHog \(version 1\)\nThird paragraph\.\n$/);
+    assert.match(document.getText(), /^# Live\n\nFirst paragraph\.\n\n<<<<<<< Yours\nSecond paragraph\. Mine\.\n\n=======\nSecond paragraph, theirs\.\n\n>>>>>>> PostHog \(version 1 by Lee Chen\)\nThird paragraph\.\n$/, 'merged with the version held, whose author is known');
   });
 
   it('an update without a diff (too large to stream) is fetched and merged into the unsaved text', async () => {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { BaseSnapshot } from '../markdownSave';
 import type { BaseStore, EditorFacts, SessionLog } from './ports';
+import { planRemoteMerge } from './remoteMerge';
 
 /**
  * How long a closed editor's record is kept: VS Code closes and reopens a document when its language mode
@@ -9,6 +10,15 @@ import type { BaseStore, EditorFacts, SessionLog } from './ports';
 const FORGET_AFTER_CLOSE_MS = 30_000;
 /** How many saved texts that PostHog merged, which an editor has moved past, are remembered. */
 const SUPERSEDED_KEPT = 8;
+/** How many of the session's edits of an editor are remembered until a text handed over shows which it holds. */
+const EDITS_KEPT = 4;
+
+/** The session changed an editor's text (a merge, conflict markers): `replaced` became `made`, which `before` lacks. */
+interface SessionEdit {
+  readonly before: BaseSnapshot | undefined;
+  readonly replaced: string;
+  readonly made: string;
+}
 
 interface EditorRecord {
   /** The last text served for the URI (a read). */
@@ -19,6 +29,8 @@ interface EditorRecord {
   firstMtime?: number;
   /** Digests of saved texts PostHog merged that the editor has moved past. */
   superseded: string[];
+  /** The session's latest edits of the editor's text, oldest first: a text VS Code took before one lacks its base. */
+  edits: SessionEdit[];
   /** The base is kept on disk (the editor has unsaved changes). */
   archived: boolean;
   closing?: ReturnType<typeof setTimeout>;
@@ -57,9 +69,53 @@ export class EditorBases {
     this.setBase(uri, record, snapshot);
   }
 
-  /** The editor of `uri` now holds text based on `snapshot` (a merge or a discard rewrote it). */
+  /** The editor of `uri` now holds text based on `snapshot` (a discard or a restore rewrote it). */
   rebase(uri: string, snapshot: BaseSnapshot): void {
-    this.setBase(uri, this.record(uri), snapshot);
+    const record = this.record(uri);
+    record.edits = [];
+    this.setBase(uri, record, snapshot);
+  }
+
+  /**
+   * The session turned the editor's text `replaced` into `made` (already in the editor), based on `snapshot`. A
+   * text VS Code took before that edit landed, and hands over later, keeps the base it was made from (handOver).
+   */
+  edited(uri: string, replaced: string, made: string, snapshot: BaseSnapshot): void {
+    const record = this.record(uri);
+    const edits = [...record.edits, { before: record.base ?? record.served, replaced, made }];
+    // Two oldest edits read as one: a text without the later one is then planned against the earlier base.
+    record.edits = edits.length > EDITS_KEPT ? [{ ...edits[0]!, made: edits[1]!.made }, ...edits.slice(2)] : edits;
+    this.setBase(uri, record, snapshot);
+  }
+
+  /**
+   * The base of `text`, which VS Code hands over to be saved as the file `uri` now: fixed at this moment, whatever
+   * the session does before the save runs. The editor's current base when `text` is the editor's text (a base
+   * moves only after the edit that made the text hold it); else VS Code took the text earlier, and of the
+   * session's edits since, those it does not hold give it the base from before them.
+   */
+  handOver(uri: string, text: string): Promise<BaseSnapshot | undefined> {
+    const record = this.records.get(uri);
+    if (!record?.base) {
+      // Not known in this window: the base an earlier window kept (as it was now, not as a merge may make it meanwhile).
+      const served = record?.served;
+      return this.archive
+        .load(uri)
+        .catch(() => undefined)
+        .then((archived) => (archived ? this.adopt(uri, archived) : undefined) ?? served);
+    }
+    if (this.editors.textOf(uri) === text) {
+      record.edits = [];
+      return Promise.resolve(record.base);
+    }
+    let base: BaseSnapshot | undefined = record.base;
+    for (const edit of [...record.edits].reverse()) {
+      if (holdsEdit(text, edit)) {
+        break;
+      }
+      base = edit.before;
+    }
+    return Promise.resolve(base);
   }
 
   /** What the editor of `uri` is based on: in memory, else kept by an earlier window, else the last text served. */
@@ -72,13 +128,19 @@ export class EditorBases {
     if (!archived) {
       return known?.served;
     }
+    this.adopt(uri, archived);
+    return this.record(uri).base;
+  }
+
+  /** The base an earlier window kept for `uri` becomes the editor's, unless it has one by now. */
+  private adopt(uri: string, archived: BaseSnapshot): BaseSnapshot {
     const record = this.record(uri);
     if (!record.base) {
       record.base = archived;
       record.archived = true;
       this.log.info(`Restored the base of ${uri} (version ${archived.version}) kept by an earlier window.`);
     }
-    return record.base;
+    return archived;
   }
 
   /** What the editor of `uri` is based on, if known in this window (no disk read). */
@@ -120,6 +182,7 @@ export class EditorBases {
       return;
     }
     if (record.served && record.base !== record.served && this.editors.textOf(uri) === record.served.text) {
+      record.edits = [];
       this.setBase(uri, record, record.served);
     }
     if (record.archived) {
@@ -169,7 +232,7 @@ export class EditorBases {
   private record(uri: string): EditorRecord {
     let record = this.records.get(uri);
     if (!record) {
-      record = { superseded: [], archived: false };
+      record = { superseded: [], edits: [], archived: false };
       this.records.set(uri, record);
     }
     return record;
@@ -210,6 +273,18 @@ export class EditorBases {
       void this.archive.remove(uri).catch(() => undefined);
     }
   }
+}
+
+/** Whether `text` holds the changes of the session's `edit`: the edit's text itself, or one they merge into unchanged. */
+function holdsEdit(text: string, edit: SessionEdit): boolean {
+  if (text === edit.made) {
+    return true;
+  }
+  if (text === edit.replaced) {
+    return false;
+  }
+  const plan = planRemoteMerge(edit.replaced, text, edit.made);
+  return plan.kind === 'unchanged' || (plan.kind === 'merged' && plan.text === text);
 }
 
 function supersede(record: EditorRecord, text: string): void {

@@ -7,5 +7,6 @@ export type { Author } from './presence';
 export { type LineRange, textEdits } from './remoteMerge';
 export { type RemotePresence, type RemoteUpdate, StreamBudget, type StreamTarget, StreamUpdates } from './streamUpdates';
 export { ContentRefusedError, type TextPlace } from './contentRefusal';
+export { UnconfirmedSaveError } from './notebookSave';
 export { changeAuthor, isServerRevision } from './changeAuthor';
 export { type CommentsRead, type ConversionPlan, commentRepliesOf, type MemberReader, type MentionsRead, planConversion } from './markdownConversion';

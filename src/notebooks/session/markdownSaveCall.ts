@@ -4,7 +4,7 @@ import { type EditableNotebook, MARKDOWN_NODE, markdownOf } from '../notebookDoc
 import type { SaveMergeOutcome } from '../saveMerge';
 import { changeAuthor } from './changeAuthor';
 import { replayUpdates } from './markdownDiff';
-import { mergeWith, type PendingSave, type SendOptions, type SendOutcome, sendSave } from './notebookSave';
+import { confirmed, mergeWith, newerThanBase, type PendingSave, type SendOptions, type SendOutcome, sendSave, UnconfirmedSaveError } from './notebookSave';
 import type { NotebookCalls, NotebookRef } from './ports';
 
 /** How many versioned saves a save tries while PostHog's version keeps moving on. */
@@ -54,8 +54,9 @@ export async function sendMarkdownSave(calls: NotebookCalls, ref: NotebookRef, s
     against = againstOf(server);
     return undefined;
   };
-  if (base.merged && !overwrite) {
-    const server = options.known?.version === base.version ? options.known : await calls.get(ref.projectId, ref.shortId);
+  const newer = overwrite ? undefined : newerThanBase(save, options);
+  if ((base.merged || newer) && !overwrite) {
+    const server = newer ?? (options.known?.version === base.version ? options.known : await calls.get(ref.projectId, ref.shortId));
     const done = mergeOnto(server);
     if (done) {
       return done;
@@ -63,8 +64,9 @@ export async function sendMarkdownSave(calls: NotebookCalls, ref: NotebookRef, s
   }
   for (let attempt = 1; attempt <= MAX_SAVE_ATTEMPTS; attempt++) {
     let answer;
+    const body = bodyFor(save, full, against, options.clientId);
     try {
-      answer = await calls.collab.markdownSave(ref.projectId, ref.shortId, bodyFor(save, full, against, options.clientId));
+      answer = await calls.collab.markdownSave(ref.projectId, ref.shortId, body);
     } catch (error) {
       if (attempt === 1 && own && (error instanceof NotFoundError || error instanceof MethodNotAllowedError)) {
         log.info(`${label}: this PostHog has no versioned Markdown save (${error.status}); saving with a PATCH.`);
@@ -74,7 +76,7 @@ export async function sendMarkdownSave(calls: NotebookCalls, ref: NotebookRef, s
       throw error;
     }
     if (answer.kind === 'saved') {
-      return { kind: 'saved', notebook: answer.notebook, own };
+      return { kind: 'saved', notebook: confirmedMarkdown(answer.notebook, body), own };
     }
     let server: Notebook;
     const replayed = answer.kind === 'conflict' ? replayUpdates(against.markdown, answer.updates.map((update) => ({ diff: update.diff, baseCrc: update.base_crc }))) : undefined;
@@ -142,6 +144,22 @@ export function withMarkdown(content: unknown, markdown: string): unknown {
   const doc = content as { content?: { attrs?: Record<string, unknown> }[] } | undefined;
   const node = doc?.content?.[0];
   return { ...doc, type: 'doc', content: [{ ...node, type: MARKDOWN_NODE, attrs: { ...node?.attrs, markdown } }] };
+}
+
+/**
+ * A versioned save's answer, believed only with a version above the one sent and the Markdown sent (an answer that
+ * leaves the Markdown out, as PostHog plans, holds what was sent).
+ */
+function confirmedMarkdown(answer: Notebook, body: MarkdownSaveBody): Notebook {
+  confirmed(answer, body.version);
+  const stored = markdownOf(answer.content);
+  if (stored === '' && (answer.text_content ?? null) === null) {
+    return { ...answer, content: body.content, text_content: body.text_content }; // the Markdown left out of the answer
+  }
+  if (stored !== markdownOf(body.content)) {
+    throw new UnconfirmedSaveError(body.version, answer.version, true);
+  }
+  return answer;
 }
 
 function bodyFor(save: PendingSave, full: EditableNotebook, against: Against, clientId: string): MarkdownSaveBody {

@@ -62,7 +62,11 @@ export type SendOutcome =
 export interface SendOptions {
   /** Save the text over PostHog's version, newer or not (no merge). */
   readonly overwrite: boolean;
-  /** PostHog's version as the session last knew it (spares a GET when the base was merged into it). */
+  /**
+   * PostHog's newest version as the session knows it: when it is newer than the save's base, the save merges with
+   * it before anything is sent (never the text alone against a version it lacks); spares a GET when the base was
+   * merged into it.
+   */
   readonly known?: Notebook;
   /** What the log calls the file. */
   readonly label: string;
@@ -76,16 +80,17 @@ export interface SendOptions {
  */
 export async function sendSave(calls: NotebookCalls, ref: NotebookRef, save: PendingSave, options: SendOptions): Promise<SendOutcome> {
   const { overwrite, label, log } = options;
-  if (!save.base?.merged || overwrite) {
+  const newer = overwrite ? undefined : newerThanBase(save, options);
+  if ((!save.base?.merged && !newer) || overwrite) {
     try {
-      return { kind: 'saved', notebook: await calls.update(ref.projectId, ref.shortId, save.body), own: true };
+      return { kind: 'saved', notebook: confirmed(await calls.update(ref.projectId, ref.shortId, save.body), save.body.version), own: true };
     } catch (error) {
       if (!(error instanceof ConflictError)) {
         throw error;
       }
     }
   }
-  let server = save.base?.merged && options.known?.version === save.base.version ? options.known : undefined;
+  let server = newer ?? (save.base?.merged && options.known?.version === save.base.version ? options.known : undefined);
   for (let attempt = 1; attempt <= MAX_SAVE_ATTEMPTS; attempt++) {
     server ??= await calls.get(ref.projectId, ref.shortId);
     const author = changeAuthor(options.known, server);
@@ -105,7 +110,7 @@ export async function sendSave(calls: NotebookCalls, ref: NotebookRef, save: Pen
     }
     const what = overwrite ? 'overwrote' : `merged with (${outcome.changes.join('; ')})`;
     try {
-      const saved = await calls.update(ref.projectId, ref.shortId, bodyFor(save.form, outcome.full, server));
+      const saved = confirmed(await calls.update(ref.projectId, ref.shortId, bodyFor(save.form, outcome.full, server)), server.version);
       log.info(`${label}: saved over version ${server.version} by ${by}, ${what}.`);
       return { kind: 'saved', notebook: saved, own: overwrite };
     } catch (error) {
@@ -116,6 +121,42 @@ export async function sendSave(calls: NotebookCalls, ref: NotebookRef, save: Pen
     }
   }
   return { kind: 'keepsChanging' };
+}
+
+/**
+ * PostHog's version the session knows, when it is newer than the one the save's text was made from (a merge
+ * landed in the editor, or a change arrived, after VS Code took the text): the save merges with it first.
+ */
+export function newerThanBase(save: PendingSave, options: SendOptions): Notebook | undefined {
+  const { known } = options;
+  if (!save.base || !known || known.version <= save.base.version) {
+    return undefined;
+  }
+  options.log.info(`${options.label}: PostHog is at version ${known.version}, newer than this text's base (version ${save.base.version}): merging before sending.`);
+  return known;
+}
+
+/** PostHog's answer to a save that did not confirm it: an older or equal version than sent, or not the text sent. */
+export class UnconfirmedSaveError extends Error {
+  constructor(
+    readonly sentVersion: number | undefined,
+    readonly answeredVersion: number,
+    readonly otherText: boolean,
+  ) {
+    super(
+      otherText
+        ? `PostHog answered the save with version ${answeredVersion} holding other text than was sent`
+        : `PostHog answered a save sent at version ${sentVersion} with version ${answeredVersion}, not a newer one`,
+    );
+  }
+}
+
+/** A save's answer, believed only when it carries a version above the one sent. */
+export function confirmed(answer: Notebook, sentVersion: number | undefined): Notebook {
+  if (sentVersion !== undefined && !(answer.version > sentVersion)) {
+    throw new UnconfirmedSaveError(sentVersion, answer.version, false);
+  }
+  return answer;
 }
 
 const NO_BASE: EditableNotebook = { title: null, content: EMPTY_DOC, text_content: null };

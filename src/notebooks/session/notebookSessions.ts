@@ -78,11 +78,11 @@ export class NotebookSessions {
   }
 
   /** `notebook`, just fetched or created, becomes its session's version (a new session when there was none). */
-  accept(ref: NotebookRef, notebook: Notebook): NotebookSession {
+  async accept(ref: NotebookRef, notebook: Notebook): Promise<NotebookSession> {
     const key = sessionKey(ref);
     const known = this.sessions.get(key);
     if (known) {
-      known.accept(notebook);
+      await known.accept(notebook);
       return known;
     }
     this.prune();

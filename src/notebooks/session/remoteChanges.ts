@@ -91,7 +91,7 @@ export async function mergeIntoEditor(editors: EditorFacts, bases: EditorBases, 
     }
     const knownMtime = (await bases.dirtyMtime(uri)) ?? mtime;
     const partial = plan.kind === 'partial';
-    bases.rebase(uri, { ...snapshotOf(latest, plan.base, knownMtime), ...(partial ? { merged: true } : {}) });
+    bases.edited(uri, ours, text, { ...snapshotOf(latest, plan.base, knownMtime), ...(partial ? { merged: true } : {}) });
     return { kind: 'merged', held: partial ? plan.held : [] };
   }
   return { kind: 'typing' };

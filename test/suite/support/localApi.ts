@@ -20,6 +20,8 @@ export interface Fault {
   queryTimeout?: boolean;
   drop?: boolean;
   throttleSeconds?: number;
+  /** Wait this long first (alone: a slow but otherwise normal answer). */
+  delayMs?: number;
 }
 
 export function apiUrl(): string {

@@ -139,17 +139,17 @@ describe('live notebook sessions against the local API', () => {
     session.editorChanged(uri);
     editors.acceptsEdits = false; // every edit meets a keystroke typed meanwhile
     await webEdit(ref, { replace: { find: 'Second.', with: 'Second, theirs.' } });
-    await until('the version waiting', () => session.remote?.version === 1);
+    await until('the version waiting', () => session.heldVersion?.version === 1);
     assert.deepEqual(changes.map((change) => change.kind), [], 'nothing merged, nothing held: it waits');
     editors.acceptsEdits = true;
     editors.type(uri, '# Plan\n\nFirst, mine.\n\nSecond.\n');
     session.editorChanged(uri);
     await until('the merge after the pause', () => changes.some((change) => change.kind === 'merged'));
     assert.equal(editors.textOf(uri), '# Plan\n\nFirst, mine.\n\nSecond, theirs.\n');
-    assert.equal(session.remote, undefined);
+    assert.equal(session.heldVersion, undefined);
   });
 
-  test('a change overlapping the user\'s is held (which lines, by whom); the save merges it from the 409 and marks the place', async () => {
+  test('a change overlapping the user\'s is held (which lines, by whom); the save merges it with the version held, before sending, and marks the place', async () => {
     const ref = await markdownNotebook('# Plan\n\nFirst.\n\nSecond.\n');
     const { session, uri, changes } = await open(ref);
     await streamOpen();
@@ -163,8 +163,8 @@ describe('live notebook sessions against the local API', () => {
     api.clearRequests();
     const outcome = await save(session, uri);
     assert.deepEqual(outcome.kind === 'conflicted' && [outcome.conflicts, outcome.marked], [1, true]);
-    assert.deepEqual(requests(ref), ['POST collab/markdown_save/ 409'], 'the update it missed came with the 409: no GET');
-    assert.match(editors.textOf(uri)!, /<<<<<<< Yours\n\n?Second, mine\.\n=======\n\n?Second, theirs\.\n>>>>>>> PostHog \(version 1\)/);
+    assert.deepEqual(requests(ref), [], 'the version held is newer than the text\'s base: merged before sending, nothing sent');
+    assert.match(editors.textOf(uri)!, /<<<<<<< Yours\n\n?Second, mine\.\n=======\n\n?Second, theirs\.\n>>>>>>> PostHog \(version 1 by Lee Chen\)/, 'the version held names its author');
   });
 
   test('a 410 (what was missed cannot be replayed) reads PostHog\'s version and merges, as before', async () => {
@@ -176,9 +176,10 @@ describe('live notebook sessions against the local API', () => {
     sessions = newSessions();
     sessions.setLiveMode('poll');
     const huge = 'x'.repeat(70 * 1024);
-    api.store.editNotebookRemotely(projectId, ref.shortId, { content: markdownDoc(`# Plan\n\nFirst.\n\nSecond.\n\n${huge}\n`) });
     const reopened = await sessions.fetch(ref);
-    reopened.bases.rebase(uri, session.bases.known(uri)!);
+    // After the fetch: a version the session knew would be merged with before sending.
+    api.store.editNotebookRemotely(projectId, ref.shortId, { content: markdownDoc(`# Plan\n\nFirst.\n\nSecond.\n\n${huge}\n`) });
+    await reopened.planAgainst(uri, (await session.baseOf(uri))!);
     api.clearRequests();
     const outcome = await reopened.write(uri, 'markdown', editors.textOf(uri)!, { overwrite: false });
     assert.equal(outcome.kind, 'saved');

@@ -118,7 +118,7 @@ describe('NotebookSession against the local API', () => {
     api.clearRequests();
     const [a, b] = await Promise.all([save(markdown.session, markdown.uri, 'markdown'), save(json.session, json.uri, 'json')]);
     assert.deepEqual([a.kind, b.kind], ['saved', 'saved']);
-    assert.deepEqual(calls(), ['PATCH 200', 'PATCH 409', 'GET 200', 'PATCH 200'], 'never two PATCHes of one notebook in flight');
+    assert.deepEqual(calls(), ['PATCH 200', 'PATCH 200'], 'never two PATCHes of one notebook in flight; the second merged with the version the first made before it was sent');
     const text = serverText(ref);
     assert.ok(text.includes('First line, from the Markdown') && text.includes('From the JSON'), text);
   });
@@ -140,7 +140,7 @@ describe('NotebookSession against the local API', () => {
     api.clearRequests();
     const outcome = await save(session, uri, 'markdown');
     assert.deepEqual(outcome.kind === 'conflicted' && [outcome.marked, outcome.conflicts], [true, 1]);
-    assert.deepEqual(calls(), ['POST 409'], 'its base was kept: the save merged again (the update it missed, from the 409)');
+    assert.deepEqual(calls(), [], 'its base was kept: the save merged again, with the version the first one met, before sending');
     const marked = editors.textOf(uri)!;
     assert.match(marked, /^<<<<<<< Yours\n/m);
     api.clearRequests();
@@ -170,7 +170,7 @@ describe('NotebookSession against the local API', () => {
     await sessions.checkOpenNotebooks();
     assert.deepEqual(changes.map((change) => change.kind), ['changed', 'merged', 'changed'], 'merged into the unsaved text');
     assert.equal(editors.textOf(uri), '# Followed\n\nTheirs, again.\n\nMine.\n');
-    assert.equal(session.remote, undefined);
+    assert.equal(session.heldVersion, undefined);
 
     editors.type(uri, editors.textOf(uri)!.replace('Theirs, again.', 'Theirs, again, and mine.'));
     api.store.editNotebookRemotely(projectId, ref.shortId, { content: { type: 'doc', content: [heading('Followed'), paragraph('Theirs, a third time.')] } });
@@ -180,7 +180,7 @@ describe('NotebookSession against the local API', () => {
     assert.deepEqual(held.map((change) => change.kind), ['held'], 'told once');
     assert.deepEqual(held[0]?.kind === 'held' && held[0].held, [{ start: 2, end: 5 }], 'the lines both changed (with the user\'s paragraph added next to them)');
     assert.equal(editors.textOf(uri), '# Followed\n\nTheirs, again, and mine.\n\nMine.\n', 'the user\'s text is untouched');
-    assert.equal((session.remote as Notebook | undefined)?.version, session.notebook.version + 1);
+    assert.equal((session.heldVersion as Notebook | undefined)?.version, session.notebook.version + 1);
     assert.deepEqual(calls(), ['GET 200', 'GET 200', 'GET 200', 'GET 304']);
     assert.ok(api.requests.every((request) => request.headers['if-none-match'] !== undefined));
   });
@@ -241,7 +241,7 @@ describe('NotebookSession against the local API', () => {
     const session = await sessions.fetch(ref);
     api.clearRequests();
     assert.equal((await save(session, uri, 'markdown')).kind, 'saved');
-    assert.deepEqual(calls(), ['POST 409', 'POST 200'], 'a versioned save: the update it missed comes with the 409');
+    assert.deepEqual(calls(), ['POST 200'], 'the version fetched on reopening is newer than the kept base: merged before sending, no 409');
     assert.equal(markdownOf(api.store.getNotebook(projectId, ref.shortId)!.content), '# Reloaded\n\nOne, before the reload.\n\nTwo, after.\n');
   });
 
