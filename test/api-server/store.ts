@@ -7,6 +7,7 @@
  *   store.rng                               the seeded PRNG (deterministic per seed)
  *   store.settings.maxProjectsPerOrganization  plan limit; null = unlimited up to PostHog's 2000 (past it: 403)
  *   store.settings.projectDeletionDisabled     PostHog's DISABLE_BULK_DELETES: every project DELETE answers 400
+ *   store.settings.activityIgnoresLimit        an activity page holds every entry, whatever limit was asked
  *   store.settings.markdownOutOfResponses      notebook responses leave a Markdown notebook's Markdown out (GET .../markdown/ has it)
  *
  * Records (times are microseconds since the epoch; see model.ts)
@@ -59,6 +60,8 @@ export interface StoreSettings {
   newNotebooksAsMarkdown: boolean;
   /** Markdown notebooks' Markdown left out of notebook responses (read it from .../markdown/), as PostHog plans. */
   markdownOutOfResponses: boolean;
+  /** A hostile or broken server: activity pages hold every entry whatever limit was asked. */
+  activityIgnoresLimit: boolean;
 }
 
 /** PostHog's MAX_ALLOWED_PROJECTS_PER_ORG: the cap of plans without a project limit. */
@@ -75,6 +78,7 @@ export class Store {
     projectDeletionDisabled: false,
     newNotebooksAsMarkdown: true,
     markdownOutOfResponses: false,
+    activityIgnoresLimit: false,
   };
   readonly rng: Rng;
   /** Each notebook's collaboration stream (collab.ts): a PATCH with content publishes an update to it. */
