@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
-import { oneSafeLine } from '../common/text';
+import { markdownLine } from '../common/markdown';
+import { escapeIcons, oneSafeLine } from '../common/text';
 import { Disposable } from '../workbench/disposable';
-import type { CaretDecoration, WindowApi } from '../workbench/window';
+import { type CaretDecoration, untrustedMarkdown, type WindowApi } from '../workbench/window';
 import type { NotebookEditors } from './notebookEditors';
 import { parseNotebookPath } from './notebookPaths';
 import type { Author, NotebookSession, NotebookSessions, SessionChange } from './session';
@@ -60,6 +61,7 @@ export class NotebookPresence extends Disposable {
 
   private onChange(session: NotebookSession, change: SessionChange): void {
     const title = `"${oneSafeLine(session.notebook.title ?? session.ref.shortId, 80)}"`;
+    const shownTitle = escapeIcons(title);
     switch (change.kind) {
       case 'presence':
         this.paint(session);
@@ -67,13 +69,13 @@ export class NotebookPresence extends Disposable {
         return;
       case 'changed':
         if (change.author) {
-          this.tell(vscode.l10n.t('$(sync) {0}: changed by {1} (version {2})', title, whoIs(change.author), change.notebook.version));
+          this.tell(vscode.l10n.t('$(sync) {0}: changed by {1} (version {2})', shownTitle, escapeIcons(whoIs(change.author)), change.notebook.version));
         }
         this.log.info(`Notebook ${title} (${session.ref.shortId}): version ${change.notebook.version} by ${change.author ? whoIs(change.author) : 'someone'}; clean editors show it.`);
         return;
       case 'merged':
         this.tell(
-          vscode.l10n.t('$(sync) {0}: {1}\'s change merged into your unsaved text (version {2})', title, whoIs(change.author), change.notebook.version),
+          vscode.l10n.t('$(sync) {0}: {1}\'s change merged into your unsaved text (version {2})', shownTitle, escapeIcons(whoIs(change.author)), change.notebook.version),
         );
         this.log.info(
           `Notebook ${title} (${session.ref.shortId}): version ${change.notebook.version} by ${whoIs(change.author)} merged into the unsaved editor ${change.uri}` +
@@ -102,8 +104,8 @@ export class NotebookPresence extends Disposable {
         label: caret.author.name,
         colorIndex: colorOf(caret.clientId),
         hover: caret.author.agent
-          ? vscode.l10n.t('{0} (an agent) is working here', caret.author.name)
-          : vscode.l10n.t('{0} is here (PostHog)', caret.author.name),
+          ? vscode.l10n.t('{0} (an agent) is working here', markdownLine(caret.author.name))
+          : vscode.l10n.t('{0} is here (PostHog)', markdownLine(caret.author.name)),
       }));
       if (carets.length > 0 || this.painted.has(uri)) {
         this.window.editors.showCarets(document.uri, carets);
@@ -145,8 +147,9 @@ export class NotebookPresence extends Disposable {
       this.status.hide();
       return;
     }
-    this.status.text = `$(account) ${names.length === 1 ? names[0] : vscode.l10n.t('{0} and {1} more', names[0]!, names.length - 1)}`;
-    this.status.tooltip = vscode.l10n.t('Also in this notebook: {0}', names.join(', '));
+    const first = escapeIcons(names[0]!);
+    this.status.text = `$(account) ${names.length === 1 ? first : vscode.l10n.t('{0} and {1} more', first, names.length - 1)}`;
+    this.status.tooltip = untrustedMarkdown(vscode.l10n.t('Also in this notebook: {0}', names.map((name) => markdownLine(name)).join(', ')));
     this.status.show();
   }
 
