@@ -11,6 +11,8 @@ import type { Author, NotebookSession, NotebookSessions, SessionChange } from '.
 const STATUS_MS = 5_000;
 /** While others are in the notebook the window is focused on, its caret is sent again this often. */
 const CARET_HEARTBEAT_MS = 60_000;
+/** The fewest milliseconds between two repaints of a notebook's carets: a burst of presence is one repaint. */
+export const REPAINT_MS = 250;
 /** How often others' carets are looked at again (a caret without a ping for a minute goes). */
 const CARET_REFRESH_MS = 15_000;
 
@@ -27,6 +29,9 @@ export class NotebookPresence extends Disposable {
   /** The clients whose carets each notebook showed last: one more is told the user's caret at once. */
   private readonly present = new WeakMap<NotebookSession, Set<string>>();
   private lastCaret: { uri: vscode.Uri; offset: number } | undefined;
+  /** Sessions whose carets changed, painted together at most every REPAINT_MS. */
+  private readonly toPaint = new Set<NotebookSession>();
+  private repaint: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly scheme: string,
@@ -41,7 +46,7 @@ export class NotebookPresence extends Disposable {
     this._register(sessions.onDidChange(({ session, change }) => this.onChange(session, change)));
     this._register(window.editors.onDidMoveCaret((uri, offset) => this.caretMoved(uri, offset)));
     this._register(window.editors.onDidChangeActive(() => this.showNames()));
-    this._register(vscode.workspace.onDidChangeTextDocument(({ document }) => this.paintSoon(document.uri)));
+    // The user's edits need no repaint: decorations move with the text they are in.
     this._register(
       vscode.workspace.onDidCloseTextDocument((document) => {
         if (this.painted.delete(document.uri.toString())) {
@@ -51,7 +56,7 @@ export class NotebookPresence extends Disposable {
     );
     const refresh = setInterval(() => this.refresh(), CARET_REFRESH_MS);
     const heartbeat = setInterval(() => this.heartbeat(), CARET_HEARTBEAT_MS);
-    this._register({ dispose: () => (clearInterval(refresh), clearInterval(heartbeat)) });
+    this._register({ dispose: () => (clearInterval(refresh), clearInterval(heartbeat), clearTimeout(this.repaint)) });
   }
 
   /** Whether the user's caret is sent to others (posthogExplorer.notebooks.shareCaret). */
@@ -64,8 +69,7 @@ export class NotebookPresence extends Disposable {
     const shownTitle = escapeIcons(title);
     switch (change.kind) {
       case 'presence':
-        this.paint(session);
-        this.greetNewcomers(session);
+        this.paintSoon(session);
         return;
       case 'changed':
         if (change.author) {
@@ -95,11 +99,27 @@ export class NotebookPresence extends Disposable {
     this.window.setStatusBarMessage(text, STATUS_MS);
   }
 
-  /** Others' carets in every open editor of the session's notebook. */
-  private paint(session: NotebookSession): void {
+  /** Carets changed: painted with every other change of the next REPAINT_MS (one repaint for a burst of presence). */
+  private paintSoon(session: NotebookSession): void {
+    this.toPaint.add(session);
+    this.repaint ??= setTimeout(() => {
+      this.repaint = undefined;
+      const sessions = [...this.toPaint];
+      this.toPaint.clear();
+      for (const changed of sessions) {
+        this.greetNewcomers(changed, this.paint(changed));
+      }
+    }, REPAINT_MS);
+  }
+
+  /** Others' carets in every open editor of the session's notebook; returns the clients shown. */
+  private paint(session: NotebookSession): Set<string> {
+    const clients = new Set<string>();
     for (const document of this.editors.documentsOf(session.ref)) {
       const uri = document.uri.toString();
-      const carets: CaretDecoration[] = session.caretsIn(uri).map((caret) => ({
+      const shown = session.caretsIn(uri);
+      shown.forEach((caret) => clients.add(caret.clientId));
+      const carets: CaretDecoration[] = shown.map((caret) => ({
         offset: caret.offset,
         label: caret.author.name,
         colorIndex: colorOf(caret.clientId),
@@ -117,17 +137,7 @@ export class NotebookPresence extends Disposable {
       }
     }
     this.showNames();
-  }
-
-  /** The user's edits move text under others' carets: they are placed again after the edit. */
-  private paintSoon(uri: vscode.Uri): void {
-    if (!this.painted.has(uri.toString())) {
-      return;
-    }
-    const session = this.sessionOf(uri);
-    if (session) {
-      queueMicrotask(() => this.paint(session));
-    }
+    return clients;
   }
 
   private refresh(): void {
@@ -164,8 +174,7 @@ export class NotebookPresence extends Disposable {
   }
 
   /** PostHog replays ten seconds of carets to a newcomer: one who arrives after the user's last move is told it now. */
-  private greetNewcomers(session: NotebookSession): void {
-    const clients = new Set(this.editors.documentsOf(session.ref).flatMap((document) => session.caretsIn(document.uri.toString()).map((caret) => caret.clientId)));
+  private greetNewcomers(session: NotebookSession, clients: Set<string>): void {
     const before = this.present.get(session) ?? new Set<string>();
     this.present.set(session, clients);
     if ([...clients].some((client) => !before.has(client))) {
