@@ -43,3 +43,11 @@ export function capLength(text: string, maxLength: number): string {
   }
   return `${text.slice(0, end).trimEnd()}…`;
 }
+
+/**
+ * A server's or teammate's text for a label that draws `$(name)` as an icon (status bar items and messages):
+ * each such `$(` escaped with a backslash, which VS Code takes as "show this literally".
+ */
+export function escapeIcons(text: string): string {
+  return text.replace(/\$\((?=[A-Za-z0-9-]+(?:~[A-Za-z]+)?\))/g, '\\$(');
+}

@@ -39,13 +39,17 @@ const MIGRATION_DELAY_MS = 1000;
  * next page), which tell whether one of the last is PostHog's migration.
  */
 export function readHistory(entries: readonly ActivityEntry[], older: readonly ActivityEntry[] = []): HistoryEntry[] {
-  const following = [...entries, ...older];
-  return entries.map((entry, index) => historyEntry(entry, previousChange(following, index)));
-}
-
-/** The entry before `following[index]` that changed the notebook (a refused save changed nothing). */
-function previousChange(following: readonly ActivityEntry[], index: number): ActivityEntry | undefined {
-  return following.slice(index + 1).find((entry) => !isRejected(entry));
+  // From the oldest: the entry before each that changed the notebook (a refused save changed nothing), in one pass.
+  let previous = older.find((entry) => !isRejected(entry));
+  const read: HistoryEntry[] = new Array<HistoryEntry>(entries.length);
+  for (let index = entries.length - 1; index >= 0; index--) {
+    const entry = entries[index]!;
+    read[index] = historyEntry(entry, previous);
+    if (!isRejected(entry)) {
+      previous = entry;
+    }
+  }
+  return read;
 }
 
 function isRejected(entry: ActivityEntry): boolean {
@@ -137,6 +141,17 @@ function readShown(text: string | undefined): { readonly: ReadonlyBlock; title: 
   return undefined;
 }
 
+/** The most entries a page of history holds, and the most pages read: what is older is left to PostHog's own history. */
+export const MAX_PAGE_ENTRIES = 100;
+export const MAX_HISTORY_PAGES = 50;
+
+/** A page of history; `cut`: older entries exist that are not shown here (a page over the limit, or too many pages). */
+export interface HistoryPage {
+  readonly entries: HistoryEntry[];
+  readonly more: boolean;
+  readonly cut: boolean;
+}
+
 /** One page of a notebook's activity, newest first, and whether older pages exist. */
 export type ActivityLoader = (page: number, limit: number) => Promise<{ readonly entries: readonly ActivityEntry[]; readonly more: boolean }>;
 
@@ -147,14 +162,18 @@ export type ActivityLoader = (page: number, limit: number) => Promise<{ readonly
 export class HistoryPages {
   private readonly pages: (readonly ActivityEntry[])[] = [];
   private more = true;
+  private cut = false;
+  private readonly limit: number;
 
   constructor(
     private readonly load: ActivityLoader,
-    private readonly limit: number,
-  ) {}
+    limit: number,
+  ) {
+    this.limit = Math.min(limit, MAX_PAGE_ENTRIES);
+  }
 
   /** Page `page` (from 1) as history. */
-  async page(page: number): Promise<{ readonly entries: HistoryEntry[]; readonly more: boolean }> {
+  async page(page: number): Promise<HistoryPage> {
     await this.loadUpTo(page);
     const entries = this.pages[page - 1] ?? [];
     // The last candidate needs a change after it: on a later page when none follows on this one.
@@ -163,14 +182,21 @@ export class HistoryPages {
     if (undecided !== undefined && entries.slice(undecided + 1).every(isRejected)) {
       await this.loadUpTo(page + 1);
     }
-    return { entries: readHistory(entries, this.pages.slice(page).flat()), more: this.pages.length > page || this.more };
+    const more = this.pages.length > page || this.more;
+    return { entries: readHistory(entries, this.pages.slice(page).flat()), more, cut: !more && this.cut && page === this.pages.length };
   }
 
+  /**
+   * Loads pages up to `page`. A page over the limit asked for (a server that ignores it) is cut to the limit
+   * and ends the history here, as does the last page read: older entries are PostHog's to show.
+   */
   private async loadUpTo(page: number): Promise<void> {
     while (this.pages.length < page && this.more) {
       const answer = await this.load(this.pages.length + 1, this.limit);
-      this.pages.push(answer.entries);
-      this.more = answer.more && answer.entries.length > 0;
+      const over = answer.entries.length > this.limit;
+      this.pages.push(over ? answer.entries.slice(0, this.limit) : answer.entries);
+      this.more = answer.more && answer.entries.length > 0 && !over && this.pages.length < MAX_HISTORY_PAGES;
+      this.cut = over || (answer.more && this.pages.length >= MAX_HISTORY_PAGES);
     }
   }
 }

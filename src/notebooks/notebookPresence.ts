@@ -1,13 +1,16 @@
 import * as vscode from 'vscode';
-import { oneSafeLine } from '../common/text';
+import { markdownLine } from '../common/markdown';
+import { escapeIcons, oneSafeLine } from '../common/text';
 import { Disposable } from '../workbench/disposable';
-import type { CaretDecoration, WindowApi } from '../workbench/window';
+import { type CaretDecoration, untrustedMarkdown, type WindowApi } from '../workbench/window';
 import type { NotebookEditors } from './notebookEditors';
 import { parseNotebookPath } from './notebookPaths';
 import type { Author, NotebookSession, NotebookSessions, SessionChange } from './session';
 
 /** How long a status bar message about a remote change stays. */
 const STATUS_MS = 5_000;
+/** The fewest milliseconds between two repaints of a notebook's carets: a burst of presence is one repaint. */
+export const REPAINT_MS = 250;
 /** How often others' carets are looked at again (a caret without a ping for a minute goes). */
 const CARET_REFRESH_MS = 15_000;
 
@@ -24,6 +27,9 @@ export class NotebookPresence extends Disposable {
   /** The clients whose carets each notebook showed last: one more is told the user's caret at once. */
   private readonly present = new WeakMap<NotebookSession, Set<string>>();
   private lastCaret: { uri: vscode.Uri; offset: number } | undefined;
+  /** Sessions whose carets changed, painted together at most every REPAINT_MS. */
+  private readonly toPaint = new Set<NotebookSession>();
+  private repaint: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly scheme: string,
@@ -38,7 +44,7 @@ export class NotebookPresence extends Disposable {
     this._register(sessions.onDidChange(({ session, change }) => this.onChange(session, change)));
     this._register(window.editors.onDidMoveCaret((uri, offset) => this.caretMoved(uri, offset)));
     this._register(window.editors.onDidChangeActive(() => this.showNames()));
-    this._register(vscode.workspace.onDidChangeTextDocument(({ document }) => this.paintSoon(document.uri)));
+    // The user's edits need no repaint: decorations move with the text they are in.
     this._register(
       vscode.workspace.onDidCloseTextDocument((document) => {
         if (this.painted.delete(document.uri.toString())) {
@@ -48,7 +54,7 @@ export class NotebookPresence extends Disposable {
     );
     // A resting caret is not sent again: it costs the key's budget, and a newcomer is told it when they arrive.
     const refresh = setInterval(() => this.refresh(), CARET_REFRESH_MS);
-    this._register({ dispose: () => clearInterval(refresh) });
+    this._register({ dispose: () => (clearInterval(refresh), clearTimeout(this.repaint)) });
   }
 
   /** Whether the user's caret is sent to others (posthogExplorer.notebooks.shareCaret). */
@@ -58,20 +64,20 @@ export class NotebookPresence extends Disposable {
 
   private onChange(session: NotebookSession, change: SessionChange): void {
     const title = `"${oneSafeLine(session.notebook.title ?? session.ref.shortId, 80)}"`;
+    const shownTitle = escapeIcons(title);
     switch (change.kind) {
       case 'presence':
-        this.paint(session);
-        this.greetNewcomers(session);
+        this.paintSoon(session);
         return;
       case 'changed':
         if (change.author) {
-          this.tell(vscode.l10n.t('$(sync) {0}: changed by {1} (version {2})', title, whoIs(change.author), change.notebook.version));
+          this.tell(vscode.l10n.t('$(sync) {0}: changed by {1} (version {2})', shownTitle, escapeIcons(whoIs(change.author)), change.notebook.version));
         }
         this.log.info(`Notebook ${title} (${session.ref.shortId}): version ${change.notebook.version} by ${change.author ? whoIs(change.author) : 'someone'}; clean editors show it.`);
         return;
       case 'merged':
         this.tell(
-          vscode.l10n.t('$(sync) {0}: {1}\'s change merged into your unsaved text (version {2})', title, whoIs(change.author), change.notebook.version),
+          vscode.l10n.t('$(sync) {0}: {1}\'s change merged into your unsaved text (version {2})', shownTitle, escapeIcons(whoIs(change.author)), change.notebook.version),
         );
         this.log.info(
           `Notebook ${title} (${session.ref.shortId}): version ${change.notebook.version} by ${whoIs(change.author)} merged into the unsaved editor ${change.uri}` +
@@ -91,17 +97,33 @@ export class NotebookPresence extends Disposable {
     this.window.setStatusBarMessage(text, STATUS_MS);
   }
 
-  /** Others' carets in every open editor of the session's notebook. */
-  private paint(session: NotebookSession): void {
+  /** Carets changed: painted with every other change of the next REPAINT_MS (one repaint for a burst of presence). */
+  private paintSoon(session: NotebookSession): void {
+    this.toPaint.add(session);
+    this.repaint ??= setTimeout(() => {
+      this.repaint = undefined;
+      const sessions = [...this.toPaint];
+      this.toPaint.clear();
+      for (const changed of sessions) {
+        this.greetNewcomers(changed, this.paint(changed));
+      }
+    }, REPAINT_MS);
+  }
+
+  /** Others' carets in every open editor of the session's notebook; returns the clients shown. */
+  private paint(session: NotebookSession): Set<string> {
+    const clients = new Set<string>();
     for (const document of this.editors.documentsOf(session.ref)) {
       const uri = document.uri.toString();
-      const carets: CaretDecoration[] = session.caretsIn(uri).map((caret) => ({
+      const shown = session.caretsIn(uri);
+      shown.forEach((caret) => clients.add(caret.clientId));
+      const carets: CaretDecoration[] = shown.map((caret) => ({
         offset: caret.offset,
         label: caret.author.name,
         colorIndex: colorOf(caret.clientId),
         hover: caret.author.agent
-          ? vscode.l10n.t('{0} (an agent) is working here', caret.author.name)
-          : vscode.l10n.t('{0} is here (PostHog)', caret.author.name),
+          ? vscode.l10n.t('{0} (an agent) is working here', markdownLine(caret.author.name))
+          : vscode.l10n.t('{0} is here (PostHog)', markdownLine(caret.author.name)),
       }));
       if (carets.length > 0 || this.painted.has(uri)) {
         this.window.editors.showCarets(document.uri, carets);
@@ -113,17 +135,7 @@ export class NotebookPresence extends Disposable {
       }
     }
     this.showNames();
-  }
-
-  /** The user's edits move text under others' carets: they are placed again after the edit. */
-  private paintSoon(uri: vscode.Uri): void {
-    if (!this.painted.has(uri.toString())) {
-      return;
-    }
-    const session = this.sessionOf(uri);
-    if (session) {
-      queueMicrotask(() => this.paint(session));
-    }
+    return clients;
   }
 
   private refresh(): void {
@@ -143,8 +155,9 @@ export class NotebookPresence extends Disposable {
       this.status.hide();
       return;
     }
-    this.status.text = `$(account) ${names.length === 1 ? names[0] : vscode.l10n.t('{0} and {1} more', names[0]!, names.length - 1)}`;
-    this.status.tooltip = vscode.l10n.t('Also in this notebook: {0}', names.join(', '));
+    const first = escapeIcons(names[0]!);
+    this.status.text = `$(account) ${names.length === 1 ? first : vscode.l10n.t('{0} and {1} more', first, names.length - 1)}`;
+    this.status.tooltip = untrustedMarkdown(vscode.l10n.t('Also in this notebook: {0}', names.map((name) => markdownLine(name)).join(', ')));
     this.status.show();
   }
 
@@ -159,8 +172,7 @@ export class NotebookPresence extends Disposable {
   }
 
   /** PostHog replays ten seconds of carets to a newcomer: one who arrives after the user's last move is told it now. */
-  private greetNewcomers(session: NotebookSession): void {
-    const clients = new Set(this.editors.documentsOf(session.ref).flatMap((document) => session.caretsIn(document.uri.toString()).map((caret) => caret.clientId)));
+  private greetNewcomers(session: NotebookSession, clients: Set<string>): void {
     const before = this.present.get(session) ?? new Set<string>();
     this.present.set(session, clients);
     if ([...clients].some((client) => !before.has(client))) {

@@ -78,8 +78,12 @@ export class NotebookTimeline extends CommandGroup implements TimelineProvider {
     }
     const page = Math.max(1, Number(options.cursor) || 1);
     try {
-      const { entries, more } = await this.history(path).page(page);
-      return { items: entries.map((entry) => this.item(uri, entry)), paging: { cursor: more ? String(page + 1) : undefined } };
+      const { entries, more, cut } = await this.history(path).page(page);
+      const items = entries.map((entry) => this.item(uri, entry));
+      if (cut) {
+        items.push(olderHistoryItem(entries[entries.length - 1]?.at ?? 0));
+      }
+      return { items, paging: { cursor: more ? String(page + 1) : undefined } };
     } catch (error) {
       const reason =
         error instanceof PersonalApiKeyNotSupportedError
@@ -150,6 +154,18 @@ export class NotebookTimeline extends CommandGroup implements TimelineProvider {
     this.histories.clear();
     this.changed.fire(undefined);
   }
+}
+
+/** The last item of a history cut short: what is older only PostHog's own history shows. */
+function olderHistoryItem(before: number): TimelineItem {
+  return {
+    id: 'older-history',
+    timestamp: Math.max(0, before - 1),
+    label: vscode.l10n.t('Older history is in PostHog'),
+    description: vscode.l10n.t('not loaded here'),
+    iconPath: new vscode.ThemeIcon('info'),
+    tooltip: vscode.l10n.t("This notebook's history goes further back than the Timeline shows: open the notebook in PostHog to see older versions."),
+  };
 }
 
 const ICONS: Record<HistoryEntry['kind'], string> = {

@@ -21,6 +21,7 @@ export interface CaretDecoration {
   readonly label: string;
   /** Which colour: the same person keeps theirs. */
   readonly colorIndex: number;
+  /** Markdown, its server text escaped (markdownLine): shown untrusted, without HTML or icons. */
   readonly hover: string;
 }
 
@@ -115,13 +116,22 @@ class CaretDecorations {
           const position = editor.document.positionAt(caret.offset);
           return {
             range: new vscode.Range(position, position),
-            hoverMessage: caret.hover,
+            hoverMessage: untrustedMarkdown(caret.hover),
             renderOptions: { after: { contentText: caret.label } },
           };
         }),
       );
     });
   }
+}
+
+/** Markdown whose server text was escaped (markdownLine): nothing in it is trusted, HTML or an icon. */
+export function untrustedMarkdown(markdown: string): vscode.MarkdownString {
+  const shown = new vscode.MarkdownString(markdown);
+  shown.isTrusted = false;
+  shown.supportHtml = false;
+  shown.supportThemeIcons = false;
+  return shown;
 }
 
 function caretType(color: string): vscode.TextEditorDecorationType {

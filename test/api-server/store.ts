@@ -12,6 +12,7 @@
  *                                           server: every project gone at once, no deletion_scheduled_at, no cancel-deletion)
  *   store.settings.cancelDeletionRefusal       the next cancel-deletion's refusal when the state changed under it ('race')
  *                                           or Temporal refused it ('temporal'); null (default) for neither
+ *   store.settings.activityIgnoresLimit        an activity page holds every entry, whatever limit was asked
  *   store.settings.markdownOutOfResponses      notebook responses leave a Markdown notebook's Markdown out (GET .../markdown/ has it)
  *   store.settings.queryApi                    false: /query/ answers 404 (an older server; clients fall back to the events list)
  *   store.settings.queryRunMs                  how long an async query run takes (ms; default 0)
@@ -79,6 +80,8 @@ export interface StoreSettings {
   projectDeletion: ProjectDeletionMode;
   /** The next cancel-deletion fails this way (then back to null). */
   cancelDeletionRefusal: 'race' | 'temporal' | null;
+  /** A hostile or broken server: activity pages hold every entry whatever limit was asked. */
+  activityIgnoresLimit: boolean;
 }
 
 export type ProjectDeletionMode = 'scheduled' | 'at-once' | 'legacy';
@@ -107,6 +110,7 @@ export class Store {
     queryRunMs: 0,
     projectDeletion: 'scheduled',
     cancelDeletionRefusal: null,
+    activityIgnoresLimit: false,
   };
   readonly rng: Rng;
   /** Each notebook's collaboration stream (collab.ts): a PATCH with content publishes an update to it. */

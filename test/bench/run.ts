@@ -1,7 +1,7 @@
 // `npm run bench`: what users feel, measured against the local API with injected latency, side by side with a
 // naive client and the network's floor; then activation, DOM rows and memory in the real editor, and the package
 // size. Prints a table and writes bench-results/bench.json (and bench.md, the same table in Markdown).
-//   npm run bench [-- --no-editor] [-- --latency 50] [-- --parts package,lists,notebook,live-notebook,notebook-pressure,hostile,events,editor,startup,live]
+//   npm run bench [-- --no-editor] [-- --latency 50] [-- --parts package,lists,notebook,live-notebook,notebook-pressure,live-carets,hostile,events,editor,startup,live]
 //   [-- --live-minutes 10] [-- --live-notebook-minutes 6]
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import * as os from 'node:os';
@@ -16,6 +16,7 @@ import { benchEditor } from './editor';
 import { benchEvents } from './events';
 import { benchLists } from './lists';
 import { benchLive } from './live';
+import { benchLiveCarets } from './liveCarets';
 import { benchLiveNotebook } from './liveNotebook';
 import { benchLivePace } from './livePace';
 import { benchNotebook } from './notebook';
@@ -23,16 +24,16 @@ import { benchNotebookPressure } from './notebookPressure';
 import { benchStartup } from './startup';
 import { type Figure, markdownTable, textTable } from './results';
 
+const KNOWN_PARTS = ['package', 'lists', 'notebook', 'live-notebook', 'notebook-pressure', 'live-carets', 'hostile', 'events', 'editor', 'startup', 'live'];
 const { values: options } = parseArgs({
   options: {
     'no-editor': { type: 'boolean', default: false },
     latency: { type: 'string', default: '50' },
-    parts: { type: 'string', default: 'package,lists,notebook,live-notebook,notebook-pressure,hostile,events,editor,startup,live' },
+    parts: { type: 'string', default: KNOWN_PARTS.join(',') },
     'live-minutes': { type: 'string', default: '10' },
     'live-notebook-minutes': { type: 'string', default: '6' },
   },
 });
-const KNOWN_PARTS = ['package', 'lists', 'notebook', 'live-notebook', 'hostile', 'events', 'editor', 'startup', 'live'];
 const latencyMs = Number(options.latency);
 const parts = new Set(options.parts.split(',').map((part) => part.trim()));
 const unknownParts = [...parts].filter((part) => !KNOWN_PARTS.includes(part));
@@ -98,6 +99,7 @@ async function main(): Promise<number> {
     }
   }
   if (parts.has('notebook-pressure')) await attempt('Open notebook while a teammate types (an hour of virtual time)', () => benchNotebookPressure(latencyMs));
+  if (parts.has('live-carets')) await attempt('Carets and replay on 1 and 4 MB notebooks', async () => benchLiveCarets());
   if (parts.has('hostile')) await attempt('Hostile notebook content, 1-5 MB', async () => benchAdversarial());
   if (parts.has('events')) await attempt('Live pace on one key (an hour of virtual time)', () => benchLivePace());
   if (parts.has('editor')) await attempt('Real editor (activation, events webview)', () => benchEditor());

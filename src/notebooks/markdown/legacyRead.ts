@@ -440,11 +440,19 @@ function legacyInlineNodes(inline: (PhInline | InlineTag)[], problem: (message: 
 
 function pushText(nodes: PmNode[], text: string, marks: PmMark[]): void {
   const previous = nodes[nodes.length - 1];
-  if (previous?.type === 'text' && JSON.stringify(previous.marks ?? []) === JSON.stringify(marks)) {
+  if (previous?.type === 'text' && sameMarks(previous.marks ?? [], marks)) {
     previous.text = `${previous.text ?? ''}${text}`;
     return;
   }
   nodes.push(marks.length > 0 ? { type: 'text', text, marks } : { type: 'text', text });
+}
+
+/** Marks compared by type, and by attrs only where there are any (stringifying every text's marks was most of a read). */
+function sameMarks(a: readonly PmMark[], b: readonly PmMark[]): boolean {
+  return (
+    a.length === b.length &&
+    a.every((mark, index) => mark.type === b[index]!.type && (mark.attrs === undefined && b[index]!.attrs === undefined ? true : JSON.stringify(mark.attrs) === JSON.stringify(b[index]!.attrs)))
+  );
 }
 
 /** PostHog's marks as the legacy editor's, in its order: a ref is a comment highlight. */

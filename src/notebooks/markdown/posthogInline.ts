@@ -130,7 +130,12 @@ class InlineReader {
   private lastNode: PhText | undefined;
   private lastMarks: MarkSet | undefined;
   private pending: string | string[] = '';
-  private special = { from: -1, at: -1 };
+  /** A stretch of the source that the text being built ends with, longer than its last part says (pushSource). */
+  private sourceStart = -1;
+  private sourceEnd = -1;
+  /** The last search for a special character: from where, and where it found one. */
+  private specialFrom = -1;
+  private specialAt = -1;
 
   constructor(
     private readonly text: string,
@@ -375,25 +380,44 @@ class InlineReader {
 
   private plainText(frame: Frame): undefined {
     const next = this.nextSpecial(frame.pos + 1, frame.end);
-    this.pushText(this.text.slice(frame.pos, next), frame.marks);
+    this.pushSource(frame.pos, next, frame.marks);
     frame.pos = next;
     return undefined;
   }
 
+  /**
+   * The source's text from `from` to `to`, as pushText; a stretch that continues the text being built extends
+   * it, sliced once (text of delimiters that close nothing came a character at a time, each its own string).
+   */
+  private pushSource(from: number, to: number, marks: MarkSet): void {
+    if (from === to) {
+      return;
+    }
+    if (this.lastNode && this.lastMarks === marks && this.sourceEnd === from) {
+      this.sourceEnd = to;
+      return;
+    }
+    this.pushText(this.text.slice(from, to), marks);
+    this.sourceStart = from;
+    this.sourceEnd = to;
+  }
+
   /** The first special character at or after `from` (before `end`). Positions only grow, so one search serves many calls. */
   private nextSpecial(from: number, end: number): number {
-    if (from > this.special.at || from < this.special.from) {
+    if (from > this.specialAt || from < this.specialFrom) {
       SPECIAL.lastIndex = from;
       const found = SPECIAL.exec(this.text);
-      this.special = { from, at: found ? found.index : this.text.length };
+      this.specialFrom = from;
+      this.specialAt = found ? found.index : this.text.length;
     }
-    return Math.min(this.special.at, end);
+    return Math.min(this.specialAt, end);
   }
 
   private pushText(text: string, marks: MarkSet): void {
     if (text === '') {
       return;
     }
+    this.flushSource();
     if (this.lastNode && this.lastMarks === marks) {
       if (typeof this.pending === 'string') {
         this.pending = [this.pending, text];
@@ -418,7 +442,26 @@ class InlineReader {
     }
   }
 
+  /** The stretch of source pushSource extended replaces the text's last part (its first slice). */
+  private flushSource(): void {
+    if (this.sourceEnd === -1) {
+      return;
+    }
+    const [start, end] = [this.sourceStart, this.sourceEnd];
+    this.sourceStart = this.sourceEnd = -1;
+    const last = typeof this.pending === 'string' ? this.pending : this.pending[this.pending.length - 1]!;
+    if (last.length === end - start) {
+      return;
+    }
+    if (typeof this.pending === 'string') {
+      this.pending = this.text.slice(start, end);
+    } else {
+      this.pending[this.pending.length - 1] = this.text.slice(start, end);
+    }
+  }
+
   private endText(): void {
+    this.flushSource();
     if (this.lastNode) {
       this.lastNode.text = typeof this.pending === 'string' ? this.pending : this.pending.join('');
       this.lastNode = undefined;
@@ -470,6 +513,12 @@ export function sanitizeLinkHref(href: string): string | undefined {
   }
 }
 
+/** Where a closer can be: everywhere, and outside the code spans of each pairing (made when first needed). */
+interface Candidates {
+  readonly all: number[];
+  readonly outside: (number[] | undefined)[];
+}
+
 /**
  * Where each kind of closer can be, so that a search is a lookup. A closer is never escaped (an even run of
  * backslashes before it) and is outside code spans. Code spans pair backticks from where the search starts,
@@ -481,7 +530,8 @@ class CloserIndex {
   /** 1 where an odd run of backslashes ends just before. */
   private readonly escaped: Uint8Array;
   private readonly backticks: number[] = [];
-  private readonly candidates = new Map<string, { all: number[]; outside: (number[] | undefined)[] }>();
+  /** Closer candidates by token, for text (0) and for emphasis (1). */
+  private readonly candidates = [new Map<string, Candidates>(), new Map<string, Candidates>()];
   private hrefCloses: Map<number, number> | undefined;
 
   constructor(
@@ -559,9 +609,9 @@ class CloserIndex {
     return (before - first) % 2 === 1 && before < last;
   }
 
-  private candidatesOf(token: string, emphasis: boolean, wordBoundary: boolean): { all: number[]; outside: (number[] | undefined)[] } {
-    const key = `${token}\u0000${emphasis}`;
-    let entry = this.candidates.get(key);
+  private candidatesOf(token: string, emphasis: boolean, wordBoundary: boolean): Candidates {
+    const cache = this.candidates[emphasis ? 1 : 0]!;
+    let entry = cache.get(token);
     if (!entry) {
       const { text } = this;
       const all: number[] = [];
@@ -578,7 +628,7 @@ class CloserIndex {
         all.push(at);
       }
       entry = { all, outside: [undefined, undefined] };
-      this.candidates.set(key, entry);
+      cache.set(token, entry);
     }
     return entry;
   }
@@ -586,6 +636,9 @@ class CloserIndex {
   /** The candidates outside the code spans of the pairing that opens at backticks of this parity. */
   private outsideSpans(all: number[], parity: number): number[] {
     const { backticks } = this;
+    if (backticks.length < 2) {
+      return all;
+    }
     const kept: number[] = [];
     let before = 0;
     for (const at of all) {

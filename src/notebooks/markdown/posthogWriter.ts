@@ -139,7 +139,7 @@ export function commentThreadIds(content: unknown): string[] {
   if (typeof normalised === 'string' || markdownNotebookText(normalised) !== undefined) {
     return [];
   }
-  return [...new Set(childrenOf(normalised).flatMap(commentIds))];
+  return [...new Set(childrenOf(normalised).flatMap((node) => commentIds(node)))];
 }
 
 /**
@@ -276,19 +276,16 @@ class PostHogWriter {
       return;
     }
     const read = readingText(readPostHogMarkdown(markdown).nodes);
-    let index = 0;
-    while (index < expected.length && expected[index] === read[index]) {
-      index++;
-    }
-    if (index < expected.length || index < read.length) {
-      const near = expected.slice(Math.max(0, index - 8), index + 8).map((entry) => entry.split('\u0000')[0]).join('');
+    const index = firstDifference(expected, read);
+    if (index !== undefined) {
+      const near = expected.near(index);
       this.lose('text', `PostHog reads this ${describeType(node)}'s text differently from the notebook near ${JSON.stringify(near)}: a character or mark there changes.`);
     }
   }
 
   /** Each character (not whitespace) of the text PostHog keeps of a node, with its marks; undefined for nodes not checked. */
-  private keptText(root: Json): string[] | undefined {
-    const chars: string[] = [];
+  private keptText(root: Json): MarkedText | undefined {
+    const chars = new MarkedText();
     let checkable = true;
     const visit = (node: Json, inCode: boolean): void => {
       const type = typeOf(node);
@@ -297,22 +294,22 @@ class PostHogWriter {
         return;
       }
       if (type === 'text') {
-        pushChars(chars, textOf(node), inCode ? ['codeBlock'] : keptMarks(marksOf(node)));
+        chars.push(textOf(node), inCode ? ['codeBlock'] : keptMarks(marksOf(node)));
         return;
       }
       if (type === 'ph-mention') {
         const { shown, id } = this.mentionLabel(node);
-        pushChars(chars, shown, id === undefined ? [] : [`mention:${id}`]);
+        chars.push(shown, id === undefined ? [] : [`mention:${id}`]);
         return;
       }
       if (type === 'ph-dashboard') {
         const id = attrsOf(node)?.['id'];
-        pushChars(chars, `Dashboard ${String(id)}`, []);
+        chars.push(`Dashboard ${String(id)}`, []);
         return;
       }
       if (type === 'callout') {
         const emoji = attrsOf(node)?.['emoji'];
-        pushChars(chars, typeof emoji === 'string' ? emoji : '', []);
+        chars.push(typeof emoji === 'string' ? emoji : '', []);
       }
       if (type !== undefined && (NODE_TAGS[type] !== undefined || type === 'ph-insight' || type === 'query')) {
         return;
@@ -802,6 +799,9 @@ class PostHogWriter {
 
 /** The marks PostHog keeps of a text, as strings: code, bold, italic, underline, strike, http(s) links and comment highlights. */
 function keptMarks(marks: Json[]): string[] {
+  if (marks.length === 0) {
+    return [];
+  }
   const kept = new Set<string>();
   for (const mark of marks) {
     const type = String(mark.type);
@@ -820,23 +820,91 @@ function keptMarks(marks: Json[]): string[] {
   return [...kept].sort();
 }
 
-function pushChars(chars: string[], text: string, marks: string[]): void {
-  const suffix = `\u0000${marks.join(',')}`;
-  for (const char of text) {
-    if (!isWhitespaceCode(char.charCodeAt(0))) {
-      chars.push(char + suffix);
+/**
+ * The characters (not whitespace) of a text, with their marks: the characters in one string, the marks by runs
+ * (a string per character made Convert of a paragraph of 200,000 runs spend most of its second collecting them).
+ */
+class MarkedText {
+  private readonly parts: string[] = [];
+  private length = 0;
+  private joined: string | undefined;
+  /** Where each run of characters with the same marks ends, and its marks. */
+  readonly runEnds: number[] = [];
+  readonly runMarks: string[] = [];
+
+  /** `marks` in sorted order. */
+  push(text: string, marks: readonly string[]): void {
+    const kept = withoutWhitespace(text);
+    if (kept === '') {
+      return;
     }
+    const key = marks.length === 1 ? marks[0]! : marks.join(',');
+    this.parts.push(kept);
+    this.joined = undefined;
+    this.length += kept.length;
+    if (this.runMarks[this.runMarks.length - 1] === key) {
+      this.runEnds[this.runEnds.length - 1] = this.length;
+    } else {
+      this.runEnds.push(this.length);
+      this.runMarks.push(key);
+    }
+  }
+
+  get text(): string {
+    this.joined ??= this.parts.join('');
+    return this.joined;
+  }
+
+  /** Up to eight characters either side of the code unit `at`. */
+  near(at: number): string {
+    const before = Array.from(this.text.slice(Math.max(0, at - 16), at)).slice(-8);
+    const after = Array.from(this.text.slice(at, at + 16)).slice(0, 8);
+    return [...before, ...after].join('');
   }
 }
 
+function withoutWhitespace(text: string): string {
+  let kept = '';
+  let from = 0;
+  for (let index = 0; index < text.length; index++) {
+    if (isWhitespaceCode(text.charCodeAt(index))) {
+      kept += text.slice(from, index);
+      from = index + 1;
+    }
+  }
+  return from === 0 ? text : kept + text.slice(from);
+}
+
+/** The code unit where two marked texts first differ in a character or its marks; undefined when they are the same. */
+function firstDifference(a: MarkedText, b: MarkedText): number | undefined {
+  const [left, right] = [a.text, b.text];
+  const shorter = Math.min(left.length, right.length);
+  let at = 0;
+  while (at < shorter && left.charCodeAt(at) === right.charCodeAt(at)) {
+    at++;
+  }
+  let [aRun, bRun, position] = [0, 0, 0];
+  while (position < at && aRun < a.runEnds.length && bRun < b.runEnds.length) {
+    if (a.runMarks[aRun] !== b.runMarks[bRun]) {
+      return position;
+    }
+    position = Math.min(a.runEnds[aRun]!, b.runEnds[bRun]!);
+    aRun += a.runEnds[aRun] === position ? 1 : 0;
+    bRun += b.runEnds[bRun] === position ? 1 : 0;
+  }
+  return at === left.length && at === right.length ? undefined : at;
+}
+
+const NO_MARKS: readonly never[] = [];
+
 /** The characters (not whitespace) of a reading's text, with their marks, in order. */
-function readingText(blocks: PhBlock[]): string[] {
-  const chars: string[] = [];
+function readingText(blocks: PhBlock[]): MarkedText {
+  const chars = new MarkedText();
   const inline = (nodes: readonly PhInline[]) => {
     for (const node of nodes) {
       if (node.type === 'text') {
-        const marks = (node.marks ?? []).map((mark) => (mark.type === 'link' ? `link:${mark.href}` : mark.type === 'ref' || mark.type === 'mention' ? `${mark.type}:${mark.id}` : mark.type));
-        pushChars(chars, node.text, marks.sort());
+        const marks = (node.marks ?? NO_MARKS).map((mark) => (mark.type === 'link' ? `link:${mark.href}` : mark.type === 'ref' || mark.type === 'mention' ? `${mark.type}:${mark.id}` : mark.type));
+        chars.push(node.text, marks.sort());
       }
     }
   };
@@ -848,7 +916,7 @@ function readingText(blocks: PhBlock[]): string[] {
     } else if (block.type === 'table') {
       [block.headers, ...block.rows].forEach((row) => row.forEach((cell) => inline(cell.children)));
     } else if (block.type === 'code') {
-      pushChars(chars, block.text, ['codeBlock']);
+      chars.push(block.text, ['codeBlock']);
     }
   }
   return chars;
@@ -905,10 +973,12 @@ function commentMarkIds(marks: Json[]): string[] {
 }
 
 /** Every comment mark id in a node and what it holds, in document order. */
-function commentIds(node: Json): string[] {
-  const ids = commentMarkIds(marksOf(node));
-  for (const child of childrenOf(node)) {
-    ids.push(...commentIds(child));
+function commentIds(node: Json, ids: string[] = []): string[] {
+  if (Array.isArray(node['marks'])) {
+    ids.push(...commentMarkIds(marksOf(node)));
+  }
+  if (Array.isArray(node['content'])) {
+    childrenOf(node).forEach((child) => commentIds(child, ids));
   }
   return ids;
 }
@@ -1058,12 +1128,18 @@ function escapeHref(href: string): string {
  * start or end too: PostHog leaves a single one, which then joins a strike's `~~` beside it.
  */
 export function escapeInlineText(text: string): string {
+  if (!MAY_NEED_ESCAPE.test(text)) {
+    return text;
+  }
   return text
     .replace(/[\\`*[\]|]/g, '\\$&')
     .replace(/~~+|^~|~$/g, (run) => '\\~'.repeat(run.length))
     .replace(/_/g, (_underscore, offset: number, source: string) => (isAsciiWordChar(source[offset - 1]) && isAsciiWordChar(source[offset + 1]) ? '_' : '\\_'))
     .replace(/<(?=\/?(?:u>|ref[\s>]|mention[\s>]))/g, '\\<');
 }
+
+/** Every character escapeInlineText may escape: text without them (most runs) is taken as it is, at once. */
+const MAY_NEED_ESCAPE = /[\\`*[\]|~_<]/;
 
 function isAsciiWordChar(char: string | undefined): boolean {
   return char !== undefined && /^[A-Za-z0-9]$/.test(char);

@@ -46,7 +46,7 @@ interface Hunk {
  * this many items, or this many pairs of equal items (text repeating the same blocks or lines), a segment
  * is split at an anchor first; a segment that still cannot be split is taken as one change.
  */
-const LARGEST_DIRECT_DIFF = 1000;
+const LARGEST_DIRECT_DIFF = 250;
 const MOST_EQUAL_PAIRS = 50_000;
 /** How far from a segment's middle an anchor is looked for. */
 const ANCHOR_SEARCH = 200;
@@ -173,18 +173,52 @@ function length(hunk: Hunk): number {
 /** The changes turning base into side, in order. */
 export function hunksBetween(base: readonly string[], side: readonly string[]): Hunk[] {
   const hunks: Hunk[] = [];
-  collectHunks(base, { start: 0, end: base.length }, side, { start: 0, end: side.length }, hunks);
+  collectHunks(numbered(base, side), { start: 0, end: base.length }, { start: 0, end: side.length }, hunks);
   return hunks;
 }
 
-function collectHunks(base: readonly string[], baseSpan: Span, side: readonly string[], sideSpan: Span, hunks: Hunk[]): void {
+/**
+ * The two sequences with each distinct item numbered once, so that splitting a long diff compares and counts
+ * numbers (each level of the split counts its whole segment: hashing every item there again made a merge of
+ * 40,000 paragraphs take a second).
+ */
+interface Numbered {
+  readonly base: readonly string[];
+  readonly side: readonly string[];
+  readonly baseIds: Int32Array;
+  readonly sideIds: Int32Array;
+  /** Counts by item number, all zero between uses. */
+  readonly baseCounts: Int32Array;
+  readonly sideCounts: Int32Array;
+  /** Where an item counted in sideCounts last was in side. */
+  readonly sidePositions: Int32Array;
+}
+
+function numbered(base: readonly string[], side: readonly string[]): Numbered {
+  const numbers = new Map<string, number>();
+  const numberOf = (item: string): number => {
+    let id = numbers.get(item);
+    if (id === undefined) {
+      id = numbers.size;
+      numbers.set(item, id);
+    }
+    return id;
+  };
+  const baseIds = Int32Array.from(base, numberOf);
+  const sideIds = Int32Array.from(side, numberOf);
+  const size = numbers.size;
+  return { base, side, baseIds, sideIds, baseCounts: new Int32Array(size), sideCounts: new Int32Array(size), sidePositions: new Int32Array(size) };
+}
+
+function collectHunks(items: Numbered, baseSpan: Span, sideSpan: Span, hunks: Hunk[]): void {
+  const { baseIds, sideIds } = items;
   let { start: baseStart, end: baseEnd } = baseSpan;
   let { start: sideStart, end: sideEnd } = sideSpan;
-  while (baseStart < baseEnd && sideStart < sideEnd && base[baseStart] === side[sideStart]) {
+  while (baseStart < baseEnd && sideStart < sideEnd && baseIds[baseStart] === sideIds[sideStart]) {
     baseStart++;
     sideStart++;
   }
-  while (baseEnd > baseStart && sideEnd > sideStart && base[baseEnd - 1] === side[sideEnd - 1]) {
+  while (baseEnd > baseStart && sideEnd > sideStart && baseIds[baseEnd - 1] === sideIds[sideEnd - 1]) {
     baseEnd--;
     sideEnd--;
   }
@@ -198,23 +232,22 @@ function collectHunks(base: readonly string[], baseSpan: Span, side: readonly st
   const trimmedBase = { start: baseStart, end: baseEnd };
   const trimmedSide = { start: sideStart, end: sideEnd };
   const tooLong = Math.max(baseEnd - baseStart, sideEnd - sideStart) > LARGEST_DIRECT_DIFF;
-  const tooRepetitive = !tooLong && equalPairs(base, trimmedBase, side, trimmedSide) > MOST_EQUAL_PAIRS;
+  const tooRepetitive = !tooLong && equalPairs(items, trimmedBase, trimmedSide) > MOST_EQUAL_PAIRS;
   if (tooLong || tooRepetitive) {
     const anchor =
-      findUniqueAnchor(base, trimmedBase, side, trimmedSide, true) ??
-      findAlignedAnchor(base, trimmedBase, side, trimmedSide) ??
-      findUniqueAnchor(base, trimmedBase, side, trimmedSide, false);
+      findUniqueAnchor(items, trimmedBase, trimmedSide, true) ?? findAlignedAnchor(items, trimmedBase, trimmedSide) ?? findUniqueAnchor(items, trimmedBase, trimmedSide, false);
     if (anchor) {
-      collectHunks(base, { start: baseStart, end: anchor.base }, side, { start: sideStart, end: anchor.side }, hunks);
-      collectHunks(base, { start: anchor.base + 1, end: baseEnd }, side, { start: anchor.side + 1, end: sideEnd }, hunks);
+      collectHunks(items, { start: baseStart, end: anchor.base }, { start: sideStart, end: anchor.side }, hunks);
+      collectHunks(items, { start: anchor.base + 1, end: baseEnd }, { start: anchor.side + 1, end: sideEnd }, hunks);
       return;
     }
-    if (tooRepetitive || equalPairs(base, trimmedBase, side, trimmedSide) > MOST_EQUAL_PAIRS) {
+    if (tooRepetitive || equalPairs(items, trimmedBase, trimmedSide) > MOST_EQUAL_PAIRS) {
       hunks.push({ baseStart, baseEnd, sideStart, sideEnd });
       return;
     }
   }
-  for (const found of diffIndices(base.slice(baseStart, baseEnd), side.slice(sideStart, sideEnd))) {
+  // Numbers stand for the items (equal numbers, equal items): node-diff3 keys an object by them, cheaper than by long text.
+  for (const found of diffIndices(Array.from(items.baseIds.subarray(baseStart, baseEnd)), Array.from(items.sideIds.subarray(sideStart, sideEnd)))) {
     hunks.push({
       baseStart: baseStart + found.buffer1[0],
       baseEnd: baseStart + found.buffer1[0] + found.buffer1[1],
@@ -230,31 +263,36 @@ function collectHunks(base: readonly string[], baseSpan: Span, side: readonly st
  * item); without, any unique item (as patience diff splits), for text where every other item changed.
  * Splitting at a moved item may give a longer diff than the best one, never a wrong one.
  */
-function findUniqueAnchor(base: readonly string[], baseSpan: Span, side: readonly string[], sideSpan: Span, withNeighbours: boolean): Anchor | undefined {
-  const baseCounts = countItems(base, baseSpan);
-  const sidePositions = new Map<string, number>();
-  const sideCounts = countItems(side, sideSpan, sidePositions);
-  const middle = Math.floor((baseSpan.start + baseSpan.end) / 2);
-  for (let distance = 0; distance < ANCHOR_SEARCH; distance++) {
-    for (const index of [middle - distance, middle + distance]) {
-      if (index <= baseSpan.start || index >= baseSpan.end - 1) {
-        continue;
-      }
-      const item = base[index] as string;
-      const sideIndex = sidePositions.get(item);
-      if (
-        sideIndex !== undefined &&
-        baseCounts.get(item) === 1 &&
-        sideCounts.get(item) === 1 &&
-        sideIndex > sideSpan.start &&
-        sideIndex < sideSpan.end - 1 &&
-        (!withNeighbours || (base[index - 1] === side[sideIndex - 1] && base[index + 1] === side[sideIndex + 1]))
-      ) {
-        return { base: index, side: sideIndex };
+function findUniqueAnchor(items: Numbered, baseSpan: Span, sideSpan: Span, withNeighbours: boolean): Anchor | undefined {
+  const { baseIds, sideIds, baseCounts, sideCounts, sidePositions } = items;
+  count(baseIds, baseSpan, baseCounts);
+  count(sideIds, sideSpan, sideCounts, sidePositions);
+  try {
+    const middle = Math.floor((baseSpan.start + baseSpan.end) / 2);
+    for (let distance = 0; distance < ANCHOR_SEARCH; distance++) {
+      for (const index of [middle - distance, middle + distance]) {
+        if (index <= baseSpan.start || index >= baseSpan.end - 1) {
+          continue;
+        }
+        const item = baseIds[index]!;
+        if (baseCounts[item] !== 1 || sideCounts[item] !== 1) {
+          continue;
+        }
+        const sideIndex = sidePositions[item]!;
+        if (
+          sideIndex > sideSpan.start &&
+          sideIndex < sideSpan.end - 1 &&
+          (!withNeighbours || (baseIds[index - 1] === sideIds[sideIndex - 1] && baseIds[index + 1] === sideIds[sideIndex + 1]))
+        ) {
+          return { base: index, side: sideIndex };
+        }
       }
     }
+    return undefined;
+  } finally {
+    uncount(baseIds, baseSpan, baseCounts);
+    uncount(sideIds, sideSpan, sideCounts);
   }
-  return undefined;
 }
 
 /**
@@ -262,13 +300,13 @@ function findUniqueAnchor(base: readonly string[], baseSpan: Span, side: readonl
  * from the segment's start, or from its end, on both sides (true where the changes before it, or after it,
  * kept the length).
  */
-function findAlignedAnchor(base: readonly string[], baseSpan: Span, side: readonly string[], sideSpan: Span): Anchor | undefined {
+function findAlignedAnchor(items: Numbered, baseSpan: Span, sideSpan: Span): Anchor | undefined {
   const length = baseSpan.end - baseSpan.start;
   const offsets = [sideSpan.start - baseSpan.start, sideSpan.end - baseSpan.end];
   for (const fraction of [1 / 2, 1 / 4, 3 / 4, 1 / 8, 3 / 8, 5 / 8, 7 / 8]) {
     const index = baseSpan.start + Math.floor(length * fraction);
     for (const offset of offsets) {
-      if (windowsMatch(base, baseSpan, index, side, sideSpan, index + offset)) {
+      if (windowsMatch(items, baseSpan, index, sideSpan, index + offset)) {
         return { base: index, side: index + offset };
       }
     }
@@ -276,10 +314,10 @@ function findAlignedAnchor(base: readonly string[], baseSpan: Span, side: readon
   return undefined;
 }
 
-function windowsMatch(base: readonly string[], baseSpan: Span, index: number, side: readonly string[], sideSpan: Span, sideIndex: number): boolean {
+function windowsMatch(items: Numbered, baseSpan: Span, index: number, sideSpan: Span, sideIndex: number): boolean {
   for (let distance = -ANCHOR_WINDOW; distance <= ANCHOR_WINDOW; distance++) {
     const [a, b] = [index + distance, sideIndex + distance];
-    if (a < baseSpan.start || a >= baseSpan.end || b < sideSpan.start || b >= sideSpan.end || base[a] !== side[b]) {
+    if (a < baseSpan.start || a >= baseSpan.end || b < sideSpan.start || b >= sideSpan.end || items.baseIds[a] !== items.sideIds[b]) {
       return false;
     }
   }
@@ -287,12 +325,14 @@ function windowsMatch(base: readonly string[], baseSpan: Span, index: number, si
 }
 
 /** How many pairs of equal items the two segments have (what node-diff3's LCS works through). */
-function equalPairs(base: readonly string[], baseSpan: Span, side: readonly string[], sideSpan: Span): number {
-  const sideCounts = countItems(side, sideSpan);
+function equalPairs(items: Numbered, baseSpan: Span, sideSpan: Span): number {
+  const { baseIds, sideIds, sideCounts } = items;
+  count(sideIds, sideSpan, sideCounts);
   let pairs = 0;
   for (let index = baseSpan.start; index < baseSpan.end; index++) {
-    pairs += sideCounts.get(base[index] as string) ?? 0;
+    pairs += sideCounts[baseIds[index]!]!;
   }
+  uncount(sideIds, sideSpan, sideCounts);
   return pairs;
 }
 
@@ -301,14 +341,20 @@ interface Anchor {
   readonly side: number;
 }
 
-function countItems(items: readonly string[], span: Span, positions?: Map<string, number>): Map<string, number> {
-  const counts = new Map<string, number>();
+function count(ids: Int32Array, span: Span, counts: Int32Array, positions?: Int32Array): void {
   for (let index = span.start; index < span.end; index++) {
-    const item = items[index] as string;
-    counts.set(item, (counts.get(item) ?? 0) + 1);
-    positions?.set(item, index);
+    const id = ids[index]!;
+    counts[id]!++;
+    if (positions) {
+      positions[id] = index;
+    }
   }
-  return counts;
+}
+
+function uncount(ids: Int32Array, span: Span, counts: Int32Array): void {
+  for (let index = span.start; index < span.end; index++) {
+    counts[ids[index]!] = 0;
+  }
 }
 
 /**

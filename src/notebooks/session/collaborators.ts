@@ -34,7 +34,8 @@ export class Collaborators {
   private readonly carets = new RemoteCarets();
   private open = false;
   private unsupported = false;
-  private pending: { cursor: CollabCursor; version: number } | undefined;
+  /** The caret to send, mapped to PostHog's coordinates only when it goes (a keystroke moves it; mapping reads the whole text). */
+  private pending: { text: string; offset: number; content: unknown; version: number } | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private lastSent = 0;
   private warned = false;
@@ -98,8 +99,7 @@ export class Collaborators {
     if (!this.open || this.unsupported) {
       return;
     }
-    const cursor = markdownOf(content) === undefined ? headAtOffset(text, content, offset) : cursorAtOffset(text, offset);
-    this.pending = { cursor, version };
+    this.pending = { text, offset, content, version };
     if (this.timer === undefined) {
       this.timer = setTimeout(() => void this.send(), Math.max(0, this.lastSent + PRESENCE_INTERVAL_MS - this.now()));
     }
@@ -119,8 +119,10 @@ export class Collaborators {
       return;
     }
     this.lastSent = this.now();
+    const { text, offset, content, version } = pending;
+    const cursor: CollabCursor = markdownOf(content) === undefined ? headAtOffset(text, content, offset) : cursorAtOffset(text, offset);
     try {
-      await (await this.calls()).collab.presence(this.ref.projectId, this.ref.shortId, { client_id: this.clientId, version: pending.version, cursor: pending.cursor });
+      await (await this.calls()).collab.presence(this.ref.projectId, this.ref.shortId, { client_id: this.clientId, version, cursor });
     } catch (error) {
       if (error instanceof BudgetWaitError) {
         return; // the key's budget is running low: carets yield to saves and opens (lossy by design)

@@ -55,15 +55,184 @@ export interface TextUpdate {
 
 /**
  * The text after the updates in order, each checked against its base CRC; undefined as soon as one does not
- * apply or has no CRC to check (the caller then fetches the notebook).
+ * apply or has no CRC to check (the caller then fetches the notebook). Linear in the text plus the updates:
+ * the text is kept in chunks that know their CRC, so an update re-reads only the chunks it changes (the CRC
+ * of the whole text for every update blocked the host 7.9 s for 1,000 updates of 1 MB).
  */
 export function replayUpdates(text: string, updates: readonly TextUpdate[]): string | undefined {
-  let current: string | undefined = text;
+  const chunks = new ChunkedText(text);
   for (const update of updates) {
-    if (current === undefined || typeof update.baseCrc !== 'number' || update.baseCrc !== markdownCrc(current)) {
+    if (typeof update.baseCrc !== 'number' || update.baseCrc !== chunks.crc() || !chunks.apply(update.diff)) {
       return undefined;
     }
-    current = applySpans(current, update.diff);
   }
-  return current;
+  return chunks.text();
+}
+
+/** About how long a chunk is, in UTF-16 code units. */
+const CHUNK = 4_096;
+/** CRC-32's polynomial, bits reversed (as markdownCrc reads bytes). */
+const POLYNOMIAL = 0xedb88320;
+
+/** a(x)·b(x) modulo the CRC polynomial, both as CRC-32 holds them (bit 31 the lowest power). */
+function multiplyModP(a: number, b: number): number {
+  let product = 0;
+  for (let bit = 0x80000000; bit !== 0; bit >>>= 1) {
+    if ((a & bit) !== 0) {
+      product ^= b;
+    }
+    b = b & 1 ? (b >>> 1) ^ POLYNOMIAL : b >>> 1;
+  }
+  return product >>> 0;
+}
+
+/** x^(2^k) modulo the polynomial, for k from 0. */
+const POWERS = (() => {
+  const powers = [0x40000000];
+  for (let k = 1; k < 64; k++) {
+    powers.push(multiplyModP(powers[k - 1]!, powers[k - 1]!));
+  }
+  return powers;
+})();
+
+/** x^(8·bytes) modulo the polynomial: what a CRC is multiplied by when `bytes` bytes follow its text. */
+function shiftFor(bytes: number): number {
+  let power = 0x80000000;
+  for (let k = 3; bytes > 0; bytes = Math.floor(bytes / 2), k++) {
+    if (bytes % 2 === 1) {
+      power = multiplyModP(POWERS[k]!, power);
+    }
+  }
+  return power;
+}
+
+/** Multiplication by x^(8·2·CHUNK) as four byte tables (it is linear): a full chunk's shift in four lookups. */
+const CHUNK_SHIFT_TABLES = (() => {
+  const shift = shiftFor(2 * CHUNK);
+  return [0, 8, 16, 24].map((bits) => Int32Array.from({ length: 256 }, (_, byte) => multiplyModP(shift, byte << bits)));
+})();
+
+function shiftByChunk(crc: number): number {
+  const [t0, t1, t2, t3] = CHUNK_SHIFT_TABLES as [Int32Array, Int32Array, Int32Array, Int32Array];
+  return (t0[crc & 0xff]! ^ t1[(crc >>> 8) & 0xff]! ^ t2[(crc >>> 16) & 0xff]! ^ t3[crc >>> 24]!) >>> 0;
+}
+
+interface Chunk {
+  readonly text: string;
+  readonly crc: number;
+}
+
+/** A text as chunks with their CRCs: an update re-reads only the chunks it changes; the whole text's CRC is combined from theirs. */
+class ChunkedText {
+  private chunks: Chunk[];
+  private length: number;
+  private readonly shifts = new Map<number, number>();
+
+  constructor(text: string) {
+    this.chunks = chunksOf(text);
+    this.length = text.length;
+  }
+
+  crc(): number {
+    let crc = 0;
+    for (const chunk of this.chunks) {
+      const shifted = chunk.text.length === CHUNK ? shiftByChunk(crc) : multiplyModP(this.shiftOf(chunk.text.length), crc);
+      crc = (shifted ^ chunk.crc) >>> 0;
+    }
+    return crc;
+  }
+
+  text(): string {
+    return this.chunks.map((chunk) => chunk.text).join('');
+  }
+
+  /** Applies the spans (in order, not overlapping, within the text); false when they do not fit. */
+  apply(spans: readonly TextSpan[]): boolean {
+    if (!spansFit(spans, this.length)) {
+      return false;
+    }
+    const starts: number[] = [];
+    let total = 0;
+    for (const chunk of this.chunks) {
+      starts.push(total);
+      total += chunk.text.length;
+    }
+    // The chunk each span starts in (an insertion at a boundary: the chunk after it) and the chunks it covers.
+    const firsts = spans.map((span) => chunkAt(starts, span.start));
+    const touched = new Uint8Array(this.chunks.length + 1);
+    spans.forEach((span, index) => {
+      const last = span.end > span.start ? chunkAt(starts, span.end - 1) : firsts[index]!;
+      touched.fill(1, firsts[index]!, last + 1);
+    });
+    const next: Chunk[] = [];
+    let spanIndex = 0;
+    for (let index = 0; index < this.chunks.length || (index === this.chunks.length && touched[index]); ) {
+      if (!touched[index]) {
+        next.push(this.chunks[index]!);
+        index++;
+        continue;
+      }
+      let end = index;
+      while (end < this.chunks.length && (touched[end] || this.chunks[end]!.text.length < CHUNK / 2)) {
+        end++;
+      }
+      end = Math.max(end, index + 1);
+      const regionStart = starts[index] ?? total;
+      const region = this.chunks.slice(index, end).map((chunk) => chunk.text).join('');
+      const regionSpans: TextSpan[] = [];
+      for (; spanIndex < spans.length && firsts[spanIndex]! < end; spanIndex++) {
+        const span = spans[spanIndex]!;
+        regionSpans.push({ start: span.start - regionStart, end: span.end - regionStart, text: span.text });
+      }
+      next.push(...chunksOf(applySpans(region, regionSpans)!));
+      index = end;
+    }
+    this.chunks = next;
+    this.length = next.reduce((sum, chunk) => sum + chunk.text.length, 0);
+    if (this.chunks.length > 4 * (this.length / CHUNK + 1)) {
+      this.chunks = chunksOf(this.text());
+    }
+    return true;
+  }
+
+  private shiftOf(length: number): number {
+    let shift = this.shifts.get(length);
+    if (shift === undefined) {
+      shift = shiftFor(2 * length);
+      this.shifts.set(length, shift);
+    }
+    return shift;
+  }
+}
+
+function spansFit(spans: readonly TextSpan[], length: number): boolean {
+  let cursor = 0;
+  for (const span of spans) {
+    if (!Number.isInteger(span.start) || !Number.isInteger(span.end) || span.start < cursor || span.start > span.end || span.end > length) {
+      return false;
+    }
+    cursor = span.end;
+  }
+  return true;
+}
+
+/** The chunk holding `position` (the last chunk's end counts as in it; with no chunks, 0). */
+function chunkAt(starts: readonly number[], position: number): number {
+  let low = 0;
+  let high = starts.length - 1;
+  while (low < high) {
+    const middle = (low + high + 1) >> 1;
+    if (starts[middle]! <= position) low = middle;
+    else high = middle - 1;
+  }
+  return Math.max(0, low);
+}
+
+function chunksOf(text: string): Chunk[] {
+  const chunks: Chunk[] = [];
+  for (let start = 0; start < text.length; start += CHUNK) {
+    const piece = text.slice(start, start + CHUNK);
+    chunks.push({ text: piece, crc: markdownCrc(piece) });
+  }
+  return chunks;
 }

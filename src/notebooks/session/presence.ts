@@ -73,27 +73,47 @@ function blocksOf(lines: readonly string[]): Block[] {
   return blocks;
 }
 
-interface TextLines {
+/** A text's lines and blocks, found in one pass and shared by every caret mapped in that text. */
+interface TextBlocks {
   readonly lines: string[];
   /** Offset of each line's first character. */
   readonly starts: number[];
+  readonly blocks: Block[];
 }
 
-function textLines(text: string): TextLines {
-  const lines = text.split('\n').map((line) => line.replace(/\r$/, ''));
-  const starts: number[] = [];
-  let offset = 0;
-  for (const raw of text.split('\n')) {
-    starts.push(offset);
-    offset += raw.length + 1;
+/** The last text's blocks: every caret of a repaint, and every repaint while the text stays, maps through them. */
+let lastBlocks: { readonly text: string; readonly blocks: TextBlocks } | undefined;
+let blocksFound = 0;
+
+function textBlocks(text: string): TextBlocks {
+  if (lastBlocks?.text === text) {
+    return lastBlocks.blocks;
   }
-  return { lines, starts };
+  const lines = text.split('\n');
+  const starts = new Array<number>(lines.length);
+  let offset = 0;
+  for (let index = 0; index < lines.length; index++) {
+    const raw = lines[index]!;
+    starts[index] = offset;
+    offset += raw.length + 1;
+    if (raw.endsWith('\r')) {
+      lines[index] = raw.slice(0, -1);
+    }
+  }
+  const blocks = { lines, starts, blocks: blocksOf(lines) };
+  lastBlocks = { text, blocks };
+  blocksFound++;
+  return blocks;
+}
+
+/** How many times a text's blocks were found (tests: carets share one pass over the text). */
+export function textPasses(): number {
+  return blocksFound;
 }
 
 /** The offset in `text` of a Markdown notebook's caret (node_index, offset, list_item_index), clamped to the text. */
 export function offsetOfCursor(text: string, cursor: CollabCursor): number | undefined {
-  const { lines, starts } = textLines(text);
-  const blocks = blocksOf(lines);
+  const { lines, starts, blocks } = textBlocks(text);
   if (cursor.node_index === undefined || blocks.length === 0) {
     return undefined;
   }
@@ -118,10 +138,9 @@ export function offsetOfCursor(text: string, cursor: CollabCursor): number | und
 
 /** A Markdown notebook's caret for the offset `at` of `text`. */
 export function cursorAtOffset(text: string, at: number): CollabCursor {
-  const { lines, starts } = textLines(text);
-  const blocks = blocksOf(lines);
+  const { lines, starts, blocks } = textBlocks(text);
   const line = lineAt(starts, at);
-  let nodeIndex = blocks.findIndex((block) => line < block.end);
+  let nodeIndex = firstBlockEndingAfter(blocks, line);
   if (nodeIndex < 0) {
     return { node_index: Math.max(0, blocks.length - 1) };
   }
@@ -139,6 +158,18 @@ export function cursorAtOffset(text: string, at: number): CollabCursor {
   offset += Math.max(0, Math.min(at - starts[line]!, lines[line]!.length) - markerLength(lines[line]!));
   nodeIndex = Math.max(0, nodeIndex);
   return isList ? { node_index: nodeIndex, offset, list_item_index: items.indexOf(first) } : { node_index: nodeIndex, offset };
+}
+
+/** The first block that ends after `line` (blocks are in order), -1 when none. */
+function firstBlockEndingAfter(blocks: readonly Block[], line: number): number {
+  let low = 0;
+  let high = blocks.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (blocks[middle]!.end > line) high = middle;
+    else low = middle + 1;
+  }
+  return low < blocks.length ? low : -1;
 }
 
 function markerLength(line: string): number {
@@ -189,29 +220,48 @@ function topNodes(content: unknown): PmNode[] {
   return Array.isArray(nodes) ? (nodes.filter((node) => node && typeof node === 'object') as PmNode[]) : [];
 }
 
+/** Where each top-level node starts (one more entry: where the last ends), measured once per content. */
+const nodeStarts = new WeakMap<object, number[]>();
+
+function topNodeStarts(content: unknown): number[] {
+  const known = content && typeof content === 'object' ? nodeStarts.get(content) : undefined;
+  if (known) {
+    return known;
+  }
+  const starts = [0];
+  for (const node of topNodes(content)) {
+    starts.push(starts[starts.length - 1]! + nodeSize(node));
+  }
+  if (content && typeof content === 'object') {
+    nodeStarts.set(content, starts);
+  }
+  return starts;
+}
+
 /** The top-level node a ProseMirror position falls in, and how far into it. */
 export function nodeOfHead(content: unknown, head: number): { index: number; offset: number } | undefined {
-  let position = 0;
-  const nodes = topNodes(content);
-  for (let index = 0; index < nodes.length; index++) {
-    const size = nodeSize(nodes[index]!);
-    if (head < position + size || index === nodes.length - 1) {
-      return { index, offset: Math.max(0, head - position - 1) };
-    }
-    position += size;
+  const starts = topNodeStarts(content);
+  const count = starts.length - 1;
+  if (count === 0) {
+    return undefined;
   }
-  return undefined;
+  // The first node whose end is after head, else the last.
+  let low = 0;
+  let high = count - 1;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (head < starts[middle + 1]!) high = middle;
+    else low = middle + 1;
+  }
+  return { index: low, offset: Math.max(0, head - starts[low]! - 1) };
 }
 
 /** The ProseMirror position of `offset` characters into top-level node `index`. */
 export function headOfNode(content: unknown, index: number, offset: number): number {
-  const nodes = topNodes(content);
-  let position = 0;
-  for (let at = 0; at < Math.min(index, nodes.length); at++) {
-    position += nodeSize(nodes[at]!);
-  }
-  const node = nodes[index];
-  return node ? position + 1 + Math.min(offset, Math.max(0, nodeSize(node) - 2)) : position;
+  const starts = topNodeStarts(content);
+  const count = starts.length - 1;
+  const position = starts[Math.max(0, Math.min(index, count))]!;
+  return index >= 0 && index < count ? position + 1 + Math.min(offset, Math.max(0, starts[index + 1]! - position - 2)) : position;
 }
 
 /** A caret of a legacy notebook, mapped to an offset of its Markdown text by block (one block per top-level node). */

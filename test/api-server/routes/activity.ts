@@ -4,7 +4,7 @@ import { intParam, ok, pageUrl, type Ctx, type Reply } from '../http';
 import { activityEntry } from '../serializers';
 
 export function activityPage(ctx: Ctx, entries: ActivityEntry[]): Reply {
-  const limit = intParam(ctx, 'limit', 10, 1);
+  const limit = ctx.store.settings.activityIgnoresLimit ? Math.max(1, entries.length) : intParam(ctx, 'limit', 10, 1);
   const page = intParam(ctx, 'page', 1, 1);
   const start = (page - 1) * limit;
   return ok({

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import MarkdownIt from 'markdown-it';
 import { escapeMarkdown, markdownLine } from '../../../src/common/markdown';
-import { capLength, oneSafeLine } from '../../../src/common/text';
+import { capLength, escapeIcons, oneSafeLine } from '../../../src/common/text';
 
 describe('oneSafeLine', () => {
   test('line breaks of every kind become one space, so nothing starts a line of its own', () => {
@@ -63,5 +63,33 @@ describe('escapeMarkdown', () => {
 
   test('markdownLine makes a multi-line name one escaped line', () => {
     assert.equal(markdownLine('Ann\n\n![x](https://t.example/p.png)'), 'Ann \\!\\[x\\]\\(https\\://t\\.example/p\\.png\\)');
+  });
+});
+
+describe('a teammate\'s name shown literally', () => {
+  const name = '$(bug) [x](https://evil) ![i](https://host/i.png) $(sync~spin) $(not an icon)';
+
+  /** VS Code's rule for labels with icons (renderLabelWithIcons): `$(name)` is an icon unless a backslash precedes it, which is dropped. */
+  function shownLabel(label: string): { text: string; icons: string[] } {
+    const icons: string[] = [];
+    const text = label.replace(/(\\)?\$\(([A-Za-z0-9-]+(?:~[A-Za-z]+)?)\)/g, (_whole, escaped: string | undefined, icon: string) => {
+      if (escaped) {
+        return `$(${icon})`;
+      }
+      icons.push(icon);
+      return '';
+    });
+    return { text, icons };
+  }
+
+  test('in the status bar: no icon, the name as it is', () => {
+    assert.deepEqual(shownLabel(name).icons, ['bug', 'sync~spin'], 'the model sees icons in the raw name');
+    assert.deepEqual(shownLabel(`$(account) ${escapeIcons(name)}`), { text: ` ${name}`, icons: ['account'] });
+  });
+
+  test('in a hover (Markdown, untrusted): no link, no image, the name as it is', () => {
+    const html = new MarkdownIt({ linkify: true }).renderInline(markdownLine(name));
+    assert.doesNotMatch(html, /<a |<img/);
+    assert.equal(html.replace(/&amp;/g, '&'), name);
   });
 });

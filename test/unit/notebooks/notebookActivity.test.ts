@@ -4,7 +4,8 @@ import { type ActivityEntry, PostHogClient } from '../../../src/api';
 import { type LocalApi } from '../../api-server';
 import { recordRejectedSave, migrateToMarkdown } from '../../api-server/notebook-history';
 import { showValue } from '../../../src/notebooks/activityFormat';
-import { HistoryPages, readHistory, versionText } from '../../../src/notebooks/notebookActivity';
+import { HistoryPages, MAX_PAGE_ENTRIES, readHistory, versionText } from '../../../src/notebooks/notebookActivity';
+import { assertLinear } from './markdown/linearCheck';
 import { describeUser, markdownOf } from '../../../src/notebooks/notebookDocument';
 import { notebook } from './fixtures';
 import { withLocalApiClient } from '../../support/localApiClient';
@@ -110,6 +111,16 @@ describe('notebook history read from PostHog\'s activity', () => {
   });
 });
 
+describe('notebook history of any size', () => {
+  test('reading a page is linear in its entries (each entry looked back over the rest of the list: 64,000 took 19.7 s)', () => {
+    const entries = (count: number) =>
+      Array.from({ length: count }, (_, index) =>
+        entry(String(count - index), index % 2 ? 'save_rejected_conflict' : 'updated', '2026-03-01T10:00:00Z', [{ field: 'content', before: legacy('A'), after: legacy('B') }]),
+      );
+    assertLinear('readHistory', (size) => readHistory(entries(size)), 2_000);
+  });
+});
+
 describe('notebook history against the local API', () => {
   let api: LocalApi;
   let client: PostHogClient;
@@ -147,5 +158,29 @@ describe('notebook history against the local API', () => {
     assert.deepEqual(history[1]!.content, legacy('never stored'));
     assert.deepEqual(history[2]!.content, legacy('B'));
     assert.equal(second.more, false);
+  });
+
+  test('a page over the limit (a server that ignores it) is cut to the limit and ends the history: older history is PostHog\'s', async () => {
+    const created = await client.notebooks.create(projectId, { title: 'Busy', content: legacy('A') });
+    const project = api.store.projects.find((candidate) => candidate.id === projectId)!;
+    for (let index = 0; index < 64_000; index++) {
+      api.store.logActivity(project, null, 'Notebook', created.short_id, 'updated', { name: 'Busy', short_id: created.short_id });
+    }
+    api.store.settings.activityIgnoresLimit = true;
+    try {
+      const asked: number[] = [];
+      const pages = new HistoryPages(async (page, limit) => {
+        asked.push(limit);
+        const answer = await client.notebooks.activity(projectId, created.short_id, { page, limit });
+        return 'results' in answer ? { entries: answer.results, more: Boolean(answer.next) } : { entries: [], more: false };
+      }, 20);
+      const first = await pages.page(1);
+      assert.equal(first.entries.length, 20);
+      assert.deepEqual([first.more, first.cut], [false, true]);
+      assert.deepEqual(asked, [20], 'no further page is asked for');
+      assert.ok(MAX_PAGE_ENTRIES <= 100);
+    } finally {
+      api.store.settings.activityIgnoresLimit = false;
+    }
   });
 });

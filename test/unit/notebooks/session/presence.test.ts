@@ -10,6 +10,7 @@ import {
   nodeOfHead,
   offsetOfCursor,
   offsetOfHead,
+  textPasses,
 } from '../../../../src/notebooks/session/presence';
 
 const TEXT = ['# Plan', 'Intro line one', 'intro line two', '', '## Steps', '', '- [ ] first', '- second', '', '```sql', 'select 1', '', 'from x', '```', ''].join('\n');
@@ -73,5 +74,20 @@ describe('carets between PostHog and an editor\'s text', () => {
     assert.equal(kept[0]!.clientId, 'c10');
     assert.equal(carets.update({ clientId: 'c10', author: { name: 'N10', agent: false }, cursor: { node_index: 0 }, at: 2000 }), false, 'the same caret again: nothing to show anew');
     assert.deepEqual(carets.current(2000 + 60_001).carets, [], 'gone a minute after their last ping');
+  });
+});
+
+describe('carets of many collaborators on a big text', () => {
+  test('every caret of a repaint maps through one pass over the text, and a repaint of the same text through none', () => {
+    const text = `${TEXT}\n${'A paragraph of the notebook.\n\n'.repeat(20_000)}`;
+    const before = textPasses();
+    const offsets = Array.from({ length: 50 }, (_, index) => offsetOfCursor(text, { node_index: index * 300, offset: 3 }));
+    assert.equal(textPasses() - before, 1, 'one pass for 50 carets');
+    assert.ok(offsets.every((offset) => offset !== undefined));
+    offsetOfCursor(text, { node_index: 7 });
+    cursorAtOffset(text, 1000);
+    assert.equal(textPasses() - before, 1, 'the same text again: no pass');
+    offsetOfCursor(`${text}x`, { node_index: 7 });
+    assert.equal(textPasses() - before, 2, 'another text: one pass');
   });
 });

@@ -1,0 +1,68 @@
+// Others' carets and a 409's replay on big Markdown notebooks (issue 30): the host's longest block per presence
+// burst (50 carets, one coalesced repaint of a text the user just changed), per caret sent, and per replay of
+// 1,000 missed updates. CPU time, least of 2 runs; each must stay under 100 ms.
+import type { CollabCursor } from '../../src/api';
+import { applySpans, markdownCrc, replayUpdates, type TextUpdate } from '../../src/notebooks/session/markdownDiff';
+import { cursorAtOffset, offsetOfCursor } from '../../src/notebooks/session/presence';
+import type { Figure } from './results';
+
+const SECTION = 'Live notebooks: carets and replay (CPU time, least of 2 runs)';
+const BUDGET_MS = 100;
+const CARETS = 50;
+
+function cpuMs(run: () => void): number {
+  let best = Infinity;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const start = process.cpuUsage();
+    run();
+    const used = process.cpuUsage(start);
+    best = Math.min(best, (used.user + used.system) / 1000);
+  }
+  return best;
+}
+
+function figure(what: string, ms: number): Figure {
+  return { section: SECTION, what, value: ms, unit: 'ms', budget: `< ${BUDGET_MS} ms`, pass: ms < BUDGET_MS };
+}
+
+function notebookOf(megabytes: number): string {
+  const block = '## A heading\n\nA paragraph of the notebook with **some** words in it, long enough to be ordinary.\n\n- an item\n- another item\n\n';
+  return block.repeat(Math.ceil((megabytes * 1024 * 1024) / block.length));
+}
+
+function missedUpdates(text: string, count: number): { updates: TextUpdate[]; end: string } {
+  let current = text;
+  const updates = Array.from({ length: count }, (_, index) => {
+    const at = (index * 104_729) % current.length;
+    const update = { diff: [{ start: at, end: at + 3, text: `typed ${index}` }], baseCrc: markdownCrc(current) };
+    current = applySpans(current, update.diff)!;
+    return update;
+  });
+  return { updates, end: current };
+}
+
+export function benchLiveCarets(): Figure[] {
+  const figures: Figure[] = [];
+  for (const megabytes of [1, 4]) {
+    const text = notebookOf(megabytes);
+    const blocks = Math.floor(text.length / 40);
+    const cursors: CollabCursor[] = Array.from({ length: CARETS }, (_, index) => ({ node_index: (index * 7919) % blocks, offset: 5 }));
+    let edits = 0;
+    // A burst after the user typed: the carets map through the changed text once.
+    const burst = () => {
+      const changed = `${text}${'x'.repeat(++edits)}`;
+      cursors.forEach((cursor) => offsetOfCursor(changed, cursor));
+    };
+    figures.push(figure(`${megabytes} MB, ${CARETS} carets: a presence burst (one repaint after an edit)`, cpuMs(burst)));
+    figures.push(figure(`${megabytes} MB, ${CARETS} carets: a repaint of an unchanged text`, cpuMs(() => cursors.forEach((cursor) => offsetOfCursor(text, cursor)))));
+    figures.push(figure(`${megabytes} MB: the own caret sent after a keystroke (at most one a second; a keystroke maps nothing)`, cpuMs(() => cursorAtOffset(`${text}${'y'.repeat(++edits)}`, text.length >> 1))));
+  }
+  const text = notebookOf(1);
+  const { updates, end } = missedUpdates(text, 1_000);
+  let replayed: string | undefined;
+  figures.push(figure('1 MB: a 409 replay of 1,000 missed updates', cpuMs(() => (replayed = replayUpdates(text, updates)))));
+  if (replayed !== end) {
+    throw new Error('the replay did not give the text the updates make');
+  }
+  return figures;
+}
