@@ -11,8 +11,8 @@ import { realSleep, type Sleep, sleepUnlessAborted } from './sleep';
 /** Who is asking: what the user just did, a long export, or Live's polling. */
 export type BudgetPriority = 'interactive' | 'bulk' | 'live';
 
-/** PostHog's throttle buckets for the events endpoints. */
-export type BudgetBucket = 'events' | 'eventValues';
+/** PostHog's throttle buckets: the events endpoints', and `standard` for views without throttles of their own. */
+export type BudgetBucket = 'events' | 'eventValues' | 'standard';
 
 export const MINUTE_MS = 60_000;
 export const HOUR_MS = 60 * MINUTE_MS;
@@ -39,6 +39,11 @@ export const BUDGET_LIMITS: Readonly<Record<BudgetBucket, readonly WindowShares[
   eventValues: [
     { windowMs: MINUTE_MS, server: 60, shares: { interactive: 55, bulk: 40, live: 30 } },
     { windowMs: HOUR_MS, server: 300, shares: { interactive: 280, bulk: 200, live: 100 } },
+  ],
+  // PostHog's burst and sustained throttles (e.g. the organization members list Convert reads names from).
+  standard: [
+    { windowMs: MINUTE_MS, server: 480, shares: { interactive: 460, bulk: 400, live: 240 } },
+    { windowMs: HOUR_MS, server: 4_800, shares: { interactive: 4_600, bulk: 4_000, live: 2_400 } },
   ],
 };
 
@@ -170,7 +175,11 @@ export class KeyBudget {
   constructor(clock: BudgetClock = {}) {
     this.now = clock.now ?? Date.now;
     this.sleep = clock.sleep ?? realSleep;
-    this.buckets = { events: new BucketBudget(BUDGET_LIMITS.events), eventValues: new BucketBudget(BUDGET_LIMITS.eventValues) };
+    this.buckets = {
+      events: new BucketBudget(BUDGET_LIMITS.events),
+      eventValues: new BucketBudget(BUDGET_LIMITS.eventValues),
+      standard: new BucketBudget(BUDGET_LIMITS.standard),
+    };
   }
 
   /** When a request of this kind may go; undefined: now. */

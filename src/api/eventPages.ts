@@ -8,6 +8,10 @@
 // microsecond later when the page was full (dropping the ids it already gave at that time), and stops only
 // when PostHog answers nothing older. A full page all on one timestamp is asked again with PostHog's
 // largest limit, and past that listed by offset (up to PostHog's 50,000).
+// A server that does not keep to `before` (or to the offset) would answer the same rows forever: rows newer
+// than the walk asked for are dropped, so none is given twice, and a walk whose pages bring nothing new
+// stops with StalledWalkError instead of spending the key's budget on copies.
+import { PostHogError } from './errors';
 import type { EventFilters } from './resources/events';
 import type { Event, EventsPage } from './schemas';
 import { isoFromMicros, timestampMicros } from './eventTime';
@@ -17,6 +21,20 @@ export const EVENTS_MAX_PAGE = 1_000;
 export const EVENTS_DEFAULT_PAGE = 100;
 /** PostHog refuses larger offsets ("Offset is deprecated. Max supported offset value is 50000"). */
 const MAX_OFFSET = 50_000;
+/** Pages in a row that bring no event the walk has not given (nor its end) before it stops as stalled. */
+export const STALLED_PAGES = 3;
+
+/** The server answered pages without an event the walk had not given: it ignores where the walk asked to go on. */
+export class StalledWalkError extends PostHogError {
+  override name = 'StalledWalkError';
+  constructor(readonly eventsGiven: number) {
+    super(
+      `The events list made no progress: ${STALLED_PAGES} pages in a row held only events already given (${eventsGiven} given)`,
+      `PostHog answered the same events again ${STALLED_PAGES} times, ignoring where the list asked to go on, so listing stopped after ${eventsGiven.toLocaleString('en-US')} events (none repeated). Try again later, or narrow the time range.`,
+      { endpoint: 'events' },
+    );
+  }
+}
 
 export interface EventsBatch {
   /** Events not given before, newest first (may be empty while the walk goes on). */
@@ -47,8 +65,13 @@ export async function* walkEvents(fetchPage: PageFetch, filters: EventFilters, s
   let boundary: Boundary | undefined;
   /** > 0 while listing the events of one timestamp by offset. */
   let sweep = 0;
+  let given = 0;
+  let pagesWithoutNews = 0;
   for (;;) {
     signal?.throwIfAborted();
+    if (pagesWithoutNews >= STALLED_PAGES) {
+      throw new StalledWalkError(given);
+    }
     const request: EventFilters = { ...base, limit, before };
     if (sweep > 0 && boundary) {
       request.offset = sweep;
@@ -56,11 +79,14 @@ export async function* walkEvents(fetchPage: PageFetch, filters: EventFilters, s
     }
     const page = await fetchPage(request, signal);
     const rows = page.results;
-    const events = freshOnly(rows, boundary);
+    const events = freshOnly(olderThan(rows, request.before), boundary);
     if (rows.length === 0 && sweep === 0) {
       yield { events, last: true };
       return;
     }
+    // Checked before the next request: a page that ends the walk returns first, whatever it held.
+    given += events.length;
+    pagesWithoutNews = events.length > 0 ? 0 : pagesWithoutNews + 1;
     const times = rows.map((row) => timestampMicros(row.timestamp));
     const oldest = times[times.length - 1];
     if (sweep > 0 && boundary) {
@@ -117,6 +143,18 @@ export async function* walkEvents(fetchPage: PageFetch, filters: EventFilters, s
 /** No `next` and under half a page: no window cut the answer, PostHog looked at the whole range. */
 function isEnd(page: EventsPage, limit: number): boolean {
   return !page.next && page.results.length < Math.max(Math.floor(limit / 2), 1);
+}
+
+/** The rows older than the `before` asked (strict, as PostHog's): a server that ignores it answers newer ones, already given. */
+function olderThan(rows: readonly Event[], before: string | undefined): readonly Event[] {
+  const bound = before === undefined ? undefined : timestampMicros(before);
+  if (bound === undefined) {
+    return rows;
+  }
+  return rows.filter((row) => {
+    const time = timestampMicros(row.timestamp);
+    return time === undefined || time < bound;
+  });
 }
 
 function freshOnly(rows: readonly Event[], boundary: Boundary | undefined): Event[] {

@@ -22,7 +22,7 @@ export type { NotModified, NotebookListFilters, NotebookGetOptions } from './res
 export type { ActivityPaging } from './resources/projects';
 export { checkEventRange, EventExport, EVENTS_MAX_RANGE_DAYS } from './resources/events';
 export type { EventFilters, EventsCall, EventValuesQuery, ExportFormat } from './resources/events';
-export { EVENTS_DEFAULT_PAGE, EVENTS_MAX_PAGE, walkEvents } from './eventPages';
+export { EVENTS_DEFAULT_PAGE, EVENTS_MAX_PAGE, STALLED_PAGES, StalledWalkError, walkEvents } from './eventPages';
 export type { EventsBatch, PageFetch } from './eventPages';
 export { isoFromMicros, timestampMicros } from './eventTime';
 export { BudgetWaitError, BUDGET_LIMITS, HOUR_MS, KeyBudget, MINUTE_MS, RequestBudgets, sharedBudgets } from './budget';

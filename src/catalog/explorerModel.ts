@@ -45,6 +45,8 @@ export class ExplorerModel {
   /** What the last discovery found; see Discovery.limitedToProjects. */
   private limitedToProjects = false;
   private readonly projectsCache = new AsyncCache<ProjectListItem[]>();
+  /** The organization of each project a list has shown (so that its members can be read without reading the project). */
+  private readonly organizationOfProject = new Map<number, string>();
 
   constructor(
     private readonly client: PostHogClient,
@@ -60,25 +62,39 @@ export class ExplorerModel {
     return (await this.discovery(signal)).organizations;
   }
 
+  /** The organization of a project the explorer has listed, if any list has shown it. */
+  organizationOf(projectId: number): string | undefined {
+    return this.organizationOfProject.get(projectId);
+  }
+
   projects(organizationId: string, signal?: AbortSignal): Promise<ProjectListItem[]> {
     return this.projectsCache.get(
       organizationId,
-      async (loading) => {
-        // A key limited to projects is refused the list and finds its projects through discovery; any
-        // other key costs the list alone (no discovery request first).
-        if (!this.limitedToProjects) {
-          try {
-            return await this.client.projects.listAll(organizationId, { signal: loading });
-          } catch (error) {
-            if (!(error instanceof ProjectScopedKeyError)) {
-              throw error;
-            }
-          }
-        }
-        return (await this.discovered(loading)).reachable?.get(organizationId) ?? [];
-      },
+      async (loading) => this.remember(organizationId, await this.loadProjects(organizationId, loading)),
       signal,
     );
+  }
+
+  private remember(organizationId: string, projects: ProjectListItem[]): ProjectListItem[] {
+    for (const project of projects) {
+      this.organizationOfProject.set(project.id, organizationId);
+    }
+    return projects;
+  }
+
+  private async loadProjects(organizationId: string, loading: AbortSignal): Promise<ProjectListItem[]> {
+    // A key limited to projects is refused the list and finds its projects through discovery; any other key
+    // costs the list alone (no discovery request first).
+    if (!this.limitedToProjects) {
+      try {
+        return await this.client.projects.listAll(organizationId, { signal: loading });
+      } catch (error) {
+        if (!(error instanceof ProjectScopedKeyError)) {
+          throw error;
+        }
+      }
+    }
+    return (await this.discovered(loading)).reachable?.get(organizationId) ?? [];
   }
 
   refreshAll(): void {

@@ -17,10 +17,7 @@ export function conversionDetail(plan: ConversionPlan): string {
       'PostHog then stores it as Markdown (the form PostHog is moving notebooks to): its web app shows and edits it as a Markdown notebook, and embedded insights, recordings and other PostHog nodes stay as tags. Every editor opening it, in PostHog or here, sees the Markdown notebook. This cannot be undone from VS Code.',
     ),
   ];
-  const comments = commentsSentence(plan);
-  if (comments) {
-    parts.push(comments);
-  }
+  parts.push(...[commentsSentence(plan), mentionsSentence(plan)].filter((sentence) => sentence !== undefined));
   parts.push(lossesSummary(plan.losses));
   return parts.join('\n\n');
 }
@@ -39,6 +36,19 @@ function commentsSentence(plan: ConversionPlan): string | undefined {
         errorText(comments.error),
       );
   }
+}
+
+/** Only when the names could not be read: the losses list each mention written "@member" either way. */
+function mentionsSentence(plan: ConversionPlan): string | undefined {
+  const { mentions } = plan;
+  if (mentions.kind !== 'unreadable') {
+    return undefined;
+  }
+  return vscode.l10n.t(
+    'The names of the members it mentions ({0}) could not be read: PostHog did not let this key read the organization\'s members ({1}), so they are written "@member". A key with the organization_member:read scope keeps them.',
+    mentions.mentioned,
+    errorText(mentions.error),
+  );
 }
 
 function lossesSummary(losses: readonly PostHogLoss[]): string {
@@ -85,10 +95,8 @@ export function lossReport(title: string, plan: ConversionPlan): string {
     '',
     ...plan.losses.map((loss) => `- ${escapeLine(lossLine(loss))}`),
   ];
-  const comments = commentsSentence(plan);
-  if (comments) {
-    lines.splice(4, 0, escapeLine(comments), '');
-  }
+  const sentences = [commentsSentence(plan), mentionsSentence(plan)].filter((sentence) => sentence !== undefined);
+  lines.splice(4, 0, ...sentences.flatMap((sentence) => [escapeLine(sentence), '']));
   return `${lines.join('\n')}\n`;
 }
 

@@ -34,6 +34,9 @@ import {
   type WriteOutcome,
 } from './session';
 
+/** Members read to name a conversion's mentions: one page, as large as PostHog gives (a member beyond it is a named loss). */
+const MEMBERS_READ = 1000;
+
 export interface NotebooksChange {
   readonly session: ConnectionSession;
   readonly projectId: number;
@@ -295,12 +298,22 @@ export class NotebookFileStore extends Disposable implements ProjectCollection {
   }
 
   /**
-   * What converting the notebook to a Markdown notebook would write, and lose (one GET, and its comments when it
-   * has highlights); nothing is changed.
+   * What converting the notebook to a Markdown notebook would write, and lose (one GET, its comments when it
+   * has highlights, and its organization's members when it mentions someone without a name: one request when
+   * the explorer has listed the project, else two); nothing is changed.
    */
   async planConversion(session: ConnectionSession, projectId: number, shortId: string): Promise<ConversionPlan> {
     const notebookSession = await this.sessions.fetch({ connectionId: session.connection.id, projectId, shortId });
-    return planConversion(notebookSession.notebook, () => session.client.comments.listAll(projectId, { scope: 'Notebook', item_id: shortId }));
+    return planConversion(
+      notebookSession.notebook,
+      () => session.client.comments.listAll(projectId, { scope: 'Notebook', item_id: shortId }),
+      async () => (await session.client.organizations.members(await this.organizationOf(session, projectId), MEMBERS_READ)).results,
+    );
+  }
+
+  /** The project's organization: known from the explorer's lists (no request), else read from the project. */
+  private async organizationOf(session: ConnectionSession, projectId: number): Promise<string> {
+    return session.model.organizationOf(projectId) ?? (await session.client.projects.getById(projectId)).organization;
   }
 
   /** Makes a legacy notebook the Markdown notebook of `plan` on PostHog (one PATCH, on the plan's version); its open editors reload. */

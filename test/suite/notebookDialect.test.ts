@@ -196,6 +196,54 @@ describe("Notebook Markdown as PostHog reads it", function () {
     assert.ok(markdown.includes('<ref id="mark-1">signups drop</ref>') && markdown.includes('<mention id="7">@Lee</mention>'), markdown);
   });
 
+  it("names unnamed mentions from the organization's members and lists a member not found and a merged cell as losses; a notebook losing nothing lists none", async () => {
+    const members = (await session.client.organizations.members((await session.client.projects.getById(projectId)).organization, 1000)).results;
+    const lee = members.find((member) => member.user.first_name === 'Lee');
+    assert.ok(lee, JSON.stringify(members));
+    const cell = (type: string, text: string, attrs: Record<string, unknown> = {}) => ({ type, attrs: { colspan: 1, rowspan: 1, colwidth: null, ...attrs }, content: [{ type: 'paragraph', content: [{ type: 'text', text }] }] });
+    const notebook = await legacyNotebook('Mentions and merged cells', {
+      type: 'doc',
+      content: [
+        { type: 'paragraph', content: [{ type: 'text', text: 'Ask ' }, { type: 'ph-mention', attrs: { id: lee.user.id } }, { type: 'text', text: ' and ' }, { type: 'ph-mention', attrs: { id: 999_999 } }] },
+        {
+          type: 'table',
+          content: [
+            { type: 'tableRow', content: [cell('tableHeader', 'Plan'), cell('tableHeader', 'Price')] },
+            { type: 'tableRow', content: [cell('tableCell', 'Free for everyone', { colspan: 2 })] },
+          ],
+        },
+      ],
+    });
+    await localApi.clearRequests();
+    harness.window.choose('Convert');
+    assert.equal(await harness.notebooks.editorCommands.convertToMarkdownNotebook(uriOf(notebook)), true);
+    const confirmation = harness.window.messages.find((message) => message.severity === 'warning' && message.detail !== undefined);
+    assert.ok(confirmation, JSON.stringify(harness.window.messages));
+    assert.match(confirmation.detail!, /What PostHog's Markdown cannot hold \(2\):/);
+    assert.match(confirmation.detail!, /Line 1 \(mention label\): The name of member 999999 is not known/);
+    assert.match(confirmation.detail!, /Line 3 \(table spans\): A merged cell \("Free for everyone"\)/);
+    const requests = await localApi.requests();
+    assert.equal(requests.filter((request) => request.method === 'GET' && /^\/api\/organizations\/[^/]+\/members\/$/.test(request.path)).length, 1);
+    const markdown = markdownOf((await session.client.notebooks.get(projectId, notebook.short_id)).content);
+    assert.ok(markdown?.startsWith(`Ask <mention id="${lee.user.id}">@Lee</mention> and <mention id="999999">@member</mention>`), markdown);
+
+    harness.window.messages.length = 0;
+    const whole = await legacyNotebook('Nothing lost', {
+      type: 'doc',
+      content: [
+        { type: 'heading', attrs: { level: 6 }, content: [{ type: 'text', text: 'Deep' }] },
+        { type: 'paragraph', content: [{ type: 'text', text: 'Line' }, { type: 'hardBreak' }, { type: 'text', text: '!' }, { type: 'text', text: 'chart', marks: [{ type: 'link', attrs: { href: 'https://posthog.com' } }] }] },
+        { type: 'paragraph' },
+        { type: 'codeBlock', attrs: { language: 'sql' }, content: [{ type: 'text', text: 'select 1\nfrom events' }] },
+      ],
+    });
+    harness.window.choose('Convert');
+    assert.equal(await harness.notebooks.editorCommands.convertToMarkdownNotebook(uriOf(whole)), true);
+    const plain = harness.window.messages.find((message) => message.severity === 'warning' && message.detail !== undefined);
+    assert.match(plain?.detail ?? '', /PostHog's Markdown holds everything in this notebook\./);
+    assert.doesNotMatch(plain?.detail ?? '', /cannot hold/);
+  });
+
   it('with many losses, sums them up by kind and Show All Losses opens the full list instead of converting', async () => {
     const link = (index: number) => ({ type: 'paragraph', content: [{ type: 'text', text: `file ${index}`, marks: [{ type: 'link', attrs: { href: `./f${index}.md` } }] }] });
     const notebook = await legacyNotebook('Many losses', { type: 'doc', content: Array.from({ length: 12 }, (_, index) => link(index)) });

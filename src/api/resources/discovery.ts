@@ -1,7 +1,7 @@
 import type { CallOptions } from '../http';
 import { collectAll, DEFAULT_PAGE_SIZE, ListAllCall, PagingOptions } from '../paging';
-import { Me, MeSchema, Organization, OrganizationSchema, paginated, Paginated, PersonalApiKey, PersonalApiKeySchema } from '../schemas';
-import { listSource, ResourceContext } from './context';
+import { Me, MeSchema, Organization, OrganizationMember, OrganizationMemberPageSchema, OrganizationSchema, paginated, Paginated, PersonalApiKey, PersonalApiKeySchema } from '../schemas';
+import { listSource, ResourceContext, segment } from './context';
 
 const OrganizationPageSchema = paginated(OrganizationSchema);
 
@@ -15,6 +15,16 @@ export class OrganizationsApi {
 
   listAll(call?: ListAllCall): Promise<Organization[]> {
     return collectAll(this.source(), { concurrency: this.context.pageConcurrency }, call);
+  }
+
+  /**
+   * One page of the organization's members, newest first (scope organization_member:read), as one request
+   * within the key's budget: when the budget has no room now it throws BudgetWaitError instead of waiting.
+   */
+  async members(organizationId: string, limit: number, call?: CallOptions): Promise<Paginated<OrganizationMember>> {
+    await this.context.budget.acquire('standard', 'interactive', { noWait: true, ...(call?.signal ? { signal: call.signal } : {}) });
+    const path = `/api/organizations/${segment(organizationId)}/members/`;
+    return this.context.transport.json({ method: 'GET', path, query: { limit } }, OrganizationMemberPageSchema, call);
   }
 
   private source() {

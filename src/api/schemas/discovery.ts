@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { paginated, UserBasicSchema } from './common';
 
 export const OrganizationSchema = z.object({
   id: z.string(),
@@ -60,3 +61,15 @@ export const PersonalApiKeySchema = z.object({
   user_id: z.number().int().nullable().optional(),
 });
 export type PersonalApiKey = z.infer<typeof PersonalApiKeySchema>;
+
+/**
+ * An organization's member (GET /api/organizations/{id}/members/, OrganizationMemberSerializer): the user
+ * (`user.id` is what a notebook's mention holds) and the membership level.
+ */
+export const OrganizationMemberSchema = z.object({
+  id: z.string(),
+  user: UserBasicSchema,
+  level: z.number().int().nullable().optional(),
+});
+export type OrganizationMember = z.infer<typeof OrganizationMemberSchema>;
+export const OrganizationMemberPageSchema = paginated(OrganizationMemberSchema);

@@ -14,7 +14,9 @@ import { isWhitespaceCode } from './posthogText';
  * - hrefs escape what would end a link or an emphasis; numbered items count from the list's start;
  * - a list item's other blocks keep their order (a block ends the list; the items after it start another);
  *   in a quote or callout the list's lines and paragraphs stay quoted, other blocks are written between;
- * - a callout's emoji is a quote line of its own before a list; lines after a break in a heading are escaped;
+ * - a callout's emoji is a quote line of its own before a list, its paragraphs and lists joined by plain quote
+ *   lines (a blank one beside a quoted list reads as a break); lines after a break in a heading are escaped;
+ * - a `!` right before a link and a `~` at a text's edge are escaped (an image; a strike's `~~` moving);
  * - a JSON prop writes backslashes as `\u005c`, and a text prop holding `&` is written `{"…"}`.
  * PostHog's design choices are kept: tags from its table (hideFilters added unless set), legacy ph-insight,
  * query, ph-link, ph-text and ph-dashboard nodes as it converts them, `<Comment ref replies />` before the
@@ -22,7 +24,9 @@ import { isWhitespaceCode } from './posthogText';
  *
  * What PostHog's model cannot hold is a named loss at the lines written for its top-level block: a second
  * block in a list item, blocks in quotes, links that are not http(s), inline nodes, marks it has no place
- * for, breaks in items and cells, a first table row that is not a header, image attributes, unknown nodes.
+ * for, breaks in items and cells, a first table row that is not a header, image attributes, unknown nodes; and
+ * the README's loss classes: two breaks in a row or one at a paragraph's end, a mention whose name is not known,
+ * merged table cells, a link's attributes besides its address, CR line ends in code, headings below level 6.
  */
 export interface PostHogConversionOptions {
   /** A comment thread's replies ({id, text, author?, authorId?, at}), by the comment mark's id. */
@@ -45,6 +49,12 @@ export type PostHogLossKind =
   | 'unknown-node'
   | 'blank-paragraph'
   | 'mention'
+  | 'mention-label'
+  | 'paragraph-breaks'
+  | 'table-spans'
+  | 'link-attributes'
+  | 'code-line-endings'
+  | 'heading-level'
   | 'text';
 
 /** What PostHog's model cannot hold of the notebook, at the lines written for its block (0-based, `endLine` inclusive). */
@@ -130,6 +140,29 @@ export function commentThreadIds(content: unknown): string[] {
     return [];
   }
   return [...new Set(childrenOf(normalised).flatMap(commentIds))];
+}
+
+/**
+ * The member ids of a legacy notebook's mentions that have no label, each once: the names a conversion looks
+ * up (PostHog's migration reads them from its database; a client from the organization's members).
+ */
+export function unlabelledMentionIds(content: unknown): number[] {
+  const normalised = normaliseContent(content);
+  if (typeof normalised === 'string' || markdownNotebookText(normalised) !== undefined) {
+    return [];
+  }
+  const ids = new Set<number>();
+  const visit = (node: Json): void => {
+    if (typeOf(node) === 'ph-mention') {
+      const { id, label } = attrsOf(node) ?? {};
+      if (typeof id === 'number' && Number.isInteger(id) && !(typeof label === 'string' && !isPythonBlank(label))) {
+        ids.add(id);
+      }
+    }
+    childrenOf(node).forEach(visit);
+  };
+  childrenOf(normalised).forEach(visit);
+  return [...ids];
 }
 
 function normaliseContent(content: unknown): Json | string | undefined {
@@ -303,7 +336,7 @@ class PostHogWriter {
       case 'heading':
         return this.heading(node);
       case 'paragraph':
-        return escapeBlockLines(this.inline(childrenOf(node)));
+        return this.paragraph(node);
       case 'blockquote':
         return this.quote(node, depth);
       case 'bulletList':
@@ -313,7 +346,7 @@ class PostHogWriter {
       case 'horizontalRule':
         return '---';
       case 'codeBlock':
-        return codeFence(node);
+        return this.code(node);
       case 'table':
         return this.table(node);
       case 'ph-text':
@@ -331,6 +364,30 @@ class PostHogWriter {
       default:
         return this.other(node, type, depth);
     }
+  }
+
+  /** A paragraph's lines; a blank one (two breaks in a row, or one at an end) PostHog cannot read as written. */
+  private paragraph(node: Json): string {
+    const text = escapeBlockLines(this.inline(childrenOf(node)));
+    if (!isPythonBlank(text) && text.split('\n').some(isPythonBlank)) {
+      this.lose(
+        'paragraph-breaks',
+        'A line break at the start or end of this paragraph, or two in a row, cannot be written: PostHog drops a break at either end and reads two in a row as a new paragraph (in a quote, as one break).',
+      );
+    }
+    return text;
+  }
+
+  /** A code block, its line ends written `\n` as PostHog reads every one (CRLF and a lone CR are lost). */
+  private code(node: Json): string {
+    const language = attrsOf(node)?.['language'];
+    const text = childrenOf(node)
+      .map((child) => (typeOf(child) === 'hardBreak' ? '\n' : textOf(child)))
+      .join('');
+    if (text.includes('\r')) {
+      this.lose('code-line-endings', "The code block's CRLF or CR line ends become LF: PostHog reads every line end in code as a newline.");
+    }
+    return fencedCode(typeof language === 'string' ? language : '', text.replace(/\r\n?/g, '\n'));
   }
 
   private other(node: Json, type: string | undefined, depth: number): string {
@@ -369,7 +426,11 @@ class PostHogWriter {
 
   private heading(node: Json): string {
     const level = attrsOf(node)?.['level'];
-    const hashes = '#'.repeat(typeof level === 'number' && Number.isInteger(level) ? Math.min(Math.max(level, 1), 6) : 1);
+    const integer = typeof level === 'number' && Number.isInteger(level);
+    if (integer && level > 6) {
+      this.lose('heading-level', `A heading of level ${level} is written as level 6: PostHog's headings go to 6.`);
+    }
+    const hashes = '#'.repeat(integer ? Math.min(Math.max(level, 1), 6) : 1);
     const [first = '', ...rest] = this.inline(childrenOf(node)).split('\n');
     if (rest.length > 0) {
       this.lose('break-in-heading', 'A line break in a heading ends the heading there in PostHog: the rest becomes a paragraph.');
@@ -429,7 +490,8 @@ class PostHogWriter {
       if (bodies.length === 0) {
         return;
       }
-      const lines = bodies.flatMap((body, index) => (index === 0 ? body.lines : ['', ...body.lines]));
+      // Plain quote lines, as a quote's: a blank quote line beside a quoted list reads as a hard break.
+      const lines = bodies.flatMap((body) => body.lines);
       if (emoji !== '' && !emojiPlaced) {
         if (bodies[0]!.isList) {
           lines.unshift(emoji);
@@ -560,6 +622,7 @@ class PostHogWriter {
       return '';
     }
     const cellRows = rows.map((row) => childrenOf(row).filter((cell) => typeOf(cell) === 'tableCell' || typeOf(cell) === 'tableHeader'));
+    this.checkSpans(cellRows.flat());
     const first = cellRows[0]!;
     if (first.length === 0 || first.some((cell) => typeOf(cell) !== 'tableHeader')) {
       this.lose('table-header', "The table's first row is not a header row: PostHog's tables always have one, so the first row becomes the header.");
@@ -571,9 +634,22 @@ class PostHogWriter {
     return [padded(texts[0]!), separator, ...texts.slice(1).map(padded)].map((row) => `| ${row.join(' | ')} |`).join('\n');
   }
 
+  /** Merged cells: PostHog's table has one cell per column, so the cells after a merged one move left. */
+  private checkSpans(cells: Json[]): void {
+    const merged = cells.filter((cell) => [attrsOf(cell)?.['colspan'], attrsOf(cell)?.['rowspan']].some((span) => typeof span === 'number' && span > 1));
+    if (merged.length > 0) {
+      const names = merged.slice(0, 3).map((cell) => quoteText(plainTextOf(cell)));
+      this.lose(
+        'table-spans',
+        `${merged.length === 1 ? 'A merged cell' : `${merged.length} merged cells`} (${names.join(', ')}${merged.length > 3 ? ', …' : ''}) cannot be written: PostHog's table cells span one column and row, so the cells after ${merged.length === 1 ? 'it' : 'them'} move left.`,
+      );
+    }
+  }
+
   private cellText(cell: Json): string {
+    // A cell's paragraph is one line whatever its breaks: those are a break-in-item loss, not a paragraph's.
     const text = childrenOf(cell)
-      .map((child) => this.block(child, 0))
+      .map((child) => (typeOf(child) === 'paragraph' ? escapeBlockLines(this.inline(childrenOf(child))) : this.block(child, 0)))
       .join(' ');
     if (text.includes('\n')) {
       this.lose('break-in-item', "A line break in a table cell is written as a space: PostHog's table cells are one line.");
@@ -635,7 +711,9 @@ class PostHogWriter {
   }
 
   private inline(nodes: Json[]): string {
-    return nodes.map((node) => this.inlineNode(node)).join('');
+    const written = nodes.map((node) => this.inlineNode(node));
+    // A `!` right before a link's `[` would make it an image: `![label](url)` alone on a line is one.
+    return written.map((text, index) => (text.endsWith('!') && written[index + 1]?.startsWith('[') ? `${text.slice(0, -1)}\\!` : text)).join('');
   }
 
   private inlineNode(node: Json): string {
@@ -654,25 +732,36 @@ class PostHogWriter {
   }
 
   /** A mention's label as PostHog shows it ("@Name", "@member" when no name is known) and its member id, if it has one. */
-  private mentionLabel(node: Json): { shown: string; id: number | undefined } {
+  private mentionLabel(node: Json): { shown: string; id: number | undefined; named: boolean } {
     const attrs = attrsOf(node);
     const id = attrs?.['id'];
     const attrLabel = attrs?.['label'];
     const numericId = typeof id === 'number' && Number.isInteger(id) ? id : undefined;
     const label =
       (typeof attrLabel === 'string' && !isPythonBlank(attrLabel) ? pythonStrip(attrLabel) : undefined) ??
-      (numericId !== undefined ? this.options.mentionLabel?.(numericId) : undefined) ??
-      '@member';
-    return { shown: label.startsWith('@') ? label : `@${label}`, id: numericId };
+      (numericId !== undefined ? this.options.mentionLabel?.(numericId) : undefined);
+    const shown = label ?? '@member';
+    return { shown: shown.startsWith('@') ? shown : `@${shown}`, id: numericId, named: label !== undefined };
   }
 
   private mention(node: Json): string {
-    const { shown, id: numericId } = this.mentionLabel(node);
+    const { shown, id: numericId, named } = this.mentionLabel(node);
+    if (numericId !== undefined && !named) {
+      this.lose('mention-label', `The name of member ${numericId} is not known, so the mention is written "@member" (PostHog's migration looks the name up).`);
+    }
     if (numericId === undefined) {
       this.lose('mention', `The mention ${JSON.stringify(shown)} has no member id, so it is written as text.`);
       return escapeInlineText(shown);
     }
     return `<mention id="${numericId}">${escapeInlineText(shown)}</mention>`;
+  }
+
+  /** A Markdown link holds only its address: target, rel and the like (not null) are lost. */
+  private checkLinkAttributes(link: Json, text: string): void {
+    const extra = Object.entries(attrsOf(link) ?? {}).filter(([key, value]) => key !== 'href' && value !== null && value !== undefined);
+    if (extra.length > 0) {
+      this.lose('link-attributes', `The link on ${quoteText(text)} loses its ${extra.map(([key]) => `"${key}"`).join(', ')}: a link in PostHog's Markdown holds only its address.`);
+    }
   }
 
   private text(node: Json): string {
@@ -689,6 +778,7 @@ class PostHogWriter {
       if (kept !== undefined) {
         written = `[${written}](${escapeHref(kept)})`;
         wrapped = true;
+        this.checkLinkAttributes(link, text);
       } else {
         this.lose('link', `The link to ${JSON.stringify(href ?? null)} on ${quoteText(text)} is dropped: PostHog keeps only http(s) links.`);
       }
@@ -840,6 +930,11 @@ function textOf(node: Json): string {
   return !isPythonTruthy(raw) ? '' : typeof raw === 'string' ? raw : typeof raw === 'boolean' ? (raw ? 'True' : 'False') : typeof raw === 'object' ? JSON.stringify(raw) : String(raw);
 }
 
+/** A node's text, its children's joined (for naming it in a message). */
+function plainTextOf(node: Json): string {
+  return typeOf(node) === 'text' ? textOf(node) : childrenOf(node).map(plainTextOf).join(' ');
+}
+
 function describeType(node: Json): string {
   const type = node['type'];
   return typeof type === 'string' ? type : 'node';
@@ -857,14 +952,6 @@ function listStart(node: Json): number {
 
 function joinParts(parts: Part[]): string {
   return parts.map((part) => ('lines' in part ? part.lines.join('\n') : part.block)).join('\n\n');
-}
-
-function codeFence(node: Json): string {
-  const language = attrsOf(node)?.['language'];
-  const text = childrenOf(node)
-    .map((child) => (typeOf(child) === 'hardBreak' ? '\n' : textOf(child)))
-    .join('');
-  return fencedCode(typeof language === 'string' ? language : '', text);
 }
 
 /**
@@ -967,13 +1054,13 @@ function escapeHref(href: string): string {
 }
 
 /**
- * Text escaped as PostHog's converter escapes it (escape_inline_markdown_text). Not quite enough: a `~` at
- * a text's edge can join a strike delimiter beside it; the read-back check names that.
+ * Text escaped as PostHog's converter escapes it (escape_inline_markdown_text), and a `~` at the text's
+ * start or end too: PostHog leaves a single one, which then joins a strike's `~~` beside it.
  */
 export function escapeInlineText(text: string): string {
   return text
     .replace(/[\\`*[\]|]/g, '\\$&')
-    .replace(/~~+/g, (run) => '\\~'.repeat(run.length))
+    .replace(/~~+|^~|~$/g, (run) => '\\~'.repeat(run.length))
     .replace(/_/g, (_underscore, offset: number, source: string) => (isAsciiWordChar(source[offset - 1]) && isAsciiWordChar(source[offset + 1]) ? '_' : '\\_'))
     .replace(/<(?=\/?(?:u>|ref[\s>]|mention[\s>]))/g, '\\<');
 }

@@ -8,4 +8,4 @@ export { type LineRange, textEdits } from './remoteMerge';
 export { type RemotePresence, type RemoteUpdate, StreamBudget, type StreamTarget, StreamUpdates } from './streamUpdates';
 export { ContentRefusedError, type TextPlace } from './contentRefusal';
 export { changeAuthor, isServerRevision } from './changeAuthor';
-export { type CommentsRead, type ConversionPlan, commentRepliesOf, planConversion } from './markdownConversion';
+export { type CommentsRead, type ConversionPlan, commentRepliesOf, type MemberReader, type MentionsRead, planConversion } from './markdownConversion';

@@ -1,5 +1,5 @@
-import type { Comment, Notebook } from '../../api';
-import { commentThreadIds, type PhPropValue, type PostHogLoss, toPostHogMarkdown } from '../markdown';
+import type { Comment, Notebook, OrganizationMember } from '../../api';
+import { commentThreadIds, type PhPropValue, type PostHogLoss, toPostHogMarkdown, unlabelledMentionIds } from '../markdown';
 import { markdownOf } from '../notebookDocument';
 
 /**
@@ -16,7 +16,19 @@ export interface ConversionPlan {
   readonly markdown: string;
   readonly losses: readonly PostHogLoss[];
   readonly comments: CommentsRead;
+  readonly mentions: MentionsRead;
 }
+
+export type MentionsRead =
+  /** Every mention has its label: no name to look up, nothing read. */
+  | { readonly kind: 'none' }
+  /** The organization's members were read: `named` of the `mentioned` members were found (the rest are losses). */
+  | { readonly kind: 'read'; readonly mentioned: number; readonly named: number }
+  /** The members could not be read (e.g. the key lacks organization_member:read): each mention is a loss. */
+  | { readonly kind: 'unreadable'; readonly mentioned: number; readonly error: unknown };
+
+/** The members of the notebook's organization (one request: PostHog's first page of them). */
+export type MemberReader = () => Promise<readonly OrganizationMember[]>;
 
 export type CommentsRead =
   /** No comment highlights: no thread to write, nothing read. */
@@ -29,11 +41,12 @@ export type CommentsRead =
 /** The notebook's comments (threads' first comments and replies), however PostHog pages them. */
 export type CommentReader = () => Promise<readonly Comment[]>;
 
-export async function planConversion(notebook: Notebook, readComments: CommentReader): Promise<ConversionPlan> {
+export async function planConversion(notebook: Notebook, readComments: CommentReader, readMembers: MemberReader): Promise<ConversionPlan> {
   const stored = markdownOf(notebook.content);
   if (stored !== undefined) {
-    return { notebook, alreadyMarkdown: true, markdown: stored, losses: [], comments: { kind: 'none' } };
+    return { notebook, alreadyMarkdown: true, markdown: stored, losses: [], comments: { kind: 'none' }, mentions: { kind: 'none' } };
   }
+  const { mentions, mentionLabel } = await mentionLabels(notebook.content, readMembers);
   const threadIds = commentThreadIds(notebook.content);
   let comments: CommentsRead = { kind: 'none' };
   let commentReplies: Record<string, PhPropValue[]> | undefined;
@@ -46,8 +59,33 @@ export async function planConversion(notebook: Notebook, readComments: CommentRe
       comments = { kind: 'unreadable', threads: threadIds.length, error };
     }
   }
-  const { markdown, losses } = toPostHogMarkdown(notebook.content, commentReplies ? { commentReplies } : {});
-  return { notebook, alreadyMarkdown: false, markdown: markdown === '' ? '' : `${markdown}\n`, losses, comments };
+  const { markdown, losses } = toPostHogMarkdown(notebook.content, { ...(commentReplies ? { commentReplies } : {}), ...(mentionLabel ? { mentionLabel } : {}) });
+  return { notebook, alreadyMarkdown: false, markdown: markdown === '' ? '' : `${markdown}\n`, losses, comments, mentions };
+}
+
+/**
+ * The names of the members the notebook mentions without a label, as PostHog's migration writes them
+ * ("@" and the first name, else the email), read from the organization's members only when there is one.
+ */
+async function mentionLabels(content: unknown, readMembers: MemberReader): Promise<{ mentions: MentionsRead; mentionLabel?: (id: number) => string | undefined }> {
+  const ids = new Set(unlabelledMentionIds(content));
+  if (ids.size === 0) {
+    return { mentions: { kind: 'none' } };
+  }
+  let members: readonly OrganizationMember[];
+  try {
+    members = await readMembers();
+  } catch (error) {
+    return { mentions: { kind: 'unreadable', mentioned: ids.size, error } };
+  }
+  const labels = new Map<number, string>();
+  for (const { user } of members) {
+    const name = user.first_name || user.email;
+    if (ids.has(user.id) && name) {
+      labels.set(user.id, `@${name}`);
+    }
+  }
+  return { mentions: { kind: 'read', mentioned: ids.size, named: labels.size }, mentionLabel: (id) => labels.get(id) };
 }
 
 /**

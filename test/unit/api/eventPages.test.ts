@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { type LocalApi, startLocalApi } from '../../api-server';
-import { EventRangeError, type EventsBatch, PostHogClient, RequestBudgets } from '../../../src/api';
+import { type Event, type EventFilters, EventRangeError, type EventsBatch, type EventsPage, PostHogClient, RequestBudgets, STALLED_PAGES, StalledWalkError, walkEvents } from '../../../src/api';
 
 let api: LocalApi;
 let client: PostHogClient;
@@ -84,5 +84,59 @@ describe('events walk on a deployment without a lower bound (PATCH_EVENT_LIST_MA
     for await (const batch of openClient.events.pages(projectId, { limit: 1_000 })) ids.push(...batch.events.map((event) => event.id));
     assert.equal(ids.length, 1_550);
     assert.equal(new Set(ids).size, 1_550);
+  });
+});
+
+describe('events walk against a server that does not keep to where it asked to go on', () => {
+  const START = Date.parse('2026-11-20T12:00:00Z');
+  /** `count` events a second apart (or all at one time), newest first. */
+  const rows = (count: number, { sameTime = false } = {}): Event[] =>
+    Array.from({ length: count }, (_, index) => ({
+      id: `e${index}`,
+      distinct_id: 'd',
+      properties: {},
+      event: 'pageview',
+      timestamp: new Date(START - (sameTime ? 0 : index * 1_000)).toISOString(),
+    }));
+
+  async function walkAgainst(answer: (request: EventFilters) => EventsPage): Promise<{ ids: string[]; requests: EventFilters[]; error?: unknown }> {
+    const requests: EventFilters[] = [];
+    const ids: string[] = [];
+    try {
+      for await (const batch of walkEvents(async (request) => (requests.push(request), answer(request)), { limit: 1_000 })) {
+        ids.push(...batch.events.map((event) => event.id));
+      }
+      return { ids, requests };
+    } catch (error) {
+      return { ids, requests, error };
+    }
+  }
+
+  test('a server that ignores `before` and answers the same page: each event once, then it stops as stalled', async () => {
+    const page = { next: 'http://127.0.0.1/next', results: rows(1_000) };
+    const { ids, requests, error } = await walkAgainst(() => page);
+    assert.equal(ids.length, 1_000);
+    assert.equal(new Set(ids).size, 1_000);
+    assert.ok(error instanceof StalledWalkError, String(error));
+    assert.equal(error.eventsGiven, 1_000);
+    assert.match(error.userMessage, /same events again/);
+    assert.equal(requests.length, 1 + STALLED_PAGES);
+  });
+
+  test('a server that ignores the offset while one timestamp is listed: each event once, then stalled', async () => {
+    const page = { next: 'http://127.0.0.1/next', results: rows(1_000, { sameTime: true }) };
+    const { ids, requests, error } = await walkAgainst(() => page);
+    assert.equal(new Set(ids).size, ids.length);
+    assert.equal(ids.length, 1_000);
+    assert.ok(error instanceof StalledWalkError);
+    assert.ok(requests.some((request) => request.offset !== undefined), 'it had gone on by offset');
+  });
+
+  test('a full page on one timestamp with nothing older ends as the end, not as a stall', async () => {
+    const all = rows(1_000, { sameTime: true });
+    const before = (request: EventFilters) => (request.before ? Date.parse(request.before) : Infinity);
+    const { ids, error } = await walkAgainst((request) => ({ results: request.offset ? [] : all.filter((row) => Date.parse(row.timestamp) < before(request)) }));
+    assert.equal(error, undefined);
+    assert.equal(ids.length, 1_000);
   });
 });

@@ -37,6 +37,15 @@ describe('ExplorerModel against the local API', () => {
     assert.ok(notebooks.every((notebook) => !notebook.deleted));
   });
 
+  test("knows each listed project's organization without asking again", async () => {
+    const model = new ExplorerModel(clientFor(api.keys.all), () => []);
+    const organizations = await model.organizations();
+    const projects = await model.projects(organizations[1]!.id);
+    assert.equal(model.organizationOf(projects[0]!.id), organizations[1]!.id);
+    const other = (await clientFor(api.keys.all).projects.listAll(organizations[0]!.id))[0]!;
+    assert.equal(model.organizationOf(other.id), undefined, 'a project no list of the model has shown');
+  });
+
   test('asks the server once for a list shown twice, and again after a refresh', async () => {
     const model = new ExplorerModel(clientFor(api.keys.all), () => []);
     const [organization] = await model.organizations();

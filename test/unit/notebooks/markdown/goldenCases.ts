@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { toPostHogMarkdown } from '../../../../src/notebooks/markdown';
 
 /**
  * The golden cases made by running PostHog's own Markdown reader and migration converter
@@ -26,6 +27,12 @@ export interface ConverterCase {
   readonly posthogFaults?: readonly string[];
   readonly expectedMarkdown?: string;
   readonly cannotHold: readonly string[];
+  /** Loss cases: the class of loss the document holds (null on the controls). */
+  readonly mustDeclare?: string | null;
+  /** With mustDeclare: the indices in `legacy.content` of the top-level blocks holding it. */
+  readonly declareAt?: readonly number[];
+  /** Controls: documents that lose nothing. */
+  readonly noLosses?: boolean;
 }
 
 const REPOSITORY = resolve(__dirname, '../../../../..');
@@ -51,9 +58,10 @@ function load<T>(file: string): T[] {
 export const readerCases = (): ReaderCase[] => load<ReaderCase>('reader-cases.json');
 export const converterCases = (): ConverterCase[] => load<ConverterCase>('converter-cases.json');
 
-/** JSON with object keys sorted: equal texts mean equal values (arrays in order). */
+/** JSON with object keys sorted: equal texts mean equal values (arrays in order); `undefined` (a missing entry) is its own text. */
 export function canonical(value: unknown): string {
-  return JSON.stringify(sortKeys(JSON.parse(JSON.stringify(value)) as unknown));
+  const json = JSON.stringify(value);
+  return json === undefined ? 'undefined' : JSON.stringify(sortKeys(JSON.parse(json) as unknown));
 }
 
 function sortKeys(value: unknown): unknown {
@@ -111,3 +119,17 @@ export function firstDifference(actual: unknown, expected: unknown, path = ''): 
   }
   return `${path || '(root)'}: got ${JSON.stringify(actual)?.slice(0, 200)}, expected ${JSON.stringify(expected)?.slice(0, 200)}`;
 }
+
+/** Lines of a Markdown text; a lone CR counts as a line end, as the golden cases' README allows. */
+const lineCount = (markdown: string): number => (markdown === '' ? 0 : markdown.split(/\r\n|\r|\n/).length);
+
+/**
+ * The lines written for top-level block `index`, 0-based and inclusive, found with the writer itself: from the
+ * line after the Markdown of the blocks before it (the blank line between counts) to the last line of the
+ * Markdown up to it.
+ */
+export function blockLines(content: readonly unknown[], index: number): [number, number] {
+  const before = lineCount(toPostHogMarkdown({ type: 'doc', content: content.slice(0, index) }).markdown);
+  return [before, lineCount(toPostHogMarkdown({ type: 'doc', content: content.slice(0, index + 1) }).markdown) - 1];
+}
+

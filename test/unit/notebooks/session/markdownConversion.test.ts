@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { type Comment, MissingScopeError, type Notebook, PostHogClient } from '../../../../src/api';
+import { type Comment, MissingScopeError, type Notebook, PostHogClient, RequestBudgets } from '../../../../src/api';
 import { readPostHogMarkdown } from '../../../../src/notebooks/markdown';
 import { commentRepliesOf, planConversion } from '../../../../src/notebooks/session';
 import { type LocalApi, startLocalApi } from '../../../api-server';
 import { control } from '../../api-server/helpers';
 
 const user = (id: number, first_name: string, email = `${first_name.toLowerCase() || 'x'}@example.com`) => ({ id, uuid: `u-${id}`, first_name, email });
+/** Mentions with labels (or none): no member to look up. */
+const noMembers = () => assert.fail('no member names to look up');
 const comment = (fields: Partial<Comment> & { id: string; created_at: string }): Comment => ({ scope: 'Notebook', item_id: 'nb1', ...fields });
 
 /** A legacy notebook with two highlighted (commented) texts and a mention. */
@@ -50,10 +52,14 @@ describe("Convert to Markdown Notebook: threads read as PostHog's migration read
 
   test('the Markdown holds each thread as a <Comment> with its comments before the highlighted text, which PostHog reads back', async () => {
     const read: string[] = [];
-    const plan = await planConversion(legacyNotebook(), async () => {
-      read.push('comments');
-      return [comment({ id: 'root-a', created_at: '2026-02-01T10:00:00Z', content: 'Why?', created_by: user(1, 'Max'), item_context: { type: 'mark', id: 'mark-a' } })];
-    });
+    const plan = await planConversion(
+      legacyNotebook(),
+      async () => {
+        read.push('comments');
+        return [comment({ id: 'root-a', created_at: '2026-02-01T10:00:00Z', content: 'Why?', created_by: user(1, 'Max'), item_context: { type: 'mark', id: 'mark-a' } })];
+      },
+      noMembers,
+    );
     assert.deepEqual(read, ['comments']);
     assert.deepEqual(plan.comments, { kind: 'read', threads: 2, replies: 1 });
     const nodes = readPostHogMarkdown(plan.markdown).nodes;
@@ -70,9 +76,13 @@ describe("Convert to Markdown Notebook: threads read as PostHog's migration read
 
   test('comments that cannot be read leave the threads without replies, and say why', async () => {
     const refusal = new MissingScopeError({ status: 403, detail: "API key missing required scope 'comment:read'", scope: 'comment:read' } as never);
-    const plan = await planConversion(legacyNotebook(), async () => {
-      throw refusal;
-    });
+    const plan = await planConversion(
+      legacyNotebook(),
+      async () => {
+        throw refusal;
+      },
+      noMembers,
+    );
     assert.equal(plan.comments.kind, 'unreadable');
     assert.equal(plan.comments.kind === 'unreadable' && plan.comments.error, refusal);
     assert.ok(plan.markdown.includes('<Comment ref="mark-a" replies={[]} />'));
@@ -80,10 +90,10 @@ describe("Convert to Markdown Notebook: threads read as PostHog's migration read
 
   test('a notebook without highlights reads no comments; a Markdown notebook is left as it is', async () => {
     const plain = { ...legacyNotebook(), content: { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Plain' }] }] } } as Notebook;
-    const plan = await planConversion(plain, () => assert.fail('no comments to read'));
+    const plan = await planConversion(plain, () => assert.fail('no comments to read'), noMembers);
     assert.deepEqual([plan.markdown, plan.comments, plan.losses, plan.alreadyMarkdown], ['Plain\n', { kind: 'none' }, [], false]);
     const markdown = { ...plain, content: { type: 'doc', content: [{ type: 'ph-markdown-notebook', attrs: { nodeId: 'markdown-notebook-v2', markdown: '# Hi' } }] } } as Notebook;
-    assert.equal((await planConversion(markdown, () => assert.fail('nothing to read'))).alreadyMarkdown, true);
+    assert.equal((await planConversion(markdown, () => assert.fail('nothing to read'), noMembers)).alreadyMarkdown, true);
   });
 
   test('every loss has its kind and line', async () => {
@@ -97,10 +107,41 @@ describe("Convert to Markdown Notebook: threads read as PostHog's migration read
         ],
       },
     } as Notebook;
-    const plan = await planConversion(notebook, async () => []);
+    const plan = await planConversion(notebook, async () => [], noMembers);
     assert.deepEqual(plan.losses.map(({ kind, line }) => ({ kind, line })), [{ kind: 'link', line: 2 }]);
   });
 });
+
+describe("Convert to Markdown Notebook: mentions named as PostHog's migration names them", () => {
+  const mentioning = (...mentions: unknown[]): Notebook =>
+    ({ ...legacyNotebook(), content: { type: 'doc', content: [{ type: 'paragraph', content: mentions.flatMap((mention, index) => (index === 0 ? [mention] : [{ type: 'text', text: ' ' }, mention])) }] } }) as unknown as Notebook;
+  const mention = (id: unknown, label?: unknown) => ({ type: 'ph-mention', attrs: label === undefined ? { id } : { id, label } });
+  const member = (id: number, first_name: string, email: string) => ({ id: `m-${id}`, user: { ...user(id, first_name, email), uuid: `u-${id}` }, level: 1 });
+
+  test("a mention without a label is written with the member's first name (else email) from one read of the members; one not found is a declared loss", async () => {
+    let reads = 0;
+    const plan = await planConversion(mentioning(mention(7), mention(8), mention(7, ''), mention(9), mention(3, 'Kept')), noComments, async () => {
+      reads++;
+      return [member(7, 'Lee', 'lee@example.com'), member(8, '', 'sam@example.com'), member(3, 'Other', 'o@example.com')];
+    });
+    assert.equal(reads, 1);
+    assert.deepEqual(plan.mentions, { kind: 'read', mentioned: 3, named: 2 });
+    assert.equal(plan.markdown, '<mention id="7">@Lee</mention> <mention id="8">@sam@example.com</mention> <mention id="7">@Lee</mention> <mention id="9">@member</mention> <mention id="3">@Kept</mention>\n');
+    assert.deepEqual(plan.losses.map(({ kind, line }) => ({ kind, line })), [{ kind: 'mention-label', line: 0 }]);
+    assert.match(plan.losses[0]!.message, /member 9/);
+  });
+
+  test('members that cannot be read leave every unnamed mention a declared loss, and say why', async () => {
+    const refusal = new MissingScopeError({ status: 403, detail: "API key missing required scope 'organization_member:read'", scope: 'organization_member:read' } as never);
+    const plan = await planConversion(mentioning(mention(7), mention(8)), noComments, async () => {
+      throw refusal;
+    });
+    assert.deepEqual(plan.mentions, { kind: 'unreadable', mentioned: 2, error: refusal });
+    assert.deepEqual(plan.losses.map((loss) => loss.kind), ['mention-label', 'mention-label']);
+  });
+});
+
+const noComments = () => assert.fail('no comments to read');
 
 describe("the local API's comments and the client's reading of them", () => {
   let api: LocalApi;
@@ -136,6 +177,31 @@ describe("the local API's comments and the client's reading of them", () => {
     const limited = new PostHogClient({ baseUrl: api.url, apiKey: api.keys.notebooksOnly });
     try {
       await assert.rejects(limited.comments.listAll(projectId, { scope: 'Notebook', item_id: 'long1' }), (error: unknown) => error instanceof MissingScopeError && /comment:read/.test(String((error as Error).message)));
+    } finally {
+      await limited.dispose();
+    }
+  });
+
+  test("the organization's members are one page of users (a mention's id is the user's id), newest first, counted in the key's budget; a key without organization_member:read is refused", async () => {
+    const organization = api.store.organizations[0]!;
+    const budgets = new RequestBudgets();
+    const counted = new PostHogClient({ baseUrl: api.url, apiKey: api.keys.all, budgets });
+    try {
+      const page = await counted.organizations.members(organization.id, 1000);
+      assert.deepEqual(
+        page.results.map((entry) => entry.user.id).sort(),
+        organization.members.map((entry) => entry.userId).sort(),
+      );
+      const first = page.results.find((entry) => entry.user.id === api.store.mainUser.id);
+      assert.deepEqual([first?.user.first_name, first?.user.email], [api.store.mainUser.first_name, api.store.mainUser.email]);
+      assert.equal(page.count, organization.members.length);
+      assert.equal(budgets.of(counted.baseUrl, api.keys.all).sentWithin('standard', 60_000), 1);
+    } finally {
+      await counted.dispose();
+    }
+    const limited = new PostHogClient({ baseUrl: api.url, apiKey: api.keys.notebooksOnly });
+    try {
+      await assert.rejects(limited.organizations.members(organization.id, 1000), (error: unknown) => error instanceof MissingScopeError && /organization_member:read/.test(String((error as Error).message)));
     } finally {
       await limited.dispose();
     }
