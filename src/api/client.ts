@@ -8,8 +8,9 @@ import { OrganizationsApi, PersonalApiKeysApi, UsersApi } from './resources/disc
 import { EventsApi } from './resources/events';
 import { NotebooksApi } from './resources/notebooks';
 import { ProjectsApi } from './resources/projects';
+import { QueriesApi } from './resources/queries';
 import type { RetryOptions } from './retry';
-import type { Sleep } from './sleep';
+import { realSleep, type Sleep } from './sleep';
 
 export interface PostHogClientOptions {
   /** What the user typed; normalised with normalizeBaseUrl (throws InvalidBaseUrlError). */
@@ -22,8 +23,10 @@ export interface PostHogClientOptions {
   retry?: RetryOptions;
   /** Called once per attempt, for logging. Entries never contain the key or query strings. */
   onRequest?: (entry: RequestLogEntry) => void;
-  /** Injectable wait between retries (tests). */
+  /** Injectable wait between retries and between the Query API's polls (tests). */
   sleep?: Sleep;
+  /** Injectable clock in ms (tests): the Query API's 10-minute polling limit reads it. */
+  now?: () => number;
   /** Injectable random source in [0, 1) for retry jitter (tests). */
   random?: () => number;
   /** Proxy and certificates (VS Code's http.* settings); default: direct, or the environment's proxy. */
@@ -44,6 +47,8 @@ export class PostHogClient {
   readonly notebooks: NotebooksApi;
   readonly events: EventsApi;
   readonly comments: CommentsApi;
+  /** PostHog's Query API (EventsQuery, HogQL, trends, metadata, the database schema); not yet used by the panels. */
+  readonly queries: QueriesApi;
   private readonly transport: Transport;
 
   constructor(options: PostHogClientOptions) {
@@ -63,6 +68,7 @@ export class PostHogClient {
     this.notebooks = new NotebooksApi(context);
     this.events = new EventsApi(context);
     this.comments = new CommentsApi(context);
+    this.queries = new QueriesApi(context, { sleep: options.sleep ?? realSleep, now: options.now ?? Date.now });
   }
 
   /** Which way this client's requests go (direct or which proxy), without credentials. */

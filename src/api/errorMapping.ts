@@ -4,6 +4,8 @@ import {
   CertificateError,
   type CertificateProblem,
   ConflictError,
+  HOGQL_ERROR_CODES,
+  HogQLError,
   MethodNotAllowedError,
   MissingScopeError,
   NetworkError,
@@ -22,6 +24,7 @@ import {
   ServerError,
   TimeoutError,
   UnexpectedStatusError,
+  UnsupportedQueryKindError,
   ValidationError,
 } from './errors';
 
@@ -122,7 +125,7 @@ export function errorFromResponse(response: FailedResponse): PostHogError {
   const detail = body.detail ?? '';
   switch (response.status) {
     case 400:
-      return body.code === 'too_many_bytes' ? new QueryTooLargeError(init) : new ValidationError(init);
+      return badRequest(init);
     case 401:
       return new AuthenticationError(init);
     case 403: {
@@ -170,6 +173,20 @@ export function errorFromResponse(response: FailedResponse): PostHogError {
     return redirectRefused(init, response.location);
   }
   return new UnexpectedStatusError(init);
+}
+
+const UNSUPPORTED_KIND = /^Unsupported query kind: (\S+)/;
+
+/** 400: PostHog's query errors (too much data, HogQL, a kind it cannot run) get their own classes. */
+function badRequest(init: PostHogErrorInit): PostHogError {
+  const unsupported = UNSUPPORTED_KIND.exec(init.detail ?? '');
+  if (unsupported) {
+    return new UnsupportedQueryKindError({ ...init, kind: unsupported[1] });
+  }
+  if (init.code === 'too_many_bytes') {
+    return new QueryTooLargeError(init);
+  }
+  return init.code && HOGQL_ERROR_CODES.has(init.code) ? new HogQLError(init) : new ValidationError(init);
 }
 
 /** Redirects are never followed: the Authorization header must not travel to wherever they point. */

@@ -170,6 +170,37 @@ export class QueryTooLargeError extends ValidationError {
   }
 }
 
+/** The codes PostHog gives a 400 for a HogQL error (posthog/hogql/errors.py; older servers: `invalid`). */
+export const HOGQL_ERROR_CODES: ReadonlySet<string> = new Set([
+  'hogql_syntax_error',
+  'hogql_query_error',
+  'hogql_error',
+  'invalid_property_filter',
+  'table_access_denied',
+]);
+
+/**
+ * 400 for a HogQL error in a query (syntax, unknown field, ...). PostHog's body keeps only the message: ask
+ * HogQLMetadata (`client.queries.metadata`) for where in the text it is.
+ */
+export class HogQLError extends ValidationError {
+  override name = 'HogQLError';
+  constructor(init: PostHogErrorInit) {
+    super(init, `PostHog could not run the query: ${sentence(init.detail) || 'the HogQL is invalid.'}`);
+  }
+}
+
+/** 400 "Unsupported query kind: X": the server has no runner for the kind (e.g. SavedInsightNode). */
+export class UnsupportedQueryKindError extends ValidationError {
+  override name = 'UnsupportedQueryKindError';
+  /** The kind PostHog named. */
+  readonly kind: string;
+  constructor(init: PostHogErrorInit & { kind: string }) {
+    super(init, `PostHog cannot run queries of the kind ${init.kind}. ${sentence(init.detail)}`.trim());
+    this.kind = init.kind;
+  }
+}
+
 export class MethodNotAllowedError extends PostHogError {
   override name = 'MethodNotAllowedError';
   constructor(init: PostHogErrorInit) {
@@ -531,5 +562,56 @@ function listLimitMessage(init: { reason: ListLimitReason; limit: number; count?
       return `PostHog split this list into more than ${limit} pages, so it was not loaded to its end.`;
     case 'repeatedNext':
       return 'PostHog sent a next-page link to a page it had already sent, so the list would never end. It was not followed again.';
+  }
+}
+
+/**
+ * The server answered 404 to POST /query/: an older (self-hosted) PostHog without the Query API. Callers fall
+ * back to the legacy events endpoint.
+ */
+export class QueryApiUnavailableError extends PostHogError {
+  override name = 'QueryApiUnavailableError';
+  constructor(init: PostHogErrorInit) {
+    super(
+      describe(init, 'no Query API'),
+      'This PostHog server has no Query API (it answered 404 to /query/); it is probably an older self-hosted version.',
+      init,
+    );
+  }
+}
+
+/** An asynchronous query run that PostHog reports as failed: its `error_message`, or none for an internal error. */
+export class QueryFailedError extends PostHogError {
+  override name = 'QueryFailedError';
+  /** The run's client_query_id. */
+  readonly queryId: string;
+  constructor(init: PostHogErrorInit & { queryId: string }) {
+    super(
+      describe(init, 'query failed'),
+      init.detail
+        ? `PostHog could not run the query: ${sentence(init.detail)}`
+        : 'PostHog could not run the query (an internal error, without a message). Try again later.',
+      init,
+    );
+    this.queryId = init.queryId;
+  }
+}
+
+/**
+ * An asynchronous run still not complete after the polling limit (10 minutes, as PostHog's web app polls). The
+ * run was cancelled. "Query timed out" is the web app's message.
+ */
+export class QueryTimedOutError extends PostHogError {
+  override name = 'QueryTimedOutError';
+  readonly queryId: string;
+  readonly waitedMs: number;
+  constructor(init: PostHogErrorInit & { queryId: string; waitedMs: number }) {
+    super(
+      describe(init, `Query timed out after ${init.waitedMs} ms`),
+      `Query timed out: PostHog did not finish it within ${waitText(init.waitedMs / 1000)}, so it was cancelled. Narrow it (a shorter time range, fewer rows) and run it again.`,
+      init,
+    );
+    this.queryId = init.queryId;
+    this.waitedMs = init.waitedMs;
   }
 }

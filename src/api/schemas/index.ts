@@ -7,3 +7,4 @@ export * from './comment';
 export * from './discovery';
 export * from './shapes';
 export * from './collab';
+export * from './query';
