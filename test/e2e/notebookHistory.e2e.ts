@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'mocha';
-import { markdownOf } from '../../src/notebooks/notebookDocument';
+import { markdownOf } from '../../src/notebooks/model/notebookDocument';
 import { e2e, showNotebooksOf } from './context';
 
 const markdownDoc = (markdown: string) => ({ type: 'doc', content: [{ type: 'ph-markdown-notebook', attrs: { nodeId: 'markdown-notebook-v2', markdown } }] });

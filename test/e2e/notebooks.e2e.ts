@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { copyFile, mkdir } from 'node:fs/promises';
 import * as path from 'node:path';
 import { describe, it } from 'mocha';
-import { markdownOf } from '../../src/notebooks/notebookDocument';
+import { markdownOf } from '../../src/notebooks/model/notebookDocument';
 import type { Json } from '../api-server/model';
 import { repoRoot } from '../host/paths';
 import { e2e, showNotebooksOf } from './context';

@@ -8,10 +8,10 @@ import type { NotebookEditorCommands } from '../../src/notebooks/notebookEditorC
 import type { NotebookPicker } from '../../src/notebooks/notebookPicker';
 import { OPEN_AS_SETTING } from '../../src/notebooks/notebookTargets';
 import { TAGS } from '../../src/notebooks/markdown/dialect';
-import { markdownOf } from '../../src/notebooks/notebookDocument';
-import { NotebookFileStore } from '../../src/notebooks/notebookFiles';
-import { DeletedNotebookNode, NotebookNode, NotebooksNode } from '../../src/notebooks/notebookNodes';
-import type { NotebookForm } from '../../src/notebooks/notebookPaths';
+import { markdownOf } from '../../src/notebooks/model/notebookDocument';
+import { NotebookFileStore } from '../../src/notebooks/files/notebookFiles';
+import { DeletedNotebookNode, NotebookNode, NotebooksNode } from '../../src/notebooks/lists/notebookNodes';
+import type { NotebookForm } from '../../src/notebooks/model/notebookPaths';
 import { ProjectNode } from '../../src/tree/nodes';
 import { ExplorerHarness, labelOf } from './support/explorerHarness';
 import { localApi, type RecordedRequest } from './support/localApi';

@@ -10,7 +10,7 @@ import {
   readonlyOf,
   serializeDocument,
   serializeNotebook,
-} from '../../../../src/notebooks/notebookDocument';
+} from '../../../../src/notebooks/model/notebookDocument';
 import { notebook } from '../fixtures';
 import { acceptAll, LABELS } from './resolve';
 

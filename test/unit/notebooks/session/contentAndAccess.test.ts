@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { beforeEach, describe, test } from 'node:test';
 import { type Notebook, PermissionDeniedError, PostHogClient } from '../../../../src/api';
-import type { NotebookForm } from '../../../../src/notebooks/notebookPaths';
+import type { NotebookForm } from '../../../../src/notebooks/model/notebookPaths';
 import { ContentRefusedError, type NotebookRef, type NotebookSession, NotebookSessions, type SessionChange } from '../../../../src/notebooks/session';
 import { type LocalApi } from '../../../api-server';
 import { setNotebookAccess } from '../../../api-server/notebook-access';

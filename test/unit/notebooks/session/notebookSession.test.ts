@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { beforeEach, describe, test } from 'node:test';
 import { type Notebook, PostHogClient } from '../../../../src/api';
-import { markdownOf } from '../../../../src/notebooks/notebookDocument';
-import type { NotebookForm } from '../../../../src/notebooks/notebookPaths';
+import { markdownOf } from '../../../../src/notebooks/model/notebookDocument';
+import type { NotebookForm } from '../../../../src/notebooks/model/notebookPaths';
 import { type NotebookRef, type NotebookSession, NotebookSessions, type SessionChange } from '../../../../src/notebooks/session';
 import { type LocalApi } from '../../../api-server';
 import { edited } from '../fixtures';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { beforeEach, describe, test } from 'node:test';
 import type { PostHogClient } from '../../../../src/api';
-import { MarkdownSaveError } from '../../../../src/notebooks/markdownSave';
-import type { NotebookForm } from '../../../../src/notebooks/notebookPaths';
+import { MarkdownSaveError } from '../../../../src/notebooks/saving/markdownSavePlan';
+import type { NotebookForm } from '../../../../src/notebooks/model/notebookPaths';
 import { type NotebookRef, NotebookSessions } from '../../../../src/notebooks/session';
 import type { LocalApi } from '../../../api-server';
 import { withLocalApiClient } from '../../../support/localApiClient';
