@@ -333,7 +333,7 @@ export class NotebookFileStore extends Disposable implements ProjectCollection {
     this.sessions.setPollInterval(seconds);
   }
 
-  /** One round of polling: a conditional GET per open notebook; clean editors reload, dirty ones are warned. */
+  /** One round of polling: a conditional GET per open notebook; clean editors reload, and a newer version is merged into unsaved ones where it does not overlap their changes (held where it does). */
   pollOpenNotebooks(): Promise<void> {
     return this.sessions.checkOpenNotebooks();
   }

@@ -35,7 +35,9 @@ export function sessionKey(ref: NotebookRef): string {
 /**
  * The open notebooks' sessions, one per notebook: made when a notebook is first fetched, kept while editors
  * show it, forgotten a while after. One GET per notebook at a time (VS Code asks for a stat from several places
- * when it opens a file). Each session follows PostHog's changes by polling every `pollSeconds` (0: not at all).
+ * when it opens a file). Each session follows PostHog's changes on its collaboration stream, at most
+ * STREAMS_PER_CONNECTION at once per connection; a server without the stream, and notebooks beyond those, are
+ * polled every `pollSeconds` (0: not at all).
  */
 export class NotebookSessions {
   private readonly sessions = new Map<string, NotebookSession>();
