@@ -13,6 +13,7 @@ import { ExplorerHarness, iconOf, labelOf } from './support/explorerHarness';
 import { localApi, type RecordedRequest } from './support/localApi';
 import { runnerSecrets } from './support/runnerContext';
 import { closeAllEditors, waitFor } from './support/editorWaits';
+import { paragraph } from '../api-server/content';
 
 /**
  * What PostHog does to notebooks today, in the editor: content it refuses (marked at its node) or rewrites
@@ -31,7 +32,6 @@ interface Fixture {
 }
 
 const heading = (text: string) => ({ type: 'heading', attrs: { level: 1 }, content: [{ type: 'text', text }] });
-const paragraph = (text: string) => ({ type: 'paragraph', content: [{ type: 'text', text }] });
 const markdownDoc = (markdown: string) => ({ type: 'doc', content: [{ type: 'ph-markdown-notebook', attrs: { nodeId: 'markdown-notebook-v2', markdown } }] });
 const HOGQL = { kind: 'HogQLQuery', query: 'select count() from events' };
 
@@ -210,8 +210,8 @@ describe('Notebooks as PostHog serves them today', function () {
     assert.equal(await fixture.harness.run(COMMANDS.restoreNotebookVersion, one, uri, timeline.id), true);
     assert.deepEqual(
       (await requestsOf(notebook)).filter((request) => request.path.endsWith(`/notebooks/${notebook.short_id}/`) || request.path.endsWith('/markdown_save/')).map((request) => `${request.method} ${request.status}`),
-      ['POST 409', 'POST 200'],
-      'a normal save against the version the user saw: PostHog\'s 409 carries the change it missed, then the merge',
+      ['POST 200'],
+      'planned against the version the user saw, which the session knows PostHog has moved past: merged before sending, one save',
     );
     assert.equal(markdownOf((await server(notebook)).content), '# History\n\nFirst paragraph, version one.\n\nSecond paragraph, edited by them.\n');
     assert.ok(fixture.harness.window.messages.some((message) => /^Restored "History"/.test(message.text)), JSON.stringify(fixture.harness.window.messages));

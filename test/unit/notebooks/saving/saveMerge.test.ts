@@ -6,6 +6,7 @@ import { editableOf, markdownOf } from '../../../../src/notebooks/model/notebook
 import { mergeJsonSave, mergeLabels, mergeMarkdownSave } from '../../../../src/notebooks/saving/saveMerge';
 import { notebook } from '../fixtures';
 import { acceptAll } from '../merge/resolve';
+import { paragraph } from '../../../api-server/content';
 
 const BASE = '# Notes\n\nFirst paragraph.\n\nSecond paragraph.\n';
 
@@ -17,7 +18,6 @@ function markdownNotebook(markdown: string, version: number) {
   });
 }
 
-const paragraph = (text: string) => ({ type: 'paragraph', content: [{ type: 'text', text }] });
 
 describe('a save that meets a newer version', () => {
   const base = snapshotOf(markdownNotebook(BASE, 3), BASE, 1);

@@ -9,8 +9,8 @@ import { migrateToMarkdown } from '../../../api-server/notebook-history';
 import { edited } from '../fixtures';
 import { FakeEditors, MemoryBaseStore, MemoryLog } from './sessionFakes';
 import { withLocalApiClient } from '../../../support/localApiClient';
+import { paragraph } from '../../../api-server/content';
 
-const paragraph = (text: string) => ({ type: 'paragraph', content: [{ type: 'text', text }] });
 const heading = (text: string) => ({ type: 'heading', attrs: { level: 1 }, content: [{ type: 'text', text }] });
 const queryNode = (nodeId: string, query: unknown) => ({ type: 'ph-query', attrs: { nodeId, query } });
 const HOGQL = { kind: 'HogQLQuery', query: 'select count() from events' };

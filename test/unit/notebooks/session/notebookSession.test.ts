@@ -8,8 +8,8 @@ import { type LocalApi } from '../../../api-server';
 import { edited } from '../fixtures';
 import { FakeEditors, MemoryBaseStore, MemoryLog, notebookUri } from './sessionFakes';
 import { withLocalApiClient } from '../../../support/localApiClient';
+import { paragraph } from '../../../api-server/content';
 
-const paragraph = (text: string) => ({ type: 'paragraph', content: [{ type: 'text', text }] });
 const heading = (text: string) => ({ type: 'heading', attrs: { level: 1 }, content: [{ type: 'text', text }] });
 const markdownDoc = (markdown: string) => ({ type: 'doc', content: [{ type: 'ph-markdown-notebook', attrs: { nodeId: 'markdown-notebook-v2', markdown } }] });
 

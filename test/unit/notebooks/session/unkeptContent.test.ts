@@ -7,8 +7,8 @@ import { type NotebookRef, NotebookSessions } from '../../../../src/notebooks/se
 import type { LocalApi } from '../../../api-server';
 import { withLocalApiClient } from '../../../support/localApiClient';
 import { FakeEditors, MemoryBaseStore, MemoryLog } from './sessionFakes';
+import { paragraph } from '../../../api-server/content';
 
-const paragraph = (text: string) => ({ type: 'paragraph', content: [{ type: 'text', text }] });
 
 /** Content a legacy notebook's Markdown file has no place for, and __proto__ members: kept, sent or refused, never dropped. */
 describe('content that is not a node, and __proto__ members (local API)', () => {
