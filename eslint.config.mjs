@@ -26,8 +26,23 @@ const LAYERS = ['api', 'common', 'workbench'];
 const FEATURES = Object.keys(ALLOWED).filter((folder) => !LAYERS.includes(folder));
 /** Folders that run without VS Code: in unit tests, or in the webview. */
 const WITHOUT_VSCODE = ['api', 'common', 'webview'];
-/** Parts of feature folders that run without VS Code too (logic unit-tested against the local API). */
-const WITHOUT_VSCODE_PARTS = { notebooks: ['session'] };
+/** Sub-features of src/notebooks that run without VS Code too (logic unit-tested against the local API). */
+const NOTEBOOK_PARTS_WITHOUT_VSCODE = ['model', 'markdown', 'merge', 'saving', 'session'];
+/**
+ * The sub-features of src/notebooks, lowest first, and the ones each may import. Imports run one way: a
+ * sub-feature never imports the feature's root (its wiring: index.ts and the command groups), nor one
+ * above it. docs/notebooks.md describes each.
+ */
+export const NOTEBOOK_PARTS = {
+  model: [],
+  markdown: ['model'],
+  merge: ['model', 'markdown'],
+  saving: ['model', 'markdown', 'merge'],
+  session: ['model', 'markdown', 'merge', 'saving'],
+  lists: ['model', 'markdown'],
+  files: ['model', 'markdown', 'merge', 'saving', 'session', 'lists'],
+  history: ['model', 'saving', 'session', 'lists', 'files'],
+};
 /** The one file that calls vscode.window and vscode.env: everything else reaches them through it. */
 const WINDOW_SEAM = 'src/workbench/window.ts';
 
@@ -51,29 +66,45 @@ const seamRules = {
   ],
 };
 
-/** The import rules of one folder of src/ (and of its parts that run without VS Code). */
-function folderRules(folder) {
+/** The import patterns one folder of src/ is held to: other folders through entry points, and no cycles. */
+function folderPatterns(folder) {
   const forbidden = LAYERS.includes(folder)
     ? [...FEATURES, ...LAYERS.filter((layer) => layer !== folder)]
     : FEATURES.filter((other) => other !== folder && !ALLOWED[folder].includes(other));
   const allowed = LAYERS.includes(folder) ? 'no other folder' : `only ${[...ALLOWED[folder], 'the shared layers'].join(', ')}`;
-  const patterns = [
+  return [
     ...(folder === 'api' ? [] : [throughEntryPoints]),
     {
       regex: `^(\\.\\./)+(${forbidden.join('|')})(/|$)`,
       message: `src/${folder} may import ${allowed}: see "Imports between folders" in CONTRIBUTING.md (no cycles).`,
     },
   ];
+}
+
+/** The import rules of one folder of src/. */
+function folderRules(folder) {
+  const patterns = folderPatterns(folder);
   return [
     {
       files: [`src/${folder}/**/*.ts`],
       rules: { 'no-restricted-imports': ['error', { paths: WITHOUT_VSCODE.includes(folder) ? [noVscode] : [], patterns }] },
     },
-    ...(WITHOUT_VSCODE_PARTS[folder] ?? []).map((part) => ({
-      files: [`src/${folder}/${part}/**/*.ts`],
-      rules: { 'no-restricted-imports': ['error', { paths: [noVscode], patterns }] },
-    })),
   ];
+}
+
+/** A sub-feature of src/notebooks may import only those below it, never the feature's root. */
+function notebookPartRules(part) {
+  const allowed = NOTEBOOK_PARTS[part];
+  const pattern = {
+    regex: `^\\.\\./(?!(${[...allowed, '\\.\\.'].join('|')})(/|$))`,
+    message: `src/notebooks/${part} may import ${allowed.length ? `only ${allowed.join(', ')} of src/notebooks` : 'no other part of src/notebooks'} (see NOTEBOOK_PARTS), never the feature's root.`,
+  };
+  return {
+    files: [`src/notebooks/${part}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': ['error', { paths: NOTEBOOK_PARTS_WITHOUT_VSCODE.includes(part) ? [noVscode] : [], patterns: [...folderPatterns('notebooks'), pattern] }],
+    },
+  };
 }
 
 /** Folders of src/ that the table leaves out: every file in them fails the lint until the table names them. */
@@ -98,6 +129,7 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [throughEntryPoints] }] },
   },
   ...Object.keys(ALLOWED).flatMap(folderRules),
+  ...Object.keys(NOTEBOOK_PARTS).map(notebookPartRules),
   { files: ['src/**/*.ts'], ignores: [WINDOW_SEAM], rules: seamRules },
   ...unlisted.map((folder) => ({
     files: [`src/${folder}/**/*.ts`],

@@ -8,7 +8,7 @@
  *                                                      collection's directory (e.g. notebooks/)
  *   posthog://<connectionId>/<projectId>/<folder>/<file>
  *                                                      an item of a collection; the collection reads its id from
- *                                                      the file name (e.g. src/notebooks/notebookPaths.ts)
+ *                                                      the file name (e.g. src/notebooks/model/notebookPaths.ts)
  */
 export type DocumentPath =
   | { readonly kind: 'connection'; readonly connectionId: string }

@@ -7,11 +7,11 @@ import type { CommandHandlers } from '../workbench/commands';
 import { confirm } from '../workbench/confirm';
 import { displayLanguage } from '../workbench/window';
 import type { WindowApi } from '../workbench/window';
-import type { HistoryEntry } from './notebookActivity';
-import { NotebooksNode, notebookTitle } from './notebookNodes';
-import { notebookFormOf } from './notebookPaths';
+import type { HistoryEntry } from './history/notebookActivity';
+import { NotebooksNode, notebookTitle } from './lists/notebookNodes';
+import { notebookFormOf } from './model/notebookPaths';
 import { NotebookCommandGroup, type NotebookTargets } from './notebookTargets';
-import { labelOf, type NotebookTimeline } from './notebookTimeline';
+import { labelOf, type NotebookTimeline } from './history/notebookTimeline';
 
 type EntryPick = vscode.QuickPickItem & { readonly entry?: HistoryEntry };
 

@@ -4,9 +4,9 @@ import type { ExplorerNode } from '../tree';
 import { COMMANDS } from '../workbench/commandIds';
 import type { CommandHandlers } from '../workbench/commands';
 import { type Confirmation, confirm, confirmOrOther } from '../workbench/confirm';
-import { conversionDetail, LISTED_LOSSES, lossReport } from './conversionPrompt';
-import { notebookTitle } from './notebookNodes';
-import type { NotebookForm } from './notebookPaths';
+import { conversionDetail, LISTED_LOSSES, lossReport } from './files/conversionPrompt';
+import { notebookTitle } from './lists/notebookNodes';
+import type { NotebookForm } from './model/notebookPaths';
 import { NotebookCommandGroup, notebookTitleOf } from './notebookTargets';
 import type { ConversionPlan } from './session';
 

@@ -5,9 +5,9 @@ import { commandTarget, type ExplorerNode, type ExplorerTreeProvider, pickProjec
 import { COMMANDS } from '../workbench/commandIds';
 import { type CommandHandlers, CommandGroup } from '../workbench/commands';
 import type { WindowApi } from '../workbench/window';
-import { editNotebookFilter } from './notebookFilterMenu';
-import { knownCreators } from './notebookFilter';
-import { DeletedNotebookNode, NotebooksNode, type NotebooksSection } from './notebookNodes';
+import { editNotebookFilter } from './lists/notebookFilterMenu';
+import { knownCreators } from './lists/notebookFilter';
+import { DeletedNotebookNode, NotebooksNode, type NotebooksSection } from './lists/notebookNodes';
 
 /** What the explorer lists of a project's notebooks: its filter, the deleted ones and restoring them. */
 export class NotebookListCommands extends CommandGroup {

@@ -6,10 +6,10 @@ import { type ExplorerNode, pickProject } from '../tree';
 import { COMMANDS } from '../workbench/commandIds';
 import type { CommandHandlers } from '../workbench/commands';
 import { displayLanguage } from '../workbench/window';
-import { LatestSearch } from './latestSearch';
-import { describeUser } from './notebookDocument';
-import { notebookTitle } from './notebookNodes';
-import { mergeMatches, prefixMatches } from './notebookSearch';
+import { LatestSearch } from './lists/latestSearch';
+import { describeUser } from './model/notebookDocument';
+import { notebookTitle } from './lists/notebookNodes';
+import { mergeMatches, prefixMatches } from './lists/notebookSearch';
 import { NotebookCommandGroup, type NotebookRef } from './notebookTargets';
 
 const SEARCH_DEBOUNCE_MS = 250;

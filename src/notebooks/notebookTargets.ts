@@ -3,10 +3,10 @@ import type { ConnectionManager, ConnectionSession } from '../connections';
 import { commandTarget, type ExplorerNode, type TargetSources } from '../tree';
 import { CommandGroup } from '../workbench/commands';
 import type { WindowApi } from '../workbench/window';
-import type { NotebookFileStore } from './notebookFiles';
-import type { NotebookLists } from './notebookLists';
-import { NotebookNode } from './notebookNodes';
-import { type NotebookForm, parseNotebookPath, titleFromFileName } from './notebookPaths';
+import type { NotebookFileStore } from './files/notebookFiles';
+import type { NotebookLists } from './lists/notebookLists';
+import { NotebookNode } from './lists/notebookNodes';
+import { type NotebookForm, parseNotebookPath, titleFromFileName } from './model/notebookPaths';
 
 export const OPEN_AS_SETTING = 'posthogExplorer.notebooks.openAs';
 

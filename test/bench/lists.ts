@@ -5,7 +5,7 @@ import { Agent, fetch } from 'undici';
 import { PostHogClient } from '../../src/api';
 import { collectAll, DEFAULT_PAGE_CONCURRENCY } from '../../src/api/paging';
 import { ExplorerModel } from '../../src/catalog/explorerModel';
-import { NotebookLists } from '../../src/notebooks/notebookLists';
+import { NotebookLists } from '../../src/notebooks/lists/notebookLists';
 import type { BenchApi } from './benchApi';
 import { type Figure, median, waves } from './results';
 

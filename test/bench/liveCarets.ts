@@ -3,7 +3,7 @@
 // 1,000 missed updates. CPU time, least of 2 runs; each must stay under 100 ms.
 import type { CollabCursor } from '../../src/api';
 import { applySpans, markdownCrc, replayUpdates, type TextUpdate } from '../../src/notebooks/session/markdownDiff';
-import { cursorAtOffset, offsetOfCursor } from '../../src/notebooks/session/presence';
+import { cursorAtOffset, offsetOfCursor } from '../../src/notebooks/session/remoteCarets';
 import type { Figure } from './results';
 
 const SECTION = 'Live notebooks: carets and replay (CPU time, least of 2 runs)';

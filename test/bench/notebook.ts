@@ -1,7 +1,7 @@
 // 2. Opening and saving a 2 MB notebook, as its JSON document and as Markdown, and merging a save that meets
 // another user's: requests, and the time spent in the extension beyond the network.
-// Replays what the posthog: file system does (src/notebooks/notebookFiles.ts, which needs vscode):
-// - JSON: open = GET + serialise + NotebookHistory.recordServed; save = NotebookHistory.planSave (parse,
+// Replays what the posthog: file system does (src/notebooks/files/notebookFiles.ts, which needs vscode):
+// - JSON: open = GET + serialise + ServedJsonVersions.recordServed; save = ServedJsonVersions.planSave (parse,
 //   validate, diff) + PATCH + recordWritten + serialise of the answer;
 // - Markdown: open = GET + convert to Markdown; save = planMarkdownSave (convert back, unchanged blocks
 //   keeping their nodes) + PATCH + the answer's Markdown;
@@ -11,10 +11,10 @@ import { type Notebook, PostHogClient } from '../../src/api';
 import MarkdownIt from 'markdown-it';
 import { posthogNotebookPlugin, readPostHogMarkdown, toPostHogMarkdown } from '../../src/notebooks/markdown';
 import { mergeMarkdown, mergeNotebookJson } from '../../src/notebooks/merge';
-import { markdownTextOf, planMarkdownSave, renderMarkdown, snapshotOf } from '../../src/notebooks/markdownSave';
-import { editableOf, parseNotebookDocument, serializeNotebook } from '../../src/notebooks/notebookDocument';
-import { NotebookHistory } from '../../src/notebooks/notebookHistory';
-import { mergeLabels, mergeMarkdownSave } from '../../src/notebooks/saveMerge';
+import { markdownTextOf, planMarkdownSave, renderMarkdown, snapshotOf } from '../../src/notebooks/saving/markdownSavePlan';
+import { editableOf, parseNotebookDocument, serializeNotebook } from '../../src/notebooks/model/notebookDocument';
+import { ServedJsonVersions } from '../../src/notebooks/saving/jsonSavePlan';
+import { mergeLabels, mergeMarkdownSave } from '../../src/notebooks/saving/saveMerge';
 import type { BenchApi } from './benchApi';
 import { type Figure, median } from './results';
 
@@ -64,7 +64,7 @@ export async function benchNotebook(api: BenchApi, latencyMs: number): Promise<F
   try {
     await client.users.me(); // an open connection, as in a session that already shows the tree
     for (let round = 1; round <= REPETITIONS; round++) {
-      const history = new NotebookHistory(shortId);
+      const history = new ServedJsonVersions(shortId);
       let text = '';
       opens.push(
         await timed(api, async () => {

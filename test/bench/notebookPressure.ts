@@ -3,7 +3,7 @@
 // followUps.ts) over an hour of virtual time, against a stream and a server that answer after one round trip.
 // PostHog allows a key 480 requests a minute and 4,800 an hour on notebooks, all callers together.
 import { type CollabEvent, HOUR_MS, MINUTE_MS, type Notebook, NOT_MODIFIED } from '../../src/api';
-import { type NotebookCalls, StreamBudget, type StreamTarget, StreamUpdates } from '../../src/notebooks/session';
+import { type NotebookCalls, StreamSlots, type StreamTarget, StreamUpdates } from '../../src/notebooks/session';
 import { notebook as notebookFixture } from '../unit/notebooks/fixtures';
 import { VirtualClock } from '../support/virtualClock';
 import type { Figure } from './results';
@@ -80,7 +80,7 @@ async function hourOfTyping(roundTripMs: number): Promise<HourOfTyping> {
     fallback: () => {
       throw new Error('no polling in this benchmark');
     },
-    budget: new StreamBudget(1),
+    budget: new StreamSlots(1),
     sleep: clock.sleep,
     now: clock.now,
     random: () => 0.5,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'mocha';
 import { readPostHogMarkdown } from '../../src/notebooks/markdown';
-import { markdownOf } from '../../src/notebooks/notebookDocument';
+import { markdownOf } from '../../src/notebooks/model/notebookDocument';
 import { e2e } from './context';
 
 /** What the test types after the new notebook's heading, line by line: a table and a Query tag. */

@@ -2,10 +2,11 @@ import assert from 'node:assert/strict';
 import { copyFile, mkdir } from 'node:fs/promises';
 import * as path from 'node:path';
 import { describe, it } from 'mocha';
-import { markdownOf } from '../../src/notebooks/notebookDocument';
+import { markdownOf } from '../../src/notebooks/model/notebookDocument';
 import type { Json } from '../api-server/model';
 import { repoRoot } from '../host/paths';
 import { e2e, showNotebooksOf } from './context';
+import { paragraph } from '../api-server/content';
 
 /** Line of `"title": ...` in a notebook document: after "{" and the 9 lines of the read-only block. */
 const TITLE_LINE = 11;
@@ -15,7 +16,6 @@ describe('Notebooks (e2e)', () => {
     const { workbench, page, api, resultsDir } = e2e();
     const organization = api.store.organizations[0]!;
     const project = api.store.projectsOf(organization.id).find((entry) => entry.name === 'Marketing site')!;
-    const paragraph = (text: string) => ({ type: 'paragraph', content: [{ type: 'text', text }] });
     const heading = { type: 'heading', attrs: { level: 1 }, content: [{ type: 'text', text: 'E2E notebook' }] };
     const notebook = api.store.createNotebook(project.id, {
       title: 'E2E notebook',

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, it } from 'mocha';
 import * as vscode from 'vscode';
 import { DEFAULT_RETRY, LIST_ALL_PAGE_SIZE, PostHogClient } from '../../src/api';
-import { NotebooksNode } from '../../src/notebooks/notebookNodes';
+import { NotebooksNode } from '../../src/notebooks/lists/notebookNodes';
 import { OrganizationNode, ProjectNode } from '../../src/tree/nodes';
 import { ExplorerHarness, iconOf, labelOf } from './support/explorerHarness';
 import { allScopesKey, apiUrl, localApi, seededKeys } from './support/localApi';

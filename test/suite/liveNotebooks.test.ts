@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, it } from 'mocha';
 import * as vscode from 'vscode';
 import type { Notebook } from '../../src/api';
 import type { ConnectionSession } from '../../src/connections/connectionManager';
-import { markdownOf } from '../../src/notebooks/notebookDocument';
+import { markdownOf } from '../../src/notebooks/model/notebookDocument';
 import { ExplorerHarness } from './support/explorerHarness';
 import { localApi, type RecordedRequest } from './support/localApi';
 import { runnerSecrets } from './support/runnerContext';

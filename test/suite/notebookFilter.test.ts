@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'mocha';
-import { CONTAINS_TARGETS } from '../../src/notebooks/notebookContains';
-import { NotebooksNode } from '../../src/notebooks/notebookNodes';
+import { CONTAINS_TARGETS } from '../../src/notebooks/lists/notebookContains';
+import { NotebooksNode } from '../../src/notebooks/lists/notebookNodes';
 import { SAMPLE_REFS } from '../api-server/notebook-samples';
 import { ExplorerHarness, labelOf } from './support/explorerHarness';
 import { localApi, type RecordedRequest } from './support/localApi';

@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { QuickPickItem } from 'vscode';
 import { SETTINGS_DOCUMENT_NAME } from '../../src/projects/projectSettingsDocument';
 import { serializeSettings } from '../../src/projects/settingsText';
-import { NotebookNode } from '../../src/notebooks/notebookNodes';
+import { NotebookNode } from '../../src/notebooks/lists/notebookNodes';
 import { type ExplorerNode, OrganizationNode, ProjectNode } from '../../src/tree/nodes';
 import { type LocalApi, startLocalApi } from '../api-server';
 import { ExplorerHarness, labelOf } from './support/explorerHarness';

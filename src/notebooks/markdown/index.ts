@@ -8,5 +8,5 @@ export * from './tags';
 export * from './toMarkdown';
 export * from './posthogModel';
 export { type PhLocatedBlock, readPostHogBlocks, readPostHogMarkdown } from './posthogReader';
-export { commentThreadIds, escapeInlineText as escapePostHogText, formatTag as formatPostHogTag, toPostHogMarkdown, unlabelledMentionIds, type PostHogConversion, type PostHogConversionOptions, type PostHogLoss, type PostHogLossKind } from './posthogWriter';
+export { commentThreadIds, escapeInlineText as escapePostHogText, formatTag as formatPostHogTag, toPostHogMarkdown, unlabelledMentionIds, type PostHogConversion, type PostHogConversionOptions, type PostHogLoss, type PostHogLossKind } from './legacyConversion';
 export { UNCLOSED_CODE_BLOCK, unclosedFenceLine } from './posthogLines';

@@ -1,5 +1,5 @@
 import { tagDefinition, tagOfNodeType, UNKNOWN_TAG } from './dialect';
-import { escapeLineStart, fencedCode } from './posthogWriter';
+import { escapeLineStart, fencedCode } from './legacyConversion';
 import { isWhitespaceCode } from './posthogText';
 import { childrenOf, isObject, type JsonObject, LIST_TYPES, type PmMark, type PmNode } from './schema';
 import { formatTag, isPropName } from './tags';

@@ -1,4 +1,4 @@
-import { sameJson } from '../notebookDocument';
+import { sameJson } from '../model/notebookDocument';
 import { cellAttrs, CELL_TYPES, childrenOf, isNode, isObject, linkAttrs, MARK_ORDER, markRank, type PmMark, type PmNode, plainText, quote } from './schema';
 
 /**

@@ -1,4 +1,4 @@
-import { sameJson } from '../notebookDocument';
+import { sameJson } from '../model/notebookDocument';
 import { parseMarkdownBlocks } from './legacyRead';
 import { plainText, type PmNode } from './schema';
 import { joinBlocks, placeDocBlocks } from './toMarkdown';

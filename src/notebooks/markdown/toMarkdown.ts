@@ -2,8 +2,8 @@ import { describeLosses } from './losses';
 import type { MarkdownIssue } from './issues';
 import { issueAt, parseMarkdownBlocks } from './legacyRead';
 import { tiptapDefaults, writeBlockAfter } from './legacyWrite';
-import { toPostHogMarkdown } from './posthogWriter';
-import { sameJson } from '../notebookDocument';
+import { toPostHogMarkdown } from './legacyConversion';
+import { sameJson } from '../model/notebookDocument';
 import { isNode, isObject, type PmNode } from './schema';
 
 /**

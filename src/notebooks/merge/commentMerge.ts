@@ -1,6 +1,6 @@
 import { formatPostHogTag, readPostHogMarkdown } from '../markdown';
 import type { PhComponent, PhPropValue } from '../markdown';
-import { sameJson } from '../notebookDocument';
+import { sameJson } from '../model/notebookDocument';
 
 /**
  * A discussion thread both sides changed: `<Comment ref="…" replies={[…]} />` blocks whose replies differ on

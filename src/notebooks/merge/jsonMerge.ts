@@ -1,4 +1,4 @@
-import { canonical, type EditableNotebook, isObject, markdownOf, type ReadonlyBlock, sameJson, serializeDocument } from '../notebookDocument';
+import { canonical, type EditableNotebook, isObject, markdownOf, type ReadonlyBlock, sameJson, serializeDocument } from '../model/notebookDocument';
 import { conflictLines, type MergeLabels } from './conflictMarkers';
 import { type MarkdownMerge, markdownText, mergeMarkdownLines } from './markdownMerge';
 import { mergeRegions, narrowConflict, type Region } from './sequenceMerge';

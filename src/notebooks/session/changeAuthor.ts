@@ -1,5 +1,5 @@
 import type { Notebook } from '../../api';
-import { describeUser } from '../notebookDocument';
+import { describeUser } from '../model/notebookDocument';
 
 type Revision = Pick<Notebook, 'version' | 'last_modified_at'>;
 

@@ -1,5 +1,5 @@
 import { BudgetWaitError, type CollabCursor, MethodNotAllowedError, NotFoundError } from '../../api';
-import { markdownOf } from '../notebookDocument';
+import { markdownOf } from '../model/notebookDocument';
 import {
   type Author,
   cursorAtOffset,
@@ -8,7 +8,7 @@ import {
   offsetOfHead,
   type RemoteCaret,
   RemoteCarets,
-} from './presence';
+} from './remoteCarets';
 import type { NotebookCalls, NotebookRef, SessionLog } from './ports';
 import type { RemotePresence } from './streamUpdates';
 

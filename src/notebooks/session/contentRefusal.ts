@@ -1,8 +1,8 @@
 import { ValidationError } from '../../api';
 import { parseJsonWithLocations } from '../../common/jsonWithLocations';
 import { scanTags } from '../markdown';
-import { isObject, sameJson } from '../notebookDocument';
-import type { NotebookForm } from '../notebookPaths';
+import { isObject, sameJson } from '../model/notebookDocument';
+import type { NotebookForm } from '../model/notebookPaths';
 
 /**
  * Content PostHog refuses. PostHog checks every `ph-query` node of a notebook's content on each save and

@@ -1,4 +1,4 @@
-import { isObject, sameJson } from '../notebookDocument';
+import { isObject, sameJson } from '../model/notebookDocument';
 
 /**
  * What PostHog changed in content it stored: it normalises query nodes (an InsightVizNode around a SQL chart

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { BaseSnapshot } from '../markdownSave';
+import type { BaseSnapshot } from '../saving/markdownSavePlan';
 import type { BaseStore, EditorFacts, SessionLog } from './ports';
 import { planRemoteMerge } from './remoteMerge';
 

@@ -3,9 +3,9 @@ export { checkForChanges, type LiveUpdates, type LiveUpdateTarget, PollingUpdate
 export { FRESH_MS, type FormText, NotebookSession, notebookText, type SessionChange, type WriteOutcome } from './notebookSession';
 export { DEFAULT_POLL_SECONDS, type LiveMode, NotebookSessions, PAUSE_AFTER_UNFOCUSED_MS, sessionKey, type SessionsDeps, STREAMS_PER_CONNECTION } from './notebookSessions';
 export type { BaseStore, EditorFacts, NotebookCalls, NotebookRef, SessionLog } from './ports';
-export type { Author } from './presence';
+export type { Author } from './remoteCarets';
 export { type LineRange, textEdits } from './remoteMerge';
-export { type RemotePresence, type RemoteUpdate, StreamBudget, type StreamTarget, StreamUpdates } from './streamUpdates';
+export { type RemotePresence, type RemoteUpdate, StreamSlots, type StreamTarget, StreamUpdates } from './streamUpdates';
 export { ContentRefusedError, type TextPlace } from './contentRefusal';
 export { UnconfirmedSaveError } from './notebookSave';
 export { changeAuthor, isServerRevision } from './changeAuthor';

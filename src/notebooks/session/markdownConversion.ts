@@ -1,6 +1,6 @@
 import type { Comment, Notebook, OrganizationMember } from '../../api';
 import { commentThreadIds, type PhPropValue, type PostHogLoss, toPostHogMarkdown, unlabelledMentionIds } from '../markdown';
-import { markdownOf } from '../notebookDocument';
+import { markdownOf } from '../model/notebookDocument';
 
 /**
  * "Convert to Markdown Notebook", before anything is sent: the Markdown PostHog's migration would write for the

@@ -1,7 +1,7 @@
 import { MethodNotAllowedError, type Notebook, NotFoundError } from '../../api';
 import type { MarkdownSaveBody } from '../../api';
-import { type EditableNotebook, MARKDOWN_NODE, markdownOf } from '../notebookDocument';
-import type { SaveMergeOutcome } from '../saveMerge';
+import { type EditableNotebook, MARKDOWN_NODE, markdownOf } from '../model/notebookDocument';
+import type { SaveMergeOutcome } from '../saving/saveMerge';
 import { changeAuthor } from './changeAuthor';
 import { replayUpdates } from './markdownDiff';
 import { confirmed, mergeWith, newerThanBase, type PendingSave, type SendOptions, type SendOutcome, sendSave, UnconfirmedSaveError } from './notebookSave';

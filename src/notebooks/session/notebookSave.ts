@@ -1,9 +1,9 @@
 import { ConflictError, type Notebook } from '../../api';
-import { type BaseSnapshot, conflictMarkerIssues, planMarkdownSave } from '../markdownSave';
-import { type EditableNotebook, EMPTY_DOC, NotebookDocumentError, type SaveBody } from '../notebookDocument';
-import type { NotebookHistory } from '../notebookHistory';
-import type { NotebookForm } from '../notebookPaths';
-import { mergeJsonSave, mergeLabels, mergeMarkdownSave, type SaveMergeOutcome } from '../saveMerge';
+import { type BaseSnapshot, conflictMarkerIssues, planMarkdownSave } from '../saving/markdownSavePlan';
+import { type EditableNotebook, EMPTY_DOC, NotebookDocumentError, type SaveBody } from '../model/notebookDocument';
+import type { ServedJsonVersions } from '../saving/jsonSavePlan';
+import type { NotebookForm } from '../model/notebookPaths';
+import { mergeJsonSave, mergeLabels, mergeMarkdownSave, type SaveMergeOutcome } from '../saving/saveMerge';
 import { changeAuthor } from './changeAuthor';
 import type { NotebookCalls, NotebookRef, SessionLog } from './ports';
 
@@ -34,7 +34,7 @@ export function planMarkdownWrite(text: string, base: BaseSnapshot): PendingSave
  * against the version it shows. Throws NotebookDocumentError while conflict markers remain, or when the text
  * does not read or changed a read-only field.
  */
-export function planJsonWrite(text: string, shown: NotebookHistory, editorBase: BaseSnapshot | undefined): PendingSave | undefined {
+export function planJsonWrite(text: string, shown: ServedJsonVersions, editorBase: BaseSnapshot | undefined): PendingSave | undefined {
   const markers = conflictMarkerIssues(text);
   if (markers.length > 0) {
     throw new NotebookDocumentError(markers.map((issue) => ({ message: issue.message, location: { line: issue.line + 1, column: 1, offset: 0 } })));

@@ -1,13 +1,13 @@
 import type { Notebook } from '../../api';
 import { Emitter } from '../../common/emitter';
 import type { MarkdownIssue } from '../markdown';
-import type { BaseSnapshot } from '../markdownSave';
-import { isCurrentName } from '../notebookNames';
-import { type NotebookForm, notebookFormOf } from '../notebookPaths';
+import type { BaseSnapshot } from '../saving/markdownSavePlan';
+import { isCurrentName } from '../model/notebookNames';
+import { type NotebookForm, notebookFormOf } from '../model/notebookPaths';
 import { type CaretInText, Collaborators } from './collaborators';
 import { EditorBases } from './editorBases';
 import type { LiveUpdates } from './liveUpdates';
-import type { Author } from './presence';
+import type { Author } from './remoteCarets';
 import type { BaseStore, EditorFacts, NotebookCalls, NotebookRef, SessionLog } from './ports';
 import { RemoteFollower, UpdatesSwitch } from './remoteFollower';
 import { authorOfVersion } from './remoteChanges';

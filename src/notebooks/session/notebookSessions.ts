@@ -5,7 +5,7 @@ import { projectItemKey } from '../../common/keys';
 import { type LiveUpdates, PollingUpdates } from './liveUpdates';
 import { NotebookSession, type SessionChange } from './notebookSession';
 import type { BaseStore, EditorFacts, NotebookCalls, NotebookRef, SessionLog } from './ports';
-import { StreamBudget, type StreamTarget, StreamUpdates } from './streamUpdates';
+import { StreamSlots, type StreamTarget, StreamUpdates } from './streamUpdates';
 
 /** A session no editor shows, no watcher follows and nothing fetched lately goes after this long. */
 const FORGET_IDLE_MS = 10 * 60_000;
@@ -35,14 +35,16 @@ export function sessionKey(ref: NotebookRef): string {
 /**
  * The open notebooks' sessions, one per notebook: made when a notebook is first fetched, kept while editors
  * show it, forgotten a while after. One GET per notebook at a time (VS Code asks for a stat from several places
- * when it opens a file). Each session follows PostHog's changes by polling every `pollSeconds` (0: not at all).
+ * when it opens a file). Each session follows PostHog's changes on its collaboration stream, at most
+ * STREAMS_PER_CONNECTION at once per connection; a server without the stream, and notebooks beyond those, are
+ * polled every `pollSeconds` (0: not at all).
  */
 export class NotebookSessions {
   private readonly sessions = new Map<string, NotebookSession>();
   private readonly fetching = new Map<string, Promise<NotebookSession>>();
   private pollSeconds = DEFAULT_POLL_SECONDS;
   private liveMode: LiveMode = 'stream';
-  private readonly budgets = new Map<string, StreamBudget>();
+  private readonly budgets = new Map<string, StreamSlots>();
   /** This window's client id on PostHog's collaboration endpoints: its own saves' updates carry it. */
   readonly clientId = `vscode-${randomUUID()}`;
   private pauseTimer: ReturnType<typeof setTimeout> | undefined;
@@ -173,7 +175,7 @@ export class NotebookSessions {
     }
     let budget = this.budgets.get(ref.connectionId);
     if (!budget) {
-      budget = new StreamBudget(STREAMS_PER_CONNECTION);
+      budget = new StreamSlots(STREAMS_PER_CONNECTION);
       this.budgets.set(ref.connectionId, budget);
     }
     return new StreamUpdates(target, () => this.deps.calls(ref.connectionId), this.deps.log, { fallback: polling, budget });

@@ -1,5 +1,5 @@
 import type { NotebooksApi } from '../../api';
-import type { BaseSnapshot } from '../markdownSave';
+import type { BaseSnapshot } from '../saving/markdownSavePlan';
 
 /**
  * What a notebook session needs from outside: PostHog's notebook calls, the editors that show the notebook,

@@ -1,12 +1,12 @@
 import type { Notebook, User } from '../../api';
-import { snapshotOf } from '../markdownSave';
-import { markdownOf } from '../notebookDocument';
-import { serverMarkdown } from '../saveMerge';
+import { snapshotOf } from '../saving/markdownSavePlan';
+import { markdownOf } from '../model/notebookDocument';
+import { serverMarkdown } from '../saving/saveMerge';
 import { changeAuthor } from './changeAuthor';
 import type { EditorBases } from './editorBases';
 import { applySpans, markdownCrc } from './markdownDiff';
 import { withMarkdown } from './markdownSaveCall';
-import type { Author } from './presence';
+import type { Author } from './remoteCarets';
 import type { EditorFacts } from './ports';
 import { type LineRange, planRemoteMerge } from './remoteMerge';
 import type { RemoteUpdate } from './streamUpdates';

@@ -1,10 +1,10 @@
 import type { Notebook } from '../../api';
-import { notebookFormOf } from '../notebookPaths';
+import { notebookFormOf } from '../model/notebookPaths';
 import { isServerRevision } from './changeAuthor';
 import type { EditorBases } from './editorBases';
 import type { LiveUpdates } from './liveUpdates';
 import type { SessionChange } from './notebookSession';
-import type { Author } from './presence';
+import type { Author } from './remoteCarets';
 import type { EditorFacts, NotebookCalls, NotebookRef } from './ports';
 import { authorOfVersion, mergeIntoEditor, notebookAfterUpdate } from './remoteChanges';
 import type { SessionVersion } from './sessionVersion';

@@ -1,9 +1,9 @@
 import type { Notebook } from '../../api';
 import type { MarkdownIssue } from '../markdown';
-import { type BaseSnapshot, markdownTextOf, renderMarkdown, snapshotOf } from '../markdownSave';
-import { markdownOf, serializeNotebook } from '../notebookDocument';
-import { NotebookHistory } from '../notebookHistory';
-import type { NotebookForm } from '../notebookPaths';
+import { type BaseSnapshot, markdownTextOf, renderMarkdown, snapshotOf } from '../saving/markdownSavePlan';
+import { markdownOf, serializeNotebook } from '../model/notebookDocument';
+import { ServedJsonVersions } from '../saving/jsonSavePlan';
+import type { NotebookForm } from '../model/notebookPaths';
 
 /** A read within this long after a fetch serves what that fetch got. */
 export const FRESH_MS = 5_000;
@@ -32,12 +32,12 @@ export class SessionVersion {
   private currentMtime: number;
   private fetchedAt = Date.now();
   /** The versions JSON editors were shown, for the read-only block check. */
-  readonly shown: NotebookHistory;
+  readonly shown: ServedJsonVersions;
 
   constructor(shortId: string, notebook: Notebook) {
     this.currentNotebook = notebook;
     this.currentMtime = this.nextMtime(Date.parse(notebook.last_modified_at) || Date.now());
-    this.shown = new NotebookHistory(shortId);
+    this.shown = new ServedJsonVersions(shortId);
   }
 
   get current(): Notebook {

@@ -1,9 +1,9 @@
 import { type Notebook, PermissionDeniedError } from '../../api';
-import { isViewOnly } from '../accessLevel';
+import { isViewOnly } from '../model/accessLevel';
 import type { MarkdownIssue } from '../markdown';
-import { type BaseSnapshot, conflictMarkerIssues, editableFromMarkdown, MarkdownSaveError, snapshotOf } from '../markdownSave';
-import { editableOf, MARKDOWN_NODE, MARKDOWN_NODE_ID, markdownOf } from '../notebookDocument';
-import type { NotebookForm } from '../notebookPaths';
+import { type BaseSnapshot, conflictMarkerIssues, editableFromMarkdown, MarkdownSaveError, snapshotOf } from '../saving/markdownSavePlan';
+import { editableOf, MARKDOWN_NODE, MARKDOWN_NODE_ID, markdownOf } from '../model/notebookDocument';
+import type { NotebookForm } from '../model/notebookPaths';
 import { isServerRevision } from './changeAuthor';
 import { ContentRefusedError, isContentRefusal, locateRefusedNode } from './contentRefusal';
 import { describeRewrite } from './contentRewrite';

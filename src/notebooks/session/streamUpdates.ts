@@ -2,7 +2,7 @@ import { ClientDisposedError, type CollabCursor, type CollabEvent, isAbortError,
 import { FollowUps, UnreadableBurst } from './followUps';
 import { checkForChanges, type LiveUpdates, type LiveUpdateTarget } from './liveUpdates';
 import type { TextSpan } from './markdownDiff';
-import { type Author, authorOf } from './presence';
+import { type Author, authorOf } from './remoteCarets';
 import type { NotebookCalls, SessionLog } from './ports';
 
 /** A change of the notebook's content that PostHog's stream told of. */
@@ -40,7 +40,7 @@ export interface StreamTarget extends LiveUpdateTarget {
 }
 
 /** How many streams a connection keeps open at once (each holds a connection); beyond, notebooks are polled. */
-export class StreamBudget {
+export class StreamSlots {
   private used = 0;
 
   constructor(readonly size: number) {}
@@ -61,7 +61,7 @@ export class StreamBudget {
 export interface StreamOptions {
   /** Where the notebook is followed when the server has no stream, or no stream is left in the budget. */
   readonly fallback: () => LiveUpdates;
-  readonly budget: StreamBudget;
+  readonly budget: StreamSlots;
   readonly sleep?: Sleep;
   readonly random?: () => number;
   readonly now?: () => number;

@@ -10,7 +10,7 @@ import { relativeDateParse } from '../relative-date';
 import { activityPage } from './activity';
 import { pythonInt } from '../python';
 import { markdownDoc, markdownOf } from '../content';
-import { toPostHogMarkdown } from '../../../src/notebooks/markdown/posthogWriter';
+import { toPostHogMarkdown } from '../../../src/notebooks/markdown/legacyConversion';
 import { canSee, requireNotebookAccess } from '../notebook-access';
 import { normalizeNotebookContent } from '../notebook-rules';
 import { notebookMarkdown } from '../notebook-history';

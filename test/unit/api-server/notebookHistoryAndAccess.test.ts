@@ -3,9 +3,9 @@ import { describe, test, afterEach, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { markdownOf, startLocalApi, type LocalApi } from '../../api-server';
 import { call, control, errorBody, get, mainProject } from './helpers';
+import { paragraph } from '../../api-server/content';
 
 const heading = (text: string) => ({ type: 'heading', attrs: { level: 1 }, content: [{ type: 'text', text }] });
-const paragraph = (text: string) => ({ type: 'paragraph', content: [{ type: 'text', text }] });
 const queryNode = (query: unknown) => ({ type: 'ph-query', attrs: { nodeId: 'q1', query } });
 const doc = (...nodes: unknown[]) => ({ type: 'doc', content: nodes });
 const HOGQL = { kind: 'HogQLQuery', query: 'select 1' };

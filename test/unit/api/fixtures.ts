@@ -1,4 +1,5 @@
 /** Canned bodies shaped like PostHog's real answers, for schema and stub-server tests. */
+import { defaultProjectSettings } from '../../api-server/defaults';
 
 export const user = {
   id: 1,
@@ -12,7 +13,9 @@ export const user = {
   role_at_organization: 'engineering',
 };
 
+/** A project as PostHog answers it: the local API's defaults for a new project, and what this one has set. */
 export const project = {
+  ...defaultProjectSettings(),
   id: 1,
   uuid: '0190a4b2-0000-7000-8000-0000000000aa',
   organization: '0190a4b2-0000-7000-8000-0000000000bb',
@@ -22,43 +25,16 @@ export const project = {
   slack_incoming_webhook: null,
   created_at: '2025-01-01T00:00:00Z',
   updated_at: '2025-01-02T00:00:00Z',
-  anonymize_ips: false,
   completed_snippet_onboarding: true,
   ingested_event: true,
-  test_account_filters: [],
-  test_account_filters_default_checked: null,
   path_cleaning_filters: null,
-  is_demo: false,
-  timezone: 'UTC',
-  data_attributes: ['data-attr'],
-  person_display_name_properties: null,
-  correlation_config: {},
-  autocapture_opt_out: null,
-  autocapture_exceptions_opt_in: null,
-  autocapture_exceptions_errors_to_ignore: null,
-  capture_console_log_opt_in: true,
-  capture_performance_opt_in: true,
-  session_recording_opt_in: false,
-  session_recording_sample_rate: null,
-  session_recording_minimum_duration_milliseconds: null,
-  session_recording_linked_flag: null,
-  session_recording_network_payload_capture_config: null,
-  session_replay_config: null,
   effective_membership_level: 15,
-  access_control: false,
-  week_start_day: null,
   has_group_types: false,
-  primary_dashboard: null,
-  live_events_columns: null,
   recording_domains: null,
   person_on_events_querying_enabled: true,
   inject_web_apps: false,
-  extra_settings: null,
-  modifiers: null,
   default_modifiers: { personsOnEventsMode: 'person_id_override_properties_on_events' },
   has_completed_onboarding_for: { product_analytics: true },
-  surveys_opt_in: null,
-  heatmaps_opt_in: null,
   live_events_token: 'phs_live',
   some_future_field: { anything: 1 },
 };

@@ -4,7 +4,7 @@ import { PostHogClient, RequestBudgets } from '../../../src/api';
 import { checkApiKey } from '../../../src/connections/keyCheck';
 import { ExplorerModel } from '../../../src/catalog/explorerModel';
 import { DELETION_READS_PER_ORGANIZATION } from '../../../src/catalog/projectDeletions';
-import { NotebookLists } from '../../../src/notebooks/notebookLists';
+import { NotebookLists } from '../../../src/notebooks/lists/notebookLists';
 import { type LocalApi, startLocalApi } from '../../api-server';
 
 describe('ExplorerModel against the local API', () => {

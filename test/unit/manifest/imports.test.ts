@@ -53,7 +53,7 @@ function documentedImports(): Map<string, Set<string>> {
 /** The ALLOWED table of eslint.config.mjs: the folders each folder of src/ may import besides the layers. */
 async function lintTable(): Promise<Map<string, Set<string>>> {
   // eslint.config.mjs is an ES module; TypeScript would turn a plain import() into require().
-  const load = new Function('url', 'return import(url)') as (url: string) => Promise<{ ALLOWED: Record<string, string[]> }>;
+  const load = new Function('url', 'return import(url)') as (url: string) => Promise<{ ALLOWED: Record<string, string[]>; NOTEBOOK_PARTS: Record<string, string[]> }>;
   const { ALLOWED } = await load(pathToFileURL(path.join(root, 'eslint.config.mjs')).href);
   return new Map(Object.entries(ALLOWED).map(([folder, targets]) => [folder, new Set(targets)]));
 }
@@ -132,6 +132,40 @@ describe('imports between the folders of src/', () => {
     for (const [folder, targets] of withoutLayers(folderImports())) {
       const allowed = table.get(folder) ?? new Set<string>();
       assert.deepEqual(targets.filter((target) => !allowed.has(target)), [], `src/${folder} imports beyond ALLOWED`);
+    }
+  });
+});
+
+/** eslint.config.mjs's NOTEBOOK_PARTS: the sub-features of src/notebooks and the ones each may import. */
+async function notebookParts(): Promise<Map<string, string[]>> {
+  const load = new Function('url', 'return import(url)') as (url: string) => Promise<{ NOTEBOOK_PARTS: Record<string, string[]> }>;
+  const { NOTEBOOK_PARTS } = await load(pathToFileURL(path.join(root, 'eslint.config.mjs')).href);
+  return new Map(Object.entries(NOTEBOOK_PARTS));
+}
+
+describe('the sub-features of src/notebooks', () => {
+  const notebooks = path.join(src, 'notebooks');
+
+  test('are each in NOTEBOOK_PARTS, which lets each import only parts listed before it (no cycle)', async () => {
+    const parts = await notebookParts();
+    const folders = readdirSync(notebooks, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+    assert.deepEqual([...parts.keys()].sort(), folders.sort());
+    const order = [...parts.keys()];
+    for (const [part, allowed] of parts) {
+      for (const target of allowed) {
+        assert.ok(order.indexOf(target) >= 0 && order.indexOf(target) < order.indexOf(part), `${part} may import ${target}, which is not below it`);
+      }
+    }
+  });
+
+  test('import nothing from the feature\'s root, whose files are only its wiring (20 at most)', () => {
+    const rootFiles = readdirSync(notebooks).filter((name) => name.endsWith('.ts')).map((name) => name.replace(/\.ts$/, ''));
+    assert.ok(rootFiles.length <= 20, `${rootFiles.length} files in src/notebooks: ${rootFiles.join(', ')}`);
+    for (const file of sourceFiles(notebooks).filter((file) => path.dirname(file) !== notebooks)) {
+      for (const match of readFileSync(file, 'utf8').matchAll(/from '(\.[^']+)'/g)) {
+        const target = path.resolve(path.dirname(file), match[1]!);
+        assert.ok(!(path.dirname(target) === notebooks && rootFiles.includes(path.basename(target))), `${path.relative(root, file)} imports ${match[1]}, the feature's root`);
+      }
     }
   });
 });

@@ -7,8 +7,8 @@ import {
   parseNotebookDocument,
   serializeNotebook,
   textContentOf,
-} from '../../../src/notebooks/notebookDocument';
-import { NotebookHistory, type SavePlan } from '../../../src/notebooks/notebookHistory';
+} from '../../../src/notebooks/model/notebookDocument';
+import { ServedJsonVersions, type SavePlan } from '../../../src/notebooks/saving/jsonSavePlan';
 import { type LocalApi } from '../../api-server';
 import { edited, notebook } from './fixtures';
 import { withLocalApiClient } from '../../support/localApiClient';
@@ -67,7 +67,7 @@ describe('Markdown notebooks as documents', () => {
       const served = markdownNotebook(markdown);
       const text = asSaved(serializeNotebook(served));
       assert.deepEqual(parseNotebookDocument(text).editable.content, served.content);
-      const history = new NotebookHistory(served.short_id);
+      const history = new ServedJsonVersions(served.short_id);
       history.recordServed(served);
       assert.equal(history.planSave(text).kind, 'unchanged', 'open then save unchanged sends nothing');
       const renamed = history.planSave(asSaved(edited(text, (document) => (document.title = 'Renamed'))));
@@ -80,7 +80,7 @@ describe('Markdown notebooks as documents', () => {
 
   test('an edited line saves as the joined Markdown, and text_content is that Markdown', () => {
     const served = markdownNotebook('# Title\n\nOld line\n');
-    const history = new NotebookHistory(served.short_id);
+    const history = new ServedJsonVersions(served.short_id);
     history.recordServed(served);
     const plan = history.planSave(edited(serializeNotebook(served), (document) => (document.content.content[0].attrs.markdown[2] = 'New line')));
     assert.equal(sentMarkdown(plan), '# Title\n\nNew line\n');
@@ -91,7 +91,7 @@ describe('Markdown notebooks as documents', () => {
   test('text_content is never left empty: a save repairs an empty or missing one', () => {
     for (const stored of ['', null]) {
       const served = markdownNotebook('# Kept\n', { text_content: stored });
-      const history = new NotebookHistory(served.short_id);
+      const history = new ServedJsonVersions(served.short_id);
       history.recordServed(served);
       const plan = history.planSave(edited(serializeNotebook(served), (document) => (document.title = 'Renamed')));
       assert.equal(plan.kind === 'patch' && plan.body.text_content, '# Kept\n', String(stored));
@@ -100,14 +100,14 @@ describe('Markdown notebooks as documents', () => {
 
   test('PostHog trims what it stores: a trimmed text_content of the same Markdown counts as equal', () => {
     const served = markdownNotebook('\n# Title\n', { text_content: '# Title' });
-    const history = new NotebookHistory(served.short_id);
+    const history = new ServedJsonVersions(served.short_id);
     history.recordServed(served);
     assert.equal(history.planSave(serializeNotebook(served)).kind, 'unchanged');
   });
 
   test('the Markdown may be written as one string', () => {
     const served = markdownNotebook('# Title\n');
-    const history = new NotebookHistory(served.short_id);
+    const history = new ServedJsonVersions(served.short_id);
     history.recordServed(served);
     assert.equal(history.planSave(edited(serializeNotebook(served), (document) => (document.content.content[0].attrs.markdown = '# Title\n'))).kind, 'unchanged');
     const plan = history.planSave(edited(serializeNotebook(served), (document) => (document.content.content[0].attrs.markdown = '# Other\n')));
@@ -116,7 +116,7 @@ describe('Markdown notebooks as documents', () => {
 
   test('a text_content that differs from the Markdown is refused, saying where; one equal to it is fine', () => {
     const served = markdownNotebook('# Title\n');
-    const history = new NotebookHistory(served.short_id);
+    const history = new ServedJsonVersions(served.short_id);
     history.recordServed(served);
     const text = serializeNotebook(served);
     assert.throws(
@@ -132,7 +132,7 @@ describe('Markdown notebooks as documents', () => {
 
   test('Markdown that is neither lines nor a string is refused, naming the field', () => {
     const served = markdownNotebook('# Title\n');
-    const history = new NotebookHistory(served.short_id);
+    const history = new ServedJsonVersions(served.short_id);
     history.recordServed(served);
     const text = serializeNotebook(served);
     assert.throws(
@@ -147,7 +147,7 @@ describe('Markdown notebooks as documents', () => {
 
   test('a document the user turns into a Markdown notebook gets the Markdown as text_content', () => {
     const served = notebook();
-    const history = new NotebookHistory(served.short_id);
+    const history = new ServedJsonVersions(served.short_id);
     history.recordServed(served);
     const plan = history.planSave(
       edited(serializeNotebook(served), (document) => (document.content = { type: 'doc', content: [{ type: 'ph-markdown-notebook', attrs: { markdown: ['# Now Markdown', ''] } }] })),
@@ -172,7 +172,7 @@ describe('Markdown notebooks against the local API', () => {
     const served = await client.notebooks.get(projectId, shortId);
     const before = markdownOf(served.content)!;
     assert.equal(served.text_content, before);
-    const history = new NotebookHistory(shortId);
+    const history = new ServedJsonVersions(shortId);
     history.recordServed(served);
     const text = edited(serializeNotebook(served), (document) => document.content.content[0].attrs.markdown.push('', '- [ ] Follow up with design'));
     const plan = history.planSave(text);

@@ -2,7 +2,7 @@ import { workspace } from '../../support/vscode';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as vscode from 'vscode';
-import { NotebookRefusals } from '../../../../src/notebooks/notebookRefusals';
+import { NotebookRefusals } from '../../../../src/notebooks/files/notebookRefusals';
 import { ContentRefusedError } from '../../../../src/notebooks/session';
 
 /** The editor glue under node's test runner, with the `vscode` stand-in (test/unit/support/vscode.ts). */

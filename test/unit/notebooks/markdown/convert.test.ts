@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { sameJson } from '../../../../src/notebooks/notebookDocument';
+import { sameJson } from '../../../../src/notebooks/model/notebookDocument';
 import { docToMarkdown, markdownToDoc } from '../../../../src/notebooks/markdown';
 import { alignBlocks } from '../../../../src/notebooks/markdown/align';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { sameJson } from '../../../../src/notebooks/notebookDocument';
+import { sameJson } from '../../../../src/notebooks/model/notebookDocument';
 import { docToMarkdown, markdownToDoc } from '../../../../src/notebooks/markdown';
 import { readPostHogMarkdown, toPostHogMarkdown } from '../../../../src/notebooks/markdown';
 import { sameWithDefaults } from '../../../../src/notebooks/markdown/toMarkdown';

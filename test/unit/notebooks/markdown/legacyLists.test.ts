@@ -4,8 +4,8 @@ import fc from 'fast-check';
 import { docToMarkdown, markdownToDoc } from '../../../../src/notebooks/markdown';
 import { sameWithDefaults } from '../../../../src/notebooks/markdown/toMarkdown';
 import { anyDocument } from './corpusArbitraries';
+import { paragraph as p } from '../../../api-server/content';
 
-const p = (text: string) => ({ type: 'paragraph', content: [{ type: 'text', text }] });
 const item = (...content: unknown[]) => ({ type: 'listItem', content });
 const bullets = (...items: unknown[]) => ({ type: 'bulletList', content: items });
 const doc = (...content: unknown[]) => ({ type: 'doc', content });

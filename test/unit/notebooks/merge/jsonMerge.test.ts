@@ -10,12 +10,12 @@ import {
   readonlyOf,
   serializeDocument,
   serializeNotebook,
-} from '../../../../src/notebooks/notebookDocument';
+} from '../../../../src/notebooks/model/notebookDocument';
 import { notebook } from '../fixtures';
 import { acceptAll, LABELS } from './resolve';
+import { paragraph } from '../../../api-server/content';
 
 const readonly = readonlyOf(notebook({ version: 7 }));
-const paragraph = (text: string) => ({ type: 'paragraph', content: [{ type: 'text', text }] });
 const query = (attrs: Record<string, unknown>) => ({ type: 'ph-query', attrs });
 const legacy = (title: string, ...nodes: unknown[]): EditableNotebook => ({ title, content: { type: 'doc', content: nodes }, text_content: null });
 const markdownNotebook = (markdown: string, title = 'Notes'): EditableNotebook => ({

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { findConflictMarkers } from '../../../../src/notebooks/merge/conflictMarkers';
 import { mergeNotebookJson } from '../../../../src/notebooks/merge/jsonMerge';
 import { mergeMarkdown } from '../../../../src/notebooks/merge/markdownMerge';
-import { type EditableNotebook, parseNotebookDocument, readonlyOf } from '../../../../src/notebooks/notebookDocument';
+import { type EditableNotebook, parseNotebookDocument, readonlyOf } from '../../../../src/notebooks/model/notebookDocument';
 import { notebook } from '../fixtures';
 import { acceptAll, LABELS } from './resolve';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { beforeEach, describe, test } from 'node:test';
 import { type Notebook, PermissionDeniedError, PostHogClient } from '../../../../src/api';
-import type { NotebookForm } from '../../../../src/notebooks/notebookPaths';
+import type { NotebookForm } from '../../../../src/notebooks/model/notebookPaths';
 import { ContentRefusedError, type NotebookRef, type NotebookSession, NotebookSessions, type SessionChange } from '../../../../src/notebooks/session';
 import { type LocalApi } from '../../../api-server';
 import { setNotebookAccess } from '../../../api-server/notebook-access';
@@ -9,8 +9,8 @@ import { migrateToMarkdown } from '../../../api-server/notebook-history';
 import { edited } from '../fixtures';
 import { FakeEditors, MemoryBaseStore, MemoryLog } from './sessionFakes';
 import { withLocalApiClient } from '../../../support/localApiClient';
+import { paragraph } from '../../../api-server/content';
 
-const paragraph = (text: string) => ({ type: 'paragraph', content: [{ type: 'text', text }] });
 const heading = (text: string) => ({ type: 'heading', attrs: { level: 1 }, content: [{ type: 'text', text }] });
 const queryNode = (nodeId: string, query: unknown) => ({ type: 'ph-query', attrs: { nodeId, query } });
 const HOGQL = { kind: 'HogQLQuery', query: 'select count() from events' };

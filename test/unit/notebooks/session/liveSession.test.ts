@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { NotFoundError, PostHogClient } from '../../../../src/api';
-import { markdownOf } from '../../../../src/notebooks/notebookDocument';
-import type { NotebookForm } from '../../../../src/notebooks/notebookPaths';
+import { markdownOf } from '../../../../src/notebooks/model/notebookDocument';
+import type { NotebookForm } from '../../../../src/notebooks/model/notebookPaths';
 import { type NotebookCalls, type NotebookRef, type NotebookSession, NotebookSessions, type SessionChange } from '../../../../src/notebooks/session';
 import { type LocalApi, markdownDoc } from '../../../api-server';
 import { FakeEditors, MemoryBaseStore, MemoryLog } from './sessionFakes';

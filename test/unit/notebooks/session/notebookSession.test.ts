@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict';
 import { beforeEach, describe, test } from 'node:test';
 import { type Notebook, PostHogClient } from '../../../../src/api';
-import { markdownOf } from '../../../../src/notebooks/notebookDocument';
-import type { NotebookForm } from '../../../../src/notebooks/notebookPaths';
+import { markdownOf } from '../../../../src/notebooks/model/notebookDocument';
+import type { NotebookForm } from '../../../../src/notebooks/model/notebookPaths';
 import { type NotebookRef, type NotebookSession, NotebookSessions, type SessionChange } from '../../../../src/notebooks/session';
 import { type LocalApi } from '../../../api-server';
 import { edited } from '../fixtures';
 import { FakeEditors, MemoryBaseStore, MemoryLog, notebookUri } from './sessionFakes';
 import { withLocalApiClient } from '../../../support/localApiClient';
+import { paragraph } from '../../../api-server/content';
 
-const paragraph = (text: string) => ({ type: 'paragraph', content: [{ type: 'text', text }] });
 const heading = (text: string) => ({ type: 'heading', attrs: { level: 1 }, content: [{ type: 'text', text }] });
 const markdownDoc = (markdown: string) => ({ type: 'doc', content: [{ type: 'ph-markdown-notebook', attrs: { nodeId: 'markdown-notebook-v2', markdown } }] });
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { type Notebook, PostHogClient } from '../../../../src/api';
-import { markdownOf } from '../../../../src/notebooks/notebookDocument';
+import { markdownOf } from '../../../../src/notebooks/model/notebookDocument';
 import { type NotebookCalls, type NotebookRef, NotebookSessions, UnconfirmedSaveError } from '../../../../src/notebooks/session';
 import { type LocalApi, markdownDoc } from '../../../api-server';
 import { withLocalApiClient } from '../../../support/localApiClient';

@@ -1,5 +1,5 @@
-import type { BaseSnapshot } from '../../../../src/notebooks/markdownSave';
-import type { NotebookForm } from '../../../../src/notebooks/notebookPaths';
+import type { BaseSnapshot } from '../../../../src/notebooks/saving/markdownSavePlan';
+import type { NotebookForm } from '../../../../src/notebooks/model/notebookPaths';
 import type { BaseStore, EditorFacts, NotebookRef, NotebookSession, NotebookSessions, SessionLog, WriteOutcome } from '../../../../src/notebooks/session';
 
 /** A notebook file's URI as the sessions key it (`name` before the short id, as a title gives one). */

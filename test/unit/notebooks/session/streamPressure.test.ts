@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Notebook, NotebooksApi, Sleep } from '../../../../src/api';
-import { type NotebookCalls, type RemotePresence, type RemoteUpdate, StreamBudget, type StreamTarget, StreamUpdates } from '../../../../src/notebooks/session';
+import { type NotebookCalls, type RemotePresence, type RemoteUpdate, StreamSlots, type StreamTarget, StreamUpdates } from '../../../../src/notebooks/session';
 import { FOLLOW_UP_SPACING_MS, UNREADABLE_BURST_MS } from '../../../../src/notebooks/session/followUps';
 import type { LocalApi } from '../../../api-server';
 import { type FloodKind, flood } from '../../../api-server/pressure-control';
@@ -93,7 +93,7 @@ describe('stream discipline under floods (local API)', () => {
     };
     const clock = heldClock();
     const log = new MemoryLog();
-    const updates = new StreamUpdates(target, async () => counted, log, { fallback: () => assert.fail('no polling'), budget: new StreamBudget(4), sleep: clock.sleep, now: clock.now });
+    const updates = new StreamUpdates(target, async () => counted, log, { fallback: () => assert.fail('no polling'), budget: new StreamSlots(4), sleep: clock.sleep, now: clock.now });
     updates.start();
     await until('the stream', () => api.store.collab.listenerCount() === 1);
     const notebook = api.store.getNotebook(projectId, ref.shortId)!;

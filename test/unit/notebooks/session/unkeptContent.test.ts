@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { beforeEach, describe, test } from 'node:test';
 import type { PostHogClient } from '../../../../src/api';
-import { MarkdownSaveError } from '../../../../src/notebooks/markdownSave';
-import type { NotebookForm } from '../../../../src/notebooks/notebookPaths';
+import { MarkdownSaveError } from '../../../../src/notebooks/saving/markdownSavePlan';
+import type { NotebookForm } from '../../../../src/notebooks/model/notebookPaths';
 import { type NotebookRef, NotebookSessions } from '../../../../src/notebooks/session';
 import type { LocalApi } from '../../../api-server';
 import { withLocalApiClient } from '../../../support/localApiClient';
 import { FakeEditors, MemoryBaseStore, MemoryLog } from './sessionFakes';
+import { paragraph } from '../../../api-server/content';
 
-const paragraph = (text: string) => ({ type: 'paragraph', content: [{ type: 'text', text }] });
 
 /** Content a legacy notebook's Markdown file has no place for, and __proto__ members: kept, sent or refused, never dropped. */
 describe('content that is not a node, and __proto__ members (local API)', () => {
