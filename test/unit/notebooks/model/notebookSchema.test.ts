@@ -5,7 +5,7 @@ import { describe, test } from 'node:test';
 import { EDITABLE_FIELDS, MARKDOWN_NODE, parseNotebookDocument, READONLY_KEY, readonlyOf, serializeNotebook } from '../../../../src/notebooks/model/notebookDocument';
 import { notebook } from '../fixtures';
 
-const root = path.resolve(__dirname, '../../../..');
+const root = path.resolve(__dirname, '../../../../..');
 const schema = JSON.parse(readFileSync(path.join(root, 'media/schemas/notebook.schema.json'), 'utf8'));
 const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
 
