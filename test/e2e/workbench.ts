@@ -294,8 +294,17 @@ export class Workbench {
     const row = this.treeItem(label, viewName);
     await row.waitFor({ timeout: this.timeout });
     if ((await row.getAttribute('aria-expanded')) === 'false') {
-      await row.locator('.monaco-tl-twistie').click();
-      await this.poll(async () => (await row.getAttribute('aria-expanded')) === 'true', `tree item "${label}" expands`);
+      // A refresh that replaces the row just as it is clicked drops the click: click again when the row still
+      // shows collapsed a while later (never sooner, so that a slow expansion is not toggled back).
+      let clickedAt = 0;
+      await this.poll(async () => {
+        if ((await row.getAttribute('aria-expanded')) === 'true') return true;
+        if (Date.now() - clickedAt > 2_000) {
+          clickedAt = Date.now();
+          await row.locator('.monaco-tl-twistie').click();
+        }
+        return false;
+      }, `tree item "${label}" expands`);
     }
     return row;
   }
