@@ -5,7 +5,7 @@
 // request of that class gets 429 for up to an hour. The budget keeps the key under each class's windows,
 // each kind of caller under its own share, so that what the user does by hand always has room.
 import { createHash } from 'node:crypto';
-import { PostHogError, waitText } from './errors';
+import { isBoundedWait, LONGEST_WAIT_MS, PostHogError, RateLimitedTooLongError, waitText } from './errors';
 import { realSleep, type Sleep, sleepUnlessAborted } from './sleep';
 
 /**
@@ -133,7 +133,7 @@ export interface AcquireOptions {
   onWait?: (wait: BudgetWait) => void;
   /** Throw BudgetWaitError instead of waiting. */
   noWait?: boolean;
-  /** Throw BudgetWaitError instead of waiting longer than this (default: wait however long). */
+  /** Throw BudgetWaitError instead of waiting longer than this (default: up to an hour, LONGEST_WAIT_MS). */
   maxWaitMs?: number;
 }
 
@@ -249,16 +249,27 @@ export class KeyBudget {
         this.buckets[bucket].record(this.now());
         return;
       }
-      if (options.noWait || wait.untilMs - this.now() > (options.maxWaitMs ?? Infinity)) {
+      const waitMs = wait.untilMs - this.now();
+      if (!(waitMs <= LONGEST_WAIT_MS)) {
+        throw new RateLimitedTooLongError({ retryAfterSeconds: waitMs / 1000, detail: wait.detail });
+      }
+      if (options.noWait || waitMs > (options.maxWaitMs ?? LONGEST_WAIT_MS)) {
         throw new BudgetWaitError(wait, this.now());
       }
       options.onWait?.(wait);
-      await sleepUnlessAborted(this.sleep, Math.max(1, wait.untilMs - this.now()), options.signal);
+      await sleepUnlessAborted(this.sleep, Math.max(1, waitMs), options.signal);
     }
   }
 
-  /** PostHog answered 429 naming `seconds`: no request of the key goes to that bucket before then. */
+  /**
+   * PostHog answered 429 naming `seconds`: no request of the key goes to that bucket before then. A wait that
+   * is not from 0 to an hour blocks nothing and throws RateLimitedTooLongError: the operation ends, and a
+   * retry by the user sends again rather than finding the key blocked for centuries.
+   */
   throttled(bucket: BudgetBucket, seconds: number, detail?: string): void {
+    if (!isBoundedWait(seconds)) {
+      throw new RateLimitedTooLongError({ retryAfterSeconds: seconds, detail });
+    }
     this.buckets[bucket].block(this.now() + Math.max(1, seconds) * 1000, detail);
   }
 

@@ -21,6 +21,8 @@ import {
   QuotaExceededError,
   ServiceUnavailableError,
   RateLimitedError,
+  RateLimitedTooLongError,
+  isBoundedWait,
   ServerError,
   TimeoutError,
   UnexpectedStatusError,
@@ -52,7 +54,7 @@ const NO_PERSONAL_KEY = /does not support personal API key access/i;
 const SCOPED_PROJECTS_ONLY = /scoped projects are only supported on project-based endpoints/i;
 /** validate_team_attrs, on create and on update: the field names follow the colon, comma-separated. */
 const ADMIN_ONLY_SETTINGS = /^Only (?:organization|project) admins can (?:set|modify) these settings[^:]*:([^\n]*)$/;
-const THROTTLE_WAIT = /available in (\d+(?:\.\d+)?) seconds?/i;
+const THROTTLE_WAIT = /available in (\S+?) seconds?/i;
 
 /** Reads an error body; tolerates empty, non-JSON and plain DRF field-error bodies. */
 export function parseErrorBody(bodyText: string): ErrorBody {
@@ -101,7 +103,9 @@ function firstText(value: unknown): string | undefined {
 
 /**
  * Seconds to wait before retrying: the Retry-After header (seconds or an HTTP date), else the N of
- * PostHog's "Expected available in N seconds." detail (PostHog sends no Retry-After header).
+ * PostHog's "Expected available in N seconds." detail (PostHog sends no Retry-After header). NaN when the
+ * server named a wait that is no number (a "-5" or "NaN" header, "available in NaN seconds"); a value may
+ * also be Infinity or centuries: the caller bounds it (isBoundedWait).
  */
 export function retryAfterSeconds(retryAfter: string | undefined, detail: string | undefined, now = new Date()): number | undefined {
   const header = retryAfter?.trim();
@@ -109,13 +113,27 @@ export function retryAfterSeconds(retryAfter: string | undefined, detail: string
     if (/^\d+(\.\d+)?$/.test(header)) {
       return Number(header);
     }
-    const date = Date.parse(header);
-    if (!Number.isNaN(date)) {
-      return Math.max(0, (date - now.getTime()) / 1000);
-    }
+    // An HTTP date names its day and month; Date.parse would also read "-5" as a year.
+    const date = /[a-z]/i.test(header) ? Date.parse(header) : Number.NaN;
+    return Number.isNaN(date) ? Number.NaN : Math.max(0, (date - now.getTime()) / 1000);
   }
   const match = detail ? THROTTLE_WAIT.exec(detail) : null;
   return match ? Number(match[1]) : undefined;
+}
+
+/** A 429: RateLimitedError for a wait the client may wait out, RateLimitedTooLongError for any other. */
+function rateLimited(init: PostHogErrorInit, response: FailedResponse): PostHogError {
+  const named = retryAfterSeconds(response.retryAfter, init.detail, response.now);
+  if (named === undefined || isBoundedWait(named)) {
+    return new RateLimitedError({ ...init, retryAfterSeconds: named });
+  }
+  return new RateLimitedTooLongError({ ...init, retryAfterSeconds: named, ...(response.retryAfter === undefined ? {} : { retryAfter: response.retryAfter }) });
+}
+
+/** A 503's Retry-After, or none when it is no number (then the retry backs off as without one). */
+function serviceRetryAfter(response: FailedResponse): number | undefined {
+  const named = retryAfterSeconds(response.retryAfter, undefined, response.now);
+  return named === undefined || Number.isNaN(named) ? undefined : named;
 }
 
 /** Maps a non-2xx answer to the error class for its case. */
@@ -152,14 +170,11 @@ export function errorFromResponse(response: FailedResponse): PostHogError {
     case 409:
       return new ConflictError(init);
     case 429:
-      return new RateLimitedError({
-        ...init,
-        retryAfterSeconds: retryAfterSeconds(response.retryAfter, detail, response.now),
-      });
+      return rateLimited(init, response);
     case 402:
       return new QuotaExceededError(init);
     case 503:
-      return new ServiceUnavailableError({ ...init, retryAfterSeconds: retryAfterSeconds(response.retryAfter, undefined, response.now) });
+      return new ServiceUnavailableError({ ...init, retryAfterSeconds: serviceRetryAfter(response) });
     case 504:
     case 512:
       return new QueryTooSlowError(init);

@@ -260,6 +260,55 @@ export class RateLimitedError extends PostHogError {
   }
 }
 
+/** The longest the client waits for PostHog (a 429's named wait, the key's budget): longer ends the operation. */
+export const LONGEST_WAIT_MS = 60 * 60 * 1000;
+
+/** Whether a wait PostHog named, in seconds, is one the client waits out (a number from 0 to an hour). */
+export function isBoundedWait(seconds: number): boolean {
+  return seconds >= 0 && seconds * 1000 <= LONGEST_WAIT_MS;
+}
+
+/** "3 hours", "12 days", "31,710 years": a wait longer than an hour in plain words. */
+export function longWaitText(seconds: number): string {
+  const units: [number, string][] = [
+    [365 * 86_400, 'years'],
+    [86_400, 'days'],
+    [3_600, 'hours'],
+  ];
+  const [size, unit] = units.find(([size]) => seconds >= 2 * size) ?? units[units.length - 1]!;
+  return `${Math.round(seconds / size).toLocaleString('en-US')} ${unit}`;
+}
+
+/** PostHog's words quoted in a message, cut short: a body may be long and is shown as literal text. */
+function quoted(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return `"${line.length > 300 ? `${line.slice(0, 299)}…` : line}"`;
+}
+
+/**
+ * 429 (or the key's budget after one) asking to wait longer than an hour, or a wait that is no number of seconds
+ * (NaN, negative, Infinity, a date centuries away): the operation ends at once with PostHog's text, never waits
+ * or spins on a timer. Not a RateLimitedError: nothing retries it by itself; the user may.
+ */
+export class RateLimitedTooLongError extends PostHogError {
+  override name = 'RateLimitedTooLongError';
+  /** What PostHog asked, in seconds: NaN when it named no readable wait. */
+  readonly retryAfterSeconds: number;
+
+  constructor(init: PostHogErrorInit & { retryAfterSeconds: number; retryAfter?: string }) {
+    const asked = init.retryAfterSeconds;
+    const words = [init.detail, init.retryAfter === undefined ? undefined : `Retry-After: ${init.retryAfter}`].filter((text) => text?.trim());
+    const said = words.length ? ` (PostHog: ${words.map((text) => quoted(text!)).join(', ')})` : '';
+    const wait = Number.isFinite(asked) && asked >= 0 ? `to wait ${longWaitText(asked)}` : 'to wait a time that is no number of seconds';
+    super(
+      describe(init, `rate limited, wait ${asked} s`),
+      `PostHog has limited the requests of this API key and asked ${wait}${said}. The extension waits at most an hour, so it stopped. Retry later.`,
+      init,
+    );
+    this.retryAfterSeconds = asked;
+  }
+}
+
 /**
  * 402: the organization reached a billing limit (quota_limit_exceeded), used up its API query allowance
  * (api_queries_quota_exceeded), or the feature is paid (payment_required). PostHog's text and where to go;

@@ -70,8 +70,9 @@ export interface CallOptions {
   /** Throw BudgetWaitError instead of waiting for the key's budget. */
   noWait?: boolean;
   /**
-   * Wait for the key's budget however long (the caller shows the wait); otherwise a wait longer than the
-   * longest 429 a request waits out (RetryOptions.maxRetryAfterMs) throws BudgetWaitError at once.
+   * Wait for the key's budget up to an hour (LONGEST_WAIT_MS; the caller shows the wait); otherwise a wait
+   * longer than the longest 429 a request waits out (RetryOptions.maxRetryAfterMs) throws BudgetWaitError at
+   * once. Either way a 429 naming more than an hour, or no number, ends the request (RateLimitedTooLongError).
    */
   patient?: boolean;
 }

@@ -84,7 +84,7 @@ export function retryDelayMs(
   const named = error instanceof RateLimitedError || error instanceof ServiceUnavailableError ? error.retryAfterSeconds : undefined;
   if (named !== undefined) {
     const wait = named * 1000;
-    if (wait > options.maxRetryAfterMs) {
+    if (!(wait >= 0 && wait <= options.maxRetryAfterMs)) {
       return undefined;
     }
     return Math.round(wait + random() * Math.min(options.baseDelayMs, ceiling));

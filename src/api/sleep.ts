@@ -13,10 +13,17 @@ export function isAbortError(error: unknown): boolean {
   return error.name === 'AbortError' || (error instanceof DOMException && error.name === 'TimeoutError');
 }
 
+/** Node cuts a longer timer to 1 ms: a wait past it would wake a thousand times a second. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
 export const realSleep: Sleep = (ms, signal) =>
   new Promise((resolve, reject) => {
     if (signal?.aborted) {
       reject(abortReason(signal));
+      return;
+    }
+    if (!(ms <= MAX_TIMER_MS)) {
+      reject(new RangeError(`refused to sleep ${ms} ms: longer than a timer can wait`));
       return;
     }
     const onAbort = () => {

@@ -8,7 +8,9 @@
  *   POST /_control/faults                      body: a fault rule, `path` as a regex source (+ optional `flags`)
  *                                              (status 400/402/429/500/502/503/504/512/513; `queryTimeout: true`
  *                                              makes a 504 PostHog's query-timeout JSON instead of a gateway page;
- *                                              `code` picks PostHog's query error, see faults.ts)
+ *                                              `code` picks PostHog's query error, see faults.ts; a 429's
+ *                                              `retryAfter` and `throttleText` are its Retry-After header and the
+ *                                              N of its detail written as given, e.g. an HTTP date or "NaN")
  *   POST /_control/latency                     body {ms}
  *   POST /_control/keys                        body {scopes, organizations?, projects?} -> {key}
  *   POST /_control/notebooks/bulk              body {projectId, count} -> {short_ids}

@@ -46,8 +46,9 @@ export const conflict = (detail: string): ApiError => error(409, 'server_error',
 export const serverError = (): ApiError => error(500, 'server_error', 'error', 'A server error occurred.');
 
 /** DRF's Throttled detail: singular "second" for a wait of exactly one second. */
-export function throttled(waitSeconds: number, headers: Record<string, string> = {}): ApiError {
-  const wait = Math.max(1, Math.ceil(waitSeconds));
+/** DRF's throttled answer; a string wait is written as given (an injected fault's odd number). */
+export function throttled(waitSeconds: number | string, headers: Record<string, string> = {}): ApiError {
+  const wait = typeof waitSeconds === 'string' ? waitSeconds : Math.max(1, Math.ceil(waitSeconds));
   const unit = wait === 1 ? 'second' : 'seconds';
   return new ApiError(
     429,

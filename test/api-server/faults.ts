@@ -28,6 +28,13 @@ export interface FaultRule {
   retryAfterSeconds?: number;
   /** the wait named in a 429's detail (default: retryAfterSeconds, else 1) */
   throttleSeconds?: number;
+  /**
+   * A Retry-After header written as given, instead of retryAfterSeconds: an HTTP date, "Infinity", "-5",
+   * digits past a double's range (what a broken proxy or server might send).
+   */
+  retryAfter?: string;
+  /** 429 only: the N of "Expected available in N seconds." written as given ("99999999", "NaN", "-5"). */
+  throttleText?: string;
   /** wait this long first (alone: a slow but otherwise normal answer) */
   delayMs?: number;
 }
@@ -114,8 +121,9 @@ const GATEWAY_PAGES: Record<number, string> = {
  */
 export function faultReply(rule: FaultRule): ApiError | Reply | undefined {
   if (!rule.status) return undefined;
-  const headers: Record<string, string> = rule.retryAfterSeconds !== undefined ? { 'Retry-After': String(rule.retryAfterSeconds) } : {};
-  if (rule.status === 429) return throttled(rule.throttleSeconds ?? rule.retryAfterSeconds ?? 1, headers);
+  const retryAfter = rule.retryAfter ?? (rule.retryAfterSeconds === undefined ? undefined : String(rule.retryAfterSeconds));
+  const headers: Record<string, string> = retryAfter !== undefined ? { 'Retry-After': retryAfter } : {};
+  if (rule.status === 429) return throttled(rule.throttleText ?? rule.throttleSeconds ?? rule.retryAfterSeconds ?? 1, headers);
   const query = queryError(rule);
   if (query) return query;
   if (rule.status === 500) {

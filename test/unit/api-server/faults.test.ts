@@ -66,6 +66,14 @@ describe('local API: injected faults and latency', () => {
     assert.equal(withHeader.json.detail, 'Request was throttled. Expected available in 1 second.');
   });
 
+  test('a 429 fault writes its Retry-After header and its detail\'s wait as given (a date, "NaN", digits past a double)', async () => {
+    api.injectFault({ status: 429, retryAfter: 'Wed, 01 Jan 3000 00:00:00 GMT', throttleText: 'NaN' });
+    const odd = await get(api, notebooks);
+    assert.equal(odd.status, 429);
+    assert.equal(odd.headers.get('retry-after'), 'Wed, 01 Jan 3000 00:00:00 GMT');
+    assert.equal(odd.json.detail, 'Request was throttled. Expected available in NaN seconds.');
+  });
+
   test('512 answers PostHog\'s "too long" JSON; a 504 query timeout answers its JSON, a plain 504 the gateway page', async () => {
     const events = `/api/projects/${mainProject(api).projectId}/events/`;
     api.injectFault({ path: /\/events\/$/, status: 512 });

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
-import { AuthenticationError, type Event, type EventsBatch, KeyBudget, RateLimitedError, ServerError } from '../../../src/api';
+import { after, before, describe, test } from 'node:test';
+import { AuthenticationError, type Event, type EventsBatch, KeyBudget, PostHogClient, RateLimitedError, RequestBudgets, ServerError } from '../../../src/api';
+import { MAX_TIMER_MS } from '../../../src/api/sleep';
+import { type LocalApi, startLocalApi } from '../../api-server';
 import { type LiveFetch, type LiveGap, type LiveState, LiveTail, MAX_BACKOFF_MS, OVERLAP_MS, type Timers } from '../../../src/events/liveTail';
 
 /** Timers that move only when told: run(ms) fires what falls due, in order, letting promises settle. */
@@ -369,4 +371,44 @@ describe('live tail', () => {
     assert.deepEqual(sink.batches.length, 1, 'the skipped events are not fetched later by Live (the panel offers to load them)');
     tail.stop();
   });
+});
+
+describe('live tail against the local API: a 429 naming more than an hour', () => {
+  let api: LocalApi;
+  before(async () => {
+    api = await startLocalApi({ seed: 'minimal' });
+  });
+  after(() => api.close());
+
+  for (const rule of [{ throttleText: '99999999' }, { throttleText: 'NaN' }, { retryAfter: 'Wed, 01 Jan 3000 00:00:00 GMT' }]) {
+    test(`${JSON.stringify(rule)}: Live stops with PostHog's text and a retry, no timer left or longer than a timer holds`, async () => {
+      const timers = new FakeTimers();
+      const longest: number[] = [];
+      const setTimeout = timers.setTimeout;
+      timers.setTimeout = (run, ms) => (longest.push(ms), setTimeout(run, ms));
+      const budgets = new RequestBudgets({ now: timers.now, sleep: () => Promise.reject(new Error('Live never sleeps')) });
+      const client = new PostHogClient({ baseUrl: api.url, apiKey: api.keys.all, budgets });
+      const projectId = api.store.visibleProjects()[0]!.id;
+      const sink = new Sink();
+      const fetch: LiveFetch = (after, signal) => client.events.pages(projectId, { after, limit: 100 }, { signal, priority: 'live', noWait: true });
+      const tail = new LiveTail(fetch, sink, { intervalMs: 5_000, budget: budgets.of(api.url, api.keys.all), timers }, []);
+      try {
+        await timers.run(0);
+        api.clearRequests();
+        api.injectFault({ status: 429, times: 100, ...rule });
+        tail.start();
+        await timers.run(60_000);
+        await new Promise((resolve) => setImmediate(resolve));
+        await timers.run(60_000);
+        assert.equal(sink.last?.kind, 'stopped');
+        assert.match(sink.last?.kind === 'stopped' ? (sink.last.error ?? '') : '', /PostHog: "Request was throttled\..*Retry later/);
+        assert.equal(api.requests.length, 1, 'one poll, then nothing');
+        assert.equal(timers.pending, 0, 'no timer left');
+        assert.ok(longest.every((ms) => ms <= MAX_TIMER_MS), `timers of ${longest.join(', ')} ms`);
+      } finally {
+        tail.stop();
+        await client.dispose();
+      }
+    });
+  }
 });
