@@ -207,7 +207,7 @@ export class EventsPanel extends Disposable {
     }
     const pager = new EventPager(events, this.project.id, query, {
       rows: (start, rows, done) => this.post({ type: 'rows', generation, start, rows, done }),
-      status: (loading, error) => this.post({ type: 'status', generation, loading, error }),
+      status: (loading, error, retry) => this.post({ type: 'status', generation, loading, error, ...(retry ? { retry } : {}) }),
       events: (events) => {
         this.suggestions.learn(events);
         this.live.firstPage(generation, events);

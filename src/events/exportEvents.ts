@@ -3,6 +3,7 @@ import { oneSafeLine } from '../common/text';
 import { type BudgetWait, type EventFilters, type EventsApi, EVENTS_MAX_PAGE, isAbortError, errorText } from '../api';
 import { abortSignalFor, type WindowApi } from '../workbench/window';
 import { CsvTooWideError, EXPORT_FILE_EXTENSIONS, type ExportFileFormat, type ExportWritten, type FormulaCells, MAX_CSV_COLUMNS, writeEventsFile } from './exportWriter';
+import { worthRetrying } from './pager';
 import { waitNote } from './waitText';
 
 export const CSV_FORMULA_CELLS_SETTING = 'posthogExplorer.events.csvFormulaCells';
@@ -26,7 +27,9 @@ export interface ExportRequest {
 
 export type ExportOutcome =
   | { kind: 'saved'; uri: vscode.Uri; rows: number; allMatching: boolean }
-  | { kind: 'cancelled' | 'failed' | 'dismissed' };
+  | { kind: 'cancelled' | 'dismissed' }
+  /** `retried`: the export run again when the user chose Retry on the error (undefined when not). */
+  | { kind: 'failed'; retried?: Promise<ExportOutcome | undefined> };
 
 const DIALOG_FILTERS: Record<ExportFileFormat, Record<string, string[]>> = {
   csv: { CSV: ['csv'] },
@@ -64,6 +67,11 @@ export async function exportEvents(
     void window.showErrorMessage(vscode.l10n.t('Events can be exported only to a file on disk.'));
     return { kind: 'failed' };
   }
+  return writeExport(events, request, window, uri);
+}
+
+/** The export's walk into `uri`, with its progress and its outcome's message (a Retry runs it again). */
+async function writeExport(events: Pick<EventsApi, 'pages'>, request: ExportRequest, window: WindowApi, uri: vscode.Uri): Promise<ExportOutcome> {
   const target = uri.fsPath;
   const asked = request.rows;
   let written = 0;
@@ -108,8 +116,15 @@ export async function exportEvents(
             error.rowsRead.toLocaleString('en-US'),
           )
         : errorText(error);
-    void window.showErrorMessage(vscode.l10n.t('Could not export events: {0} Nothing was written to {1}.', reason, vscode.workspace.asRelativePath(uri)));
-    return { kind: 'failed' };
+    const message = vscode.l10n.t('Could not export events: {0} Nothing was written to {1}.', reason, vscode.workspace.asRelativePath(uri));
+    const retry = vscode.l10n.t('Retry');
+    if (!worthRetrying(error)) {
+      void window.showErrorMessage(message);
+      return { kind: 'failed' };
+    }
+    // Not awaited: the notification may stay for long, and the panel goes on meanwhile.
+    const retried = Promise.resolve(window.showErrorMessage(message, retry)).then((choice) => (choice === retry ? writeExport(events, request, window, uri) : undefined));
+    return { kind: 'failed', retried };
   }
   const where = vscode.workspace.asRelativePath(uri);
   const allMatching = result?.allMatching ?? false;

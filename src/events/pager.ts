@@ -1,5 +1,6 @@
 // Loads the event list page by page as the user scrolls, ahead of where they are. vscode-free.
-import { type BudgetWait, type Event, type EventsApi, type EventsBatch, isAbortError, PostHogError } from '../api';
+import { type BudgetWait, type Event, type EventsApi, type EventsBatch, isAbortError, PostHogError, RateLimitedTooLongError } from '../api';
+import { isTransient } from './liveTail';
 import type { EventQuery } from './filters';
 import type { Row } from './protocol';
 import { eventColumns, eventRow } from './rows';
@@ -12,13 +13,19 @@ export const MAX_ROWS = 200_000;
 export interface PagerSink {
   /** Rows appended at `start`; `done` once nothing more will come. */
   rows(start: number, rows: Row[], done: boolean): void;
-  status(loading: boolean, error?: string): void;
+  /** `retry`: the error may pass if the query runs again (see worthRetrying). */
+  status(loading: boolean, error?: string, retry?: boolean): void;
   /** The events of each page as they arrive (the panel learns event names from them). */
   events?(events: readonly Event[]): void;
   /** A request waits for room in the key's budget or for PostHog's 429 (undefined: no longer waiting). */
   waiting?(wait: BudgetWait | undefined): void;
   /** Events at this time could not all be listed (over 51,000 share it). */
   skipped?(timestamp: string): void;
+}
+
+/** A failure the same request may get past later: PostHog's rate limits (however long they asked), 5xx, the network. */
+export function worthRetrying(error: unknown): boolean {
+  return isTransient(error) || error instanceof RateLimitedTooLongError;
 }
 
 export interface PagerOptions {
@@ -104,7 +111,7 @@ export class EventPager {
       }
       this.finished = true;
       this.sink.rows(this.loadedCount, [], true);
-      this.sink.status(false, error instanceof PostHogError ? error.userMessage : String(error));
+      this.sink.status(false, error instanceof PostHogError ? error.userMessage : String(error), worthRetrying(error));
     }
   }
 

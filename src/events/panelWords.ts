@@ -27,6 +27,7 @@ export const PANEL_WORDS = [
   'Apply',
   'Reset',
   'Stop loading',
+  'Retry',
   'Export CSV…',
   'Export JSON…',
   'Export JSON Lines…',

@@ -159,6 +159,8 @@ export const ExtensionMessageSchema = z.discriminatedUnion('type', [
     generation: count(),
     loading: z.boolean(),
     error: z.optional(z.string()),
+    /** The error may pass if the same query runs again (PostHog's rate limit, a network or server failure): offer Retry. */
+    retry: z.optional(z.boolean()),
     /** What loading waits for (PostHog's rate limit for the key), in words; '' when it no longer waits. */
     waiting: z.optional(z.string()),
     /** Something to know about the rows, e.g. events that could not all be listed. */

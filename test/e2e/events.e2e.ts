@@ -146,6 +146,18 @@ describe('Events explorer (e2e)', () => {
     assert.equal(await waiting.count(), 0, 'the note goes when the event comes');
   });
 
+  it('a 429 asking to wait 99,999,999 s stops the list at once with PostHog\'s text and a Retry button that loads it again', async () => {
+    const { page, api } = e2e();
+    api.clearRequests();
+    api.injectFault({ path: /\/events\/$/, status: 429, throttleText: '99999999' });
+    await frame.locator('vscode-textfield[name=limit] input').press('Enter');
+    const alert = frame.locator('p.list-alert');
+    await waitUntil(page, async () => /asked to wait 3 years \(PostHog: "Request was throttled\. Expected available in 99999999 seconds\."\)/.test(await alert.innerText().catch(() => '')), 'the panel shows PostHog\'s text');
+    assert.equal(api.requests.filter((request) => request.path.endsWith('/events/')).length, 1, 'asked once, no wait loop');
+    await alert.locator('vscode-button', { hasText: 'Retry' }).click();
+    await waitUntil(page, async () => (await loadedCount(frame)) > 0 && (await alert.innerText()) === '', 'Retry loads the events again');
+  });
+
   it('exports the current filter to CSV through the save dialog', async () => {
     const { workbench, workspaceDir, page } = e2e();
     const target = path.join(workspaceDir, 'pageviews.csv');

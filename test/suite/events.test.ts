@@ -230,6 +230,48 @@ describe('Events explorer (in the editor)', () => {
     assert.deepEqual((await eventListRequests(eventsNode.project.id)).slice(0, 2).map((request) => request.status), [429, 200], 'asked again once, after the wait');
   });
 
+  it('a 429 asking to wait 99,999,999 s ends the list at once with PostHog\'s text and a Retry, which runs it again', async () => {
+    await localApi.clearRequests();
+    await localApi.injectFault({ path: '/events/$', status: 429, throttleText: '99999999' });
+    const posted = record(panel);
+    await panel.receive({ type: 'query', filters: defaultFilters() });
+    const failed = posted.find((message) => message.type === 'status' && message.error);
+    assert.ok(failed?.type === 'status');
+    assert.match(failed.error ?? '', /asked to wait 3 years \(PostHog: "Request was throttled\. Expected available in 99999999 seconds\."\)\. .*Retry later\./);
+    assert.equal(failed.retry, true, 'the panel offers Retry');
+    assert.ok(!posted.some((message) => message.type === 'status' && message.waiting), 'no wait shown: nothing waits');
+    assert.deepEqual((await eventListRequests(eventsNode.project.id)).map((request) => request.status), [429], 'asked once');
+    await panel.receive({ type: 'query', filters: defaultFilters() });
+    assert.deepEqual((await eventListRequests(eventsNode.project.id)).map((request) => request.status), [429, 200], 'the retry is sent');
+  });
+
+  it('an export PostHog asks to wait until the year 3000 fails at once, and its Retry writes the file', async () => {
+    await localApi.clearRequests();
+    await localApi.injectFault({ path: '/events/$', status: 429, retryAfter: 'Wed, 01 Jan 3000 00:00:00 GMT' });
+    const target = vscode.Uri.file(path.join(mkdtempSync(path.join(tmp, 'retry-')), 'events.jsonl'));
+    harness.window.messages.length = 0;
+    harness.window.choose('Retry');
+    const reporting: WindowApi = {
+      ...harness.window.api,
+      withProgress: ((_options: vscode.ProgressOptions, task: (progress: unknown, token: vscode.CancellationToken) => Thenable<unknown>) =>
+        task({ report: () => undefined }, new vscode.CancellationTokenSource().token)) as unknown as WindowApi['withProgress'],
+    };
+    const outcome = await exportEvents(
+      (await harness.connections.session(eventsNode.session.connection.id))!.client.events,
+      { projectId: eventsNode.project.id, projectName: 'Hedgebox', filters: {}, format: 'jsonl', rows: 3 },
+      reporting,
+      async () => target,
+    );
+    assert.equal(outcome.kind, 'failed');
+    const error = harness.window.messages.find((message) => message.severity === 'error');
+    assert.match(error?.text ?? '', /^Could not export events: PostHog has limited the requests of this API key and asked to wait \d+ years .*"Retry-After: Wed, 01 Jan 3000 00:00:00 GMT"/);
+    assert.deepEqual(error?.buttons, ['Retry']);
+    const retried = outcome.kind === 'failed' ? await outcome.retried : undefined;
+    assert.equal(retried?.kind, 'saved', 'Retry exported');
+    assert.equal(readFileSync(target.fsPath, 'utf8').trim().split('\n').length, 3);
+    assert.deepEqual((await eventListRequests(eventsNode.project.id)).map((request) => request.status), [429, 200]);
+  });
+
   it('opens an event by id with its properties pretty-printed', async () => {
     const posted = record(panel);
     await panel.receive({ type: 'query', filters: defaultFilters() });

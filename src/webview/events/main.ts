@@ -13,7 +13,7 @@ import '@vscode-elements/elements/dist/vscode-textarea/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import { type ExtensionMessage, type FilterState, PanelStateSchema, parseExtensionMessage, type WebviewMessage } from '../../events/protocol';
 import { EventDetailView } from './detail';
-import { debounce, el } from './dom';
+import { button, debounce, el } from './dom';
 import { FilterForm } from './form';
 import { t } from './l10n';
 import { LiveControls } from './live';
@@ -45,7 +45,7 @@ class EventsPage {
   /** What loading waits for (PostHog's limit for the key), and notes about the rows. */
   private readonly waitLine = el('p', { class: 'waiting', role: 'status', 'aria-live': 'polite', hidden: true });
   private readonly noteLine = el('p', { class: 'note', role: 'status', hidden: true });
-  private readonly alertBox = el('p', { class: 'error', role: 'alert' });
+  private readonly alertBox = el('p', { class: 'error list-alert', role: 'alert' });
   private readonly ring = el('vscode-progress-ring', { class: 'ring', hidden: true, 'aria-hidden': 'true' });
   private readonly form: FilterForm;
   private readonly table: VirtualTable;
@@ -148,11 +148,21 @@ class EventsPage {
     this.ring.hidden = !message.loading;
     this.form.setLoading(message.loading);
     if (message.loading && this.table.loaded === 0) this.status.textContent = t('Loading events…');
-    if (message.error) this.alertBox.textContent = message.error;
+    if (message.error) this.showError(message.error, message.retry === true);
     if (message.waiting !== undefined) showLine(this.waitLine, message.waiting);
     if (!message.loading) showLine(this.waitLine, '');
     if (message.note) showLine(this.noteLine, message.note);
     if (!message.loading && !message.error && this.table.loaded === 0 && this.table.isDone) this.status.textContent = t('No events match these filters.');
+  }
+
+  /** The error as literal text, with a Retry that runs the form's query again when it may pass. */
+  private showError(text: string, retry: boolean): void {
+    this.alertBox.replaceChildren(text);
+    if (retry) {
+      const again = button(t('Retry'), { secondary: true, class: 'retry' });
+      again.addEventListener('click', () => this.query(this.form.read()));
+      this.alertBox.append(' ', again);
+    }
   }
 
   /** "Events after Nov 22, 2026, 07:01:02" or "between … and …": the lower bound is always there. */

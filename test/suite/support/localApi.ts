@@ -20,6 +20,9 @@ export interface Fault {
   queryTimeout?: boolean;
   drop?: boolean;
   throttleSeconds?: number;
+  /** A 429's Retry-After header and the N of its detail, written as given (e.g. an HTTP date, "NaN"). */
+  retryAfter?: string;
+  throttleText?: string;
   /** Wait this long first (alone: a slow but otherwise normal answer). */
   delayMs?: number;
 }
