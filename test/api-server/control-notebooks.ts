@@ -6,6 +6,9 @@
 //        collaboration save PostHog refused, logged as save_rejected_<kind> (default content: the notebook with
 //        a paragraph appended; `by` {first_name, last_name?, email?} makes it a new user's)
 //   POST /_control/notebooks/:projectId/:shortId/migrate        PostHog's migration of a legacy notebook to Markdown
+//   POST /_control/notebooks/:projectId/:shortId/lying-save     body {kind: older-version|other-content, times?}: the
+//        next `times` saves (markdown_save or PATCH; default 1) answer "saved" without storing anything, with the
+//        version one below the one sent, or a newer version holding other text (lying-saves.ts)
 //   POST /_control/settings                                     body {markdownOutOfResponses?, queryApi?, queryRunMs?,
 //        projectDeletion?, cancelDeletionRefusal?} (queryApi false: /query/ answers 404 as on an older server;
 //        queryRunMs: how long an async query run takes; the rest: see store.ts)
@@ -15,6 +18,7 @@ import type { ControlContext } from './control';
 import { isAccessLevel, setNotebookAccess } from './notebook-access';
 import { migrateToMarkdown, recordRejectedSave } from './notebook-history';
 import { notebookFull } from './serializers';
+import { LYING_SAVE_KINDS, lieOnSaves } from './lying-saves';
 import { markdownDoc, markdownOf, paragraph } from './content';
 
 const json = (body: unknown, status = 200): Reply => ({ status, body });
@@ -34,7 +38,7 @@ export function notebookControl(control: ControlContext, method: string, parts: 
     return json({ ...store.settings });
   }
   const action = parts[3];
-  if (method !== 'POST' || parts.length !== 4 || parts[0] !== 'notebooks' || !['access', 'rejected-save', 'migrate'].includes(action!)) return undefined;
+  if (method !== 'POST' || parts.length !== 4 || parts[0] !== 'notebooks' || !['access', 'rejected-save', 'migrate', 'lying-save'].includes(action!)) return undefined;
   const notebook = store.getNotebook(Number(parts[1]), parts[2]!);
   if (!notebook) return json({ detail: 'Not found.' }, 404);
   switch (action) {
@@ -50,6 +54,13 @@ export function notebookControl(control: ControlContext, method: string, parts: 
       const text = (value: Json | undefined) => (typeof value === 'string' ? value : '');
       const user = by ? store.addUser(text(by['first_name']), text(by['last_name']), text(by['email']) || `user${store.users.length + 1}@example.com`) : store.mainUser;
       recordRejectedSave(store, notebook, kind, content, user.id);
+      return json({ ok: true }, 201);
+    }
+    case 'lying-save': {
+      const kind = LYING_SAVE_KINDS.find((known) => known === input['kind']);
+      const times = input['times'] ?? 1;
+      if (!kind || typeof times !== 'number' || !Number.isInteger(times) || times < 1) return json({ detail: 'kind must be older-version or other-content, times a positive integer' }, 400);
+      lieOnSaves(notebook, kind, times);
       return json({ ok: true }, 201);
     }
     default:

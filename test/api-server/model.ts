@@ -74,6 +74,8 @@ export interface Notebook {
   lastModifiedById: number | null;
   /** Access levels set under PostHog's access control, by user id (see notebook-access.ts); others are editors. */
   accessLevels?: Record<number, NotebookAccessLevel>;
+  /** Test-only: the next saves are answered "saved" with a lie and not stored (lying-saves.ts). */
+  lyingSave?: { kind: 'older-version' | 'other-content'; left: number };
 }
 
 /** PostHog's access levels for a notebook (posthog/rbac): below "editor", writes are refused. */

@@ -12,6 +12,7 @@ import { markdownOf } from '../content';
 import { compareIds, entryId, markdownUpdateDiff, type MissedUpdates, parseStreamId, type StreamEntry } from '../collab';
 import { requireNotebookAccess } from '../notebook-access';
 import { recordRejectedSave } from '../notebook-history';
+import { lyingAnswer } from '../lying-saves';
 
 /** The notebook of the path (deleted ones answer 404: only update actions reach them), if the user has `access` to it. */
 function findNotebook(ctx: Ctx, access: 'viewer' | 'editor'): Notebook {
@@ -145,7 +146,10 @@ function logNotebookActivity(store: Store, notebook: Notebook, user: User, activ
 
 function markdownSave(ctx: Ctx): Reply {
   const input = markdownSaveInput(requireObject(ctx.body));
-  const result = saveMarkdown(ctx.store, findNotebook(ctx, 'editor'), input, ctx.user);
+  const notebook = findNotebook(ctx, 'editor');
+  const lie = lyingAnswer(ctx.store, notebook, input.version, ctx.user.id);
+  if (lie) return ok(lie);
+  const result = saveMarkdown(ctx.store, notebook, input, ctx.user);
   if (result.status === 'accepted') return ok(notebookFull(ctx.store, result.notebook));
   if (result.status === 'stale') return ok({ code: 'conflict_stale' }, 410);
   return ok({ code: 'conflict', updates: result.updates, version: result.version }, 409);

@@ -14,6 +14,7 @@ import { toPostHogMarkdown } from '../../../src/notebooks/markdown/legacyConvers
 import { canSee, requireNotebookAccess } from '../notebook-access';
 import { normalizeNotebookContent } from '../notebook-rules';
 import { notebookMarkdown } from '../notebook-history';
+import { lyingAnswer } from '../lying-saves';
 
 const ORDER_FIELDS = new Set(['created_at', 'last_modified_at', 'title', 'short_id', 'version']);
 
@@ -184,6 +185,9 @@ function retrieve(ctx: Ctx): Reply {
 
 function update(ctx: Ctx): Reply {
   const notebook = findNotebook(ctx, true, 'editor');
+  const sent = ctx.body && typeof ctx.body === 'object' && !Array.isArray(ctx.body) ? (ctx.body as Record<string, unknown>)['version'] : undefined;
+  const lie = lyingAnswer(ctx.store, notebook, typeof sent === 'number' ? sent : notebook.version, ctx.user.id);
+  if (lie) return ok(lie);
   ctx.store.updateNotebook(notebook, notebookFields(ctx), ctx.user.id);
   return ok(notebookFull(ctx.store, notebook, ctx.user.id));
 }

@@ -126,6 +126,32 @@ describe('local API: notebooks', () => {
     assert.equal(answer.json.text_content, markdownOf(answer.json.content));
   });
 
+  test('a lying save (control): markdown_save and PATCH answer "saved" with a lower version or other text, and store nothing', async () => {
+    await api.close();
+    api = await startLocalApi({ seed: 'minimal', control: true });
+    ({ projectId } = mainProject(api));
+    const notebook = live().find((n) => n.title === 'Activation metrics')!;
+    const path = `/api/projects/${projectId}/notebooks/${notebook.short_id}/`;
+    const lie = async (kind: string, times?: number) =>
+      (await call(api, 'POST', `/_control/notebooks/${projectId}/${notebook.short_id}/lying-save`, { key: null, body: { kind, times } })).status;
+    await call(api, 'PATCH', path, { body: { title: 'Saved once' } });
+    const before = { ...api.store.getNotebook(projectId, notebook.short_id)! };
+    assert.ok(before.version > 0);
+    const save = { client_id: 'c', version: before.version, content: markdownDoc('# Mine\n'), text_content: '# Mine' };
+    assert.equal(await lie('older-version', 2), 201);
+    const older = await call(api, 'POST', `${path}collab/markdown_save/`, { body: save });
+    assert.deepEqual([older.status, older.json.version, older.json.content], [200, before.version - 1, before.content]);
+    const patched = await call(api, 'PATCH', path, { body: { version: before.version, content: markdownDoc('# Mine\n') } });
+    assert.deepEqual([patched.status, patched.json.version], [200, before.version - 1]);
+    assert.equal(await lie('other-content'), 201);
+    const other = await call(api, 'POST', `${path}collab/markdown_save/`, { body: save });
+    assert.deepEqual([other.status, other.json.version, markdownOf(other.json.content), other.json.text_content], [200, before.version + 1, '# Something else\n', '# Something else']);
+    const stored = api.store.getNotebook(projectId, notebook.short_id)!;
+    assert.deepEqual([stored.version, stored.content, stored.title], [before.version, before.content, 'Saved once'], 'nothing stored');
+    assert.equal((await call(api, 'POST', `${path}collab/markdown_save/`, { body: save })).json.version, before.version + 1, 'the lies are used up: the next save is stored');
+    assert.equal(await lie('sometimes'), 400);
+  });
+
   test('validation: version must be an integer, content an object, deleted a boolean', async () => {
     const { short_id } = live()[0]!;
     const cases: [object, string, string, string][] = [

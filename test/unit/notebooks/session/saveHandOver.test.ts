@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import { type Notebook, PostHogClient } from '../../../../src/api';
+import { PostHogClient } from '../../../../src/api';
 import { markdownOf } from '../../../../src/notebooks/model/notebookDocument';
 import { type NotebookCalls, type NotebookRef, NotebookSessions, UnconfirmedSaveError } from '../../../../src/notebooks/session';
 import { type LocalApi, markdownDoc } from '../../../api-server';
@@ -21,7 +21,7 @@ describe('a save handed over while a remote change merges into the editor', () =
   let sessions: NotebookSessions;
   let calls: NotebookCalls;
 
-  withLocalApiClient({ seed: 'minimal' }, (started) => {
+  withLocalApiClient({ seed: 'minimal', control: true }, (started) => {
     ({ api, client, projectId } = started);
   });
   beforeEach(() => {
@@ -74,28 +74,42 @@ describe('a save handed over while a remote change merges into the editor', () =
     assert.equal(stored(ref), more);
   });
 
-  test('a "saved" answer with a version not above the one sent, or other text, fails the save and moves nothing', async () => {
+  /** The local API's next save of the notebook answers "saved" with this lie and stores nothing. */
+  async function lieOnNextSave(ref: NotebookRef, kind: 'older-version' | 'other-content'): Promise<void> {
+    const answer = await fetch(`${api.url}/_control/notebooks/${projectId}/${ref.shortId}/lying-save`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ kind }),
+    });
+    assert.equal(answer.status, 201);
+  }
+
+  /** A save answered with the lie fails, moves nothing, and the same text saves against the same base after it. */
+  async function refusesTheLie(kind: 'older-version' | 'other-content', unconfirmed: (error: UnconfirmedSaveError) => boolean): Promise<void> {
     const { ref, uri, session } = await openTyped();
-    const lie = (answer: (sent: { version: number }, real: Notebook) => Notebook) => {
-      calls = {
-        get: (...args) => client.notebooks.get(...args),
-        update: (...args) => client.notebooks.update(...args),
-        collab: {
-          markdownSave: async (_projectId: number, _shortId: string, body: { version: number }) => ({
-            kind: 'saved' as const,
-            notebook: answer(body, await client.notebooks.get(projectId, ref.shortId)),
-          }),
-        } as unknown as NotebookCalls['collab'],
-      };
-    };
-    lie((sent, real) => ({ ...real, version: sent.version }));
-    await assert.rejects(session.write(uri, 'markdown', MINE, { overwrite: false }), (error) => error instanceof UnconfirmedSaveError && !error.otherText);
-    lie((sent, real) => ({ ...real, version: sent.version + 1, content: markdownDoc('# Something else\n'), text_content: '# Something else\n' }));
-    await assert.rejects(session.write(uri, 'markdown', MINE, { overwrite: false }), (error) => error instanceof UnconfirmedSaveError && error.otherText);
-    assert.equal(session.notebook.version, 0, 'the session believed neither');
-    assert.equal(editors.textOf(uri), MINE, 'the editor keeps the text');
-    calls = client.notebooks;
-    assert.equal((await session.write(uri, 'markdown', MINE, { overwrite: false })).kind, 'saved', 'saved again against the same base');
-    assert.equal(stored(ref), MINE);
+    assert.equal((await session.write(uri, 'markdown', MINE, { overwrite: false })).kind, 'saved');
+    const base = session.notebook.version;
+    assert.ok(base > 0, 'saved once: a lower version than the next save sends exists');
+    const more = `${MINE}\nMore.\n`;
+    editors.type(uri, more);
+    session.editorChanged(uri);
+    await lieOnNextSave(ref, kind);
+    api.clearRequests();
+    await assert.rejects(session.write(uri, 'markdown', more, { overwrite: false }), (error) => error instanceof UnconfirmedSaveError && unconfirmed(error));
+    assert.deepEqual(saves(), ['POST 200'], 'PostHog said "saved"');
+    assert.equal(session.notebook.version, base, 'the session did not believe it');
+    assert.equal(stored(ref), MINE, 'nothing was stored');
+    assert.equal(editors.textOf(uri), more, 'the editor keeps the text');
+    assert.equal((await session.write(uri, 'markdown', more, { overwrite: false })).kind, 'saved', 'saved again against the same base');
+    assert.equal(stored(ref), more);
+    assert.deepEqual(saves(), ['POST 200', 'POST 200'], 'no 409: the base did not move');
+  }
+
+  test('a "saved" answer (local API) with a version below the one sent fails the save and moves nothing', async () => {
+    await refusesTheLie('older-version', (error) => !error.otherText && error.answeredVersion < error.sentVersion!);
+  });
+
+  test('a "saved" answer (local API) with a newer version holding other text fails the save and moves nothing', async () => {
+    await refusesTheLie('other-content', (error) => error.otherText && error.answeredVersion > error.sentVersion!);
   });
 });
