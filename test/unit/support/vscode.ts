@@ -158,8 +158,17 @@ export class StandInWorkspace {
 
 export const workspace = new StandInWorkspace();
 
+/** vscode.MarkdownString: its text and the flags the extension sets. */
+export class MarkdownString {
+  isTrusted = false;
+  supportHtml = false;
+  supportThemeIcons = false;
+  constructor(readonly value = '') {}
+}
+
 export const standIn = {
   Disposable,
+  MarkdownString,
   EventEmitter,
   Uri,
   FileSystemError,
