@@ -56,6 +56,8 @@ export interface InlineTag {
  * one (hard breaks do not merge), `<Tag … />` inside text is an inline node, a backslash before whitespace
  * keeps that whitespace (at an emphasis edge, where PostHog would not see the delimiter), and a link keeps
  * any href (PostHog shows only the label of one that is not http(s)).
+ * Texts and tags of the same marks share one marks array, not to be changed (the legacy reader makes its
+ * own marks from it; a copy for each of many short texts was most of a read's garbage).
  */
 export function readLegacyInline(text: string): (PhInline | InlineTag)[] {
   return new InlineReader(text, true).read();
@@ -85,8 +87,14 @@ export function normaliseMarks(marks: readonly PhMark[]): PhMark[] {
   return kept.sort((a, b) => (MARK_ORDER[a.type] ?? 5) - (MARK_ORDER[b.type] ?? 5));
 }
 
-/** Characters where something other than plain text may start. */
-const SPECIAL = /[\n\\*_~<`[]/g;
+/** Characters where something other than plain text may start (1 at their codes). */
+const SPECIAL_CODES = (() => {
+  const codes = new Uint8Array(128);
+  for (const char of '\n\\*_~<`[') {
+    codes[char.charCodeAt(0)] = 1;
+  }
+  return codes;
+})();
 
 /**
  * A set of marks as PostHog keeps them, shared by every text that has it: adding a mark makes (once) the
@@ -222,7 +230,7 @@ class InlineReader {
     this.endText();
     const node: InlineTag = { type: 'tag', tag: parse.tag, source: this.text.slice(frame.pos, parse.end) };
     if (frame.marks.marks.length > 0) {
-      node.marks = frame.marks.marks.map((mark) => ({ ...mark }));
+      node.marks = frame.marks.marks as PhMark[];
     }
     this.nodes.push(node);
     frame.pos = parse.end;
@@ -244,22 +252,29 @@ class InlineReader {
   }
 
   private emphasisAt(pos: number, end: number): Emphasis | undefined {
+    for (const emphasis of EMPHASIS) {
+      if (this.opensEmphasis(emphasis, pos, end)) {
+        return emphasis;
+      }
+    }
+    return undefined;
+  }
+
+  private opensEmphasis(emphasis: Emphasis, pos: number, end: number): boolean {
     const { text } = this;
-    return EMPHASIS.find((emphasis) => {
-      const length = emphasis.token.length;
-      if (pos + length > end || !text.startsWith(emphasis.token, pos)) {
-        return false;
-      }
-      if (length === 1 && pos + 1 < end && text[pos + 1] === emphasis.token) {
-        return false;
-      }
-      const contentStart = pos + length;
-      if (contentStart >= end || isWhitespaceCode(text.charCodeAt(contentStart))) {
-        return false;
-      }
-      // A frame starts after a delimiter, never after a letter, so the text before it can be looked at.
-      return !(emphasis.wordBoundary && isAsciiAlphanumericAt(text, pos - 1));
-    });
+    const length = emphasis.token.length;
+    if (pos + length > end || !text.startsWith(emphasis.token, pos)) {
+      return false;
+    }
+    if (length === 1 && pos + 1 < end && text[pos + 1] === emphasis.token) {
+      return false;
+    }
+    const contentStart = pos + length;
+    if (contentStart >= end || isWhitespaceCode(text.charCodeAt(contentStart))) {
+      return false;
+    }
+    // A frame starts after a delimiter, never after a letter, so the text before it can be looked at.
+    return !(emphasis.wordBoundary && isAsciiAlphanumericAt(text, pos - 1));
   }
 
   private underline(frame: Frame): Frame | undefined {
@@ -405,10 +420,8 @@ class InlineReader {
   /** The first special character at or after `from` (before `end`). Positions only grow, so one search serves many calls. */
   private nextSpecial(from: number, end: number): number {
     if (from > this.specialAt || from < this.specialFrom) {
-      SPECIAL.lastIndex = from;
-      const found = SPECIAL.exec(this.text);
       this.specialFrom = from;
-      this.specialAt = found ? found.index : this.text.length;
+      this.specialAt = nextSpecialCode(this.text, from);
     }
     return Math.min(this.specialAt, end);
   }
@@ -427,7 +440,7 @@ class InlineReader {
       return;
     }
     this.endText();
-    const node: PhText = marks.marks.length > 0 ? { type: 'text', text: '', marks: marks.marks.map((mark) => ({ ...mark })) } : { type: 'text', text: '' };
+    const node: PhText = marks.marks.length > 0 ? { type: 'text', text: '', marks: this.extensions ? (marks.marks as PhMark[]) : copyMarks(marks.marks) } : { type: 'text', text: '' };
     this.nodes.push(node);
     this.lastNode = node;
     this.lastMarks = marks;
@@ -469,6 +482,26 @@ class InlineReader {
       this.pending = '';
     }
   }
+}
+
+/** Each text gets marks of its own (a loop: this runs for every text read). */
+function copyMarks(marks: readonly PhMark[]): PhMark[] {
+  const copies: PhMark[] = [];
+  for (const mark of marks) {
+    copies.push({ ...mark });
+  }
+  return copies;
+}
+
+/** The first special character at or after `from`, else the text's length (a loop: a regular expression's match per delimiter was most of the garbage on delimiter-heavy text). */
+function nextSpecialCode(text: string, from: number): number {
+  for (let index = from; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code < 128 && SPECIAL_CODES[code] === 1) {
+      return index;
+    }
+  }
+  return text.length;
 }
 
 /** `\n` and `\r`: a line feed and a carriage return inside a text (extensions only; a newline is a line break). */
