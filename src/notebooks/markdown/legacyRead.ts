@@ -395,8 +395,12 @@ function textParagraph(text: string): PmNode {
   return withContent({ type: 'paragraph' }, nodes);
 }
 
+/** The node (always one just made) with its content, if any. */
 function withContent(node: PmNode, content: PmNode[]): PmNode {
-  return content.length > 0 ? { ...node, content } : node;
+  if (content.length > 0) {
+    node.content = content;
+  }
+  return node;
 }
 
 /** PostHog's inline reading as legacy nodes: marks in the editor's order, mentions and tags as nodes. */

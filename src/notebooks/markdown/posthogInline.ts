@@ -60,6 +60,10 @@ export interface InlineTag {
  * own marks from it; a copy for each of many short texts was most of a read's garbage).
  */
 export function readLegacyInline(text: string): (PhInline | InlineTag)[] {
+  if (!SPECIAL_ANYWHERE.test(text)) {
+    // The extensions' spellings start with special characters too.
+    return text === '' ? [] : [{ type: 'text', text }];
+  }
   return new InlineReader(text, true).read();
 }
 
@@ -87,6 +91,9 @@ export function normaliseMarks(marks: readonly PhMark[]): PhMark[] {
   return kept.sort((a, b) => (MARK_ORDER[a.type] ?? 5) - (MARK_ORDER[b.type] ?? 5));
 }
 
+/** `<br>`, `<br/>` or `<br />` (sticky: matched where a `<br` starts). */
+const LINE_BREAK_TAG = /<br\s*\/?>/y;
+
 /** Characters where something other than plain text may start (1 at their codes). */
 const SPECIAL_CODES = (() => {
   const codes = new Uint8Array(128);
@@ -101,7 +108,8 @@ const SPECIAL_CODES = (() => {
  * set with it, so texts compare their marks by identity.
  */
 class MarkSet {
-  private readonly added = new Map<string, MarkSet>();
+  /** Made when first needed: most texts read are short, and most sets get no mark added. */
+  private added: Map<string, MarkSet> | undefined;
   private codeSet: MarkSet | undefined;
 
   constructor(readonly marks: readonly PhMark[]) {}
@@ -111,6 +119,7 @@ class MarkSet {
       return this;
     }
     const key = mark.type === 'link' ? `link\u0000${mark.href}` : mark.type === 'ref' || mark.type === 'mention' ? `${mark.type}\u0000${mark.id}` : mark.type;
+    this.added ??= new Map();
     let set = this.added.get(key);
     if (!set) {
       set = new MarkSet(normaliseMarks([...this.marks, mark]));
@@ -205,7 +214,10 @@ class InlineReader {
 
   /** `<br>`, `<br/>` or `<br />`: a hard break (extensions only). */
   private lineBreakTag(frame: Frame): boolean {
-    const match = /<br\s*\/?>/y;
+    if (!this.text.startsWith('<br', frame.pos)) {
+      return false;
+    }
+    const match = LINE_BREAK_TAG;
     match.lastIndex = frame.pos;
     const found = match.exec(this.text);
     if (!found || frame.pos + found[0].length > frame.end) {
