@@ -264,8 +264,9 @@ class InlineReader {
   }
 
   private emphasisAt(pos: number, end: number): Emphasis | undefined {
+    const first = this.text.charCodeAt(pos);
     for (const emphasis of EMPHASIS) {
-      if (this.opensEmphasis(emphasis, pos, end)) {
+      if (emphasis.token.charCodeAt(0) === first && this.opensEmphasis(emphasis, pos, end)) {
         return emphasis;
       }
     }
@@ -560,8 +561,8 @@ export function sanitizeLinkHref(href: string): string | undefined {
 
 /** Where a closer can be: everywhere, and outside the code spans of each pairing (made when first needed). */
 interface Candidates {
-  readonly all: number[];
-  readonly outside: (number[] | undefined)[];
+  readonly all: Int32Array;
+  readonly outside: (ArrayLike<number> | undefined)[];
 }
 
 /**
@@ -659,7 +660,14 @@ class CloserIndex {
     let entry = cache.get(token);
     if (!entry) {
       const { text } = this;
-      const all: number[] = [];
+      // Counted first, then kept in a typed array of that size: on delimiter-heavy text the lists have a
+      // million entries, and growing arrays of that size was much of a read's garbage.
+      let count = 0;
+      for (let at = text.indexOf(token); at !== -1; at = text.indexOf(token, at + 1)) {
+        count++;
+      }
+      const found = new Int32Array(count);
+      let kept = 0;
       for (let at = text.indexOf(token); at !== -1; at = text.indexOf(token, at + 1)) {
         if (this.escaped[at] === 1) {
           continue;
@@ -670,8 +678,9 @@ class CloserIndex {
         if (wordBoundary && isAsciiAlphanumericAt(text, at + token.length)) {
           continue;
         }
-        all.push(at);
+        found[kept++] = at;
       }
+      const all = found.subarray(0, kept);
       entry = { all, outside: [undefined, undefined] };
       cache.set(token, entry);
     }
@@ -679,7 +688,7 @@ class CloserIndex {
   }
 
   /** The candidates outside the code spans of the pairing that opens at backticks of this parity. */
-  private outsideSpans(all: number[], parity: number): number[] {
+  private outsideSpans(all: Int32Array, parity: number): ArrayLike<number> {
     const { backticks } = this;
     if (backticks.length < 2) {
       return all;
