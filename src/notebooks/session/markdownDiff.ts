@@ -120,13 +120,14 @@ function shiftByChunk(crc: number): number {
 interface Chunk {
   readonly text: string;
   readonly crc: number;
+  /** What a CRC is multiplied by when this chunk follows its text; none for a full chunk (shiftByChunk). */
+  readonly shift?: number;
 }
 
 /** A text as chunks with their CRCs: an update re-reads only the chunks it changes; the whole text's CRC is combined from theirs. */
 class ChunkedText {
   private chunks: Chunk[];
   private length: number;
-  private readonly shifts = new Map<number, number>();
   /**
    * The CRC of the text before each chunk, known for the chunks up to `knownPrefixes`: an update changes
    * the CRCs only from its first chunk on (combining every chunk's for every update was most of a replay).
@@ -144,7 +145,7 @@ class ChunkedText {
     let crc = prefixes[this.knownPrefixes - 1]!;
     for (let index = this.knownPrefixes - 1; index < chunks.length; index++) {
       const chunk = chunks[index]!;
-      const shifted = chunk.text.length === CHUNK ? shiftByChunk(crc) : multiplyModP(this.shiftOf(chunk.text.length), crc);
+      const shifted = chunk.shift === undefined ? shiftByChunk(crc) : multiplyModP(chunk.shift, crc);
       crc = (shifted ^ chunk.crc) >>> 0;
       prefixes[index + 1] = crc;
     }
@@ -207,15 +208,6 @@ class ChunkedText {
     }
     return regions;
   }
-
-  private shiftOf(length: number): number {
-    let shift = this.shifts.get(length);
-    if (shift === undefined) {
-      shift = shiftFor(2 * length);
-      this.shifts.set(length, shift);
-    }
-    return shift;
-  }
 }
 
 interface Region {
@@ -272,7 +264,7 @@ function chunksOf(text: string): Chunk[] {
   const chunks: Chunk[] = [];
   for (let start = 0; start < text.length; start += CHUNK) {
     const piece = text.slice(start, start + CHUNK);
-    chunks.push({ text: piece, crc: markdownCrc(piece) });
+    chunks.push(piece.length === CHUNK ? { text: piece, crc: markdownCrc(piece) } : { text: piece, crc: markdownCrc(piece), shift: shiftFor(2 * piece.length) });
   }
   return chunks;
 }
