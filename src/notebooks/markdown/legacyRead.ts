@@ -395,8 +395,12 @@ function textParagraph(text: string): PmNode {
   return withContent({ type: 'paragraph' }, nodes);
 }
 
+/** The node (always one just made) with its content, if any. */
 function withContent(node: PmNode, content: PmNode[]): PmNode {
-  return content.length > 0 ? { ...node, content } : node;
+  if (content.length > 0) {
+    node.content = content;
+  }
+  return node;
 }
 
 /** PostHog's inline reading as legacy nodes: marks in the editor's order, mentions and tags as nodes. */
@@ -421,7 +425,7 @@ function legacyInlineNodes(inline: (PhInline | InlineTag)[], problem: (message: 
       }
       continue;
     }
-    const mention = item.marks?.find((mark): mark is Extract<PhMark, { type: 'mention' }> => mark.type === 'mention');
+    const mention = item.marks && mentionOf(item.marks);
     if (mention) {
       const previous = nodes[nodes.length - 1];
       const id = /^\d+$/.test(mention.id) ? Number(mention.id) : undefined;
@@ -438,6 +442,15 @@ function legacyInlineNodes(inline: (PhInline | InlineTag)[], problem: (message: 
   return nodes;
 }
 
+function mentionOf(marks: readonly PhMark[]): Extract<PhMark, { type: 'mention' }> | undefined {
+  for (const mark of marks) {
+    if (mark.type === 'mention') {
+      return mark;
+    }
+  }
+  return undefined;
+}
+
 function pushText(nodes: PmNode[], text: string, marks: PmMark[]): void {
   const previous = nodes[nodes.length - 1];
   if (previous?.type === 'text' && sameMarks(previous.marks ?? [], marks)) {
@@ -449,27 +462,44 @@ function pushText(nodes: PmNode[], text: string, marks: PmMark[]): void {
 
 /** Marks compared by type, and by attrs only where there are any (stringifying every text's marks was most of a read). */
 function sameMarks(a: readonly PmMark[], b: readonly PmMark[]): boolean {
-  return (
-    a.length === b.length &&
-    a.every((mark, index) => mark.type === b[index]!.type && (mark.attrs === undefined && b[index]!.attrs === undefined ? true : JSON.stringify(mark.attrs) === JSON.stringify(b[index]!.attrs)))
-  );
+  if (a.length !== b.length) {
+    return false;
+  }
+  for (let index = 0; index < a.length; index++) {
+    if (!sameMark(a[index]!, b[index]!)) {
+      return false;
+    }
+  }
+  return true;
 }
 
-/** PostHog's marks as the legacy editor's, in its order: a ref is a comment highlight. */
+function sameMark(a: PmMark, b: PmMark): boolean {
+  return a.type === b.type && ((a.attrs === undefined && b.attrs === undefined) || JSON.stringify(a.attrs) === JSON.stringify(b.attrs));
+}
+
+/** PostHog's marks as the legacy editor's, in its order: a ref is a comment highlight. One loop: this runs for every text read. */
 function legacyMarks(marks: readonly PhMark[]): PmMark[] {
-  const legacy = marks.flatMap((mark): PmMark[] => {
-    switch (mark.type) {
-      case 'link':
-        return [{ type: 'link', attrs: linkAttrs(mark.href) }];
-      case 'ref':
-        return [{ type: 'comment', attrs: { id: mark.id } }];
-      case 'mention':
-        return [];
-      default:
-        return [{ type: mark.type }];
+  const legacy: PmMark[] = [];
+  for (const mark of marks) {
+    const converted = legacyMark(mark);
+    if (converted) {
+      legacy.push(converted);
     }
-  });
-  return legacy.sort((a, b) => markRank(a.type) - markRank(b.type));
+  }
+  return legacy.length > 1 ? legacy.sort((a, b) => markRank(a.type) - markRank(b.type)) : legacy;
+}
+
+function legacyMark(mark: PhMark): PmMark | undefined {
+  switch (mark.type) {
+    case 'link':
+      return { type: 'link', attrs: linkAttrs(mark.href) };
+    case 'ref':
+      return { type: 'comment', attrs: { id: mark.id } };
+    case 'mention':
+      return undefined;
+    default:
+      return { type: mark.type };
+  }
 }
 
 /**

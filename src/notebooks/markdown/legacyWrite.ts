@@ -154,7 +154,8 @@ function isPlainMention(node: PmNode): boolean {
   return Object.keys(node).every((key) => key === 'type' || key === 'attrs') && Object.keys(node.attrs ?? {}).length === 1 && typeof id === 'number' && Number.isSafeInteger(id) && id >= 0;
 }
 
-const WRITTEN_MARKS = new Set(['bold', 'italic', 'strike', 'underline', 'code', 'link', 'comment']);
+/** The marks written around a text's content (code is written with it, comments outermost). */
+const WRAPPING_MARKS = new Set(['link', 'underline', 'bold', 'italic', 'strike']);
 
 /**
  * A text with its marks, nested as PostHog reads them: code innermost, then the link, `<u>`, bold and italic
@@ -172,19 +173,24 @@ export function markText(text: string, marks: PmMark[]): string {
 
 /** Marks other than code around written content; `wrapped` when something already stands at its edges. */
 function wrapMarks(content: string, marks: PmMark[], wrappedAlready: boolean): string {
-  const has = (type: string) => marks.some((mark) => mark.type === type && WRITTEN_MARKS.has(type));
+  const has = { link: false, underline: false, bold: false, italic: false, strike: false };
+  for (const mark of marks) {
+    if (WRAPPING_MARKS.has(mark.type)) {
+      has[mark.type as keyof typeof has] = true;
+    }
+  }
   let written = content;
   let wrapped = wrappedAlready;
-  const link = marks.find((mark) => mark.type === 'link');
+  const link = has.link ? marks.find((mark) => mark.type === 'link') : undefined;
   if (link && isObject(link.attrs) && typeof link.attrs['href'] === 'string') {
     written = `[${written}](${escapeHref(link.attrs['href'])})`;
     wrapped = true;
   }
-  if (has('underline')) {
+  if (has.underline) {
     written = `<u>${written}</u>`;
     wrapped = true;
   }
-  written = emphasise(written, wrapped, has('bold'), has('italic'), has('strike'));
+  written = emphasise(written, wrapped, has.bold, has.italic, has.strike);
   for (const mark of marks) {
     const id = mark.type === 'comment' && isObject(mark.attrs) ? mark.attrs['id'] : undefined;
     if (typeof id === 'string' && id !== '') {
@@ -225,27 +231,44 @@ function emphasise(text: string, wrapped: boolean, bold: boolean, italic: boolea
  * a line feed or carriage return inside a text as `\n` or `\r`.
  */
 function escapeText(text: string): string {
-  let written = '';
+  // Unchanged stretches are sliced, not added a character at a time: a text's characters each became a
+  // string of their own, most of the garbage of a paragraph of many short texts.
+  const parts: string[] = [];
+  let start = 0;
   for (let index = 0; index < text.length; index++) {
-    const char = text[index]!;
-    if ('\\`*[]|'.includes(char)) {
-      written += `\\${char}`;
-    } else if (char === '~') {
-      const run = text[index - 1] === '~' || text[index + 1] === '~' || index === 0 || index === text.length - 1;
-      written += run ? '\\~' : '~';
-    } else if (char === '_') {
-      written += isAsciiWord(text[index - 1]) && isAsciiWord(text[index + 1]) ? '_' : '\\_';
-    } else if (char === '<') {
-      written += /[A-Za-z/]/.test(text[index + 1] ?? '') ? '\\<' : '<';
-    } else if (char === '\n' || char === '\r') {
-      written += char === '\n' ? '\\n' : '\\r';
-    } else if (char === '!' && index === text.length - 1) {
-      written += '\\!';
-    } else {
-      written += char;
+    const escaped = escapedChar(text, index);
+    if (escaped !== undefined) {
+      parts.push(text.slice(start, index), escaped);
+      start = index + 1;
     }
   }
-  return written;
+  if (start === 0) {
+    return text;
+  }
+  parts.push(text.slice(start));
+  return parts.join('');
+}
+
+/** How the character at `index` is written, when not as itself. */
+function escapedChar(text: string, index: number): string | undefined {
+  const char = text[index]!;
+  if ('\\`*[]|'.includes(char)) {
+    return `\\${char}`;
+  }
+  if (char === '~') {
+    const run = text[index - 1] === '~' || text[index + 1] === '~' || index === 0 || index === text.length - 1;
+    return run ? '\\~' : undefined;
+  }
+  if (char === '_') {
+    return isAsciiWord(text[index - 1]) && isAsciiWord(text[index + 1]) ? undefined : '\\_';
+  }
+  if (char === '<') {
+    return /[A-Za-z/]/.test(text[index + 1] ?? '') ? '\\<' : undefined;
+  }
+  if (char === '\n' || char === '\r') {
+    return char === '\n' ? '\\n' : '\\r';
+  }
+  return char === '!' && index === text.length - 1 ? '\\!' : undefined;
 }
 
 function isAsciiWord(char: string | undefined): boolean {

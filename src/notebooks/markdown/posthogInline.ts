@@ -56,8 +56,14 @@ export interface InlineTag {
  * one (hard breaks do not merge), `<Tag … />` inside text is an inline node, a backslash before whitespace
  * keeps that whitespace (at an emphasis edge, where PostHog would not see the delimiter), and a link keeps
  * any href (PostHog shows only the label of one that is not http(s)).
+ * Texts and tags of the same marks share one marks array, not to be changed (the legacy reader makes its
+ * own marks from it; a copy for each of many short texts was most of a read's garbage).
  */
 export function readLegacyInline(text: string): (PhInline | InlineTag)[] {
+  if (!SPECIAL_ANYWHERE.test(text)) {
+    // The extensions' spellings start with special characters too.
+    return text === '' ? [] : [{ type: 'text', text }];
+  }
   return new InlineReader(text, true).read();
 }
 
@@ -85,15 +91,25 @@ export function normaliseMarks(marks: readonly PhMark[]): PhMark[] {
   return kept.sort((a, b) => (MARK_ORDER[a.type] ?? 5) - (MARK_ORDER[b.type] ?? 5));
 }
 
-/** Characters where something other than plain text may start. */
-const SPECIAL = /[\n\\*_~<`[]/g;
+/** `<br>`, `<br/>` or `<br />` (sticky: matched where a `<br` starts). */
+const LINE_BREAK_TAG = /<br\s*\/?>/y;
+
+/** Characters where something other than plain text may start (1 at their codes). */
+const SPECIAL_CODES = (() => {
+  const codes = new Uint8Array(128);
+  for (const char of '\n\\*_~<`[') {
+    codes[char.charCodeAt(0)] = 1;
+  }
+  return codes;
+})();
 
 /**
  * A set of marks as PostHog keeps them, shared by every text that has it: adding a mark makes (once) the
  * set with it, so texts compare their marks by identity.
  */
 class MarkSet {
-  private readonly added = new Map<string, MarkSet>();
+  /** Made when first needed: most texts read are short, and most sets get no mark added. */
+  private added: Map<string, MarkSet> | undefined;
   private codeSet: MarkSet | undefined;
 
   constructor(readonly marks: readonly PhMark[]) {}
@@ -103,6 +119,7 @@ class MarkSet {
       return this;
     }
     const key = mark.type === 'link' ? `link\u0000${mark.href}` : mark.type === 'ref' || mark.type === 'mention' ? `${mark.type}\u0000${mark.id}` : mark.type;
+    this.added ??= new Map();
     let set = this.added.get(key);
     if (!set) {
       set = new MarkSet(normaliseMarks([...this.marks, mark]));
@@ -197,7 +214,10 @@ class InlineReader {
 
   /** `<br>`, `<br/>` or `<br />`: a hard break (extensions only). */
   private lineBreakTag(frame: Frame): boolean {
-    const match = /<br\s*\/?>/y;
+    if (!this.text.startsWith('<br', frame.pos)) {
+      return false;
+    }
+    const match = LINE_BREAK_TAG;
     match.lastIndex = frame.pos;
     const found = match.exec(this.text);
     if (!found || frame.pos + found[0].length > frame.end) {
@@ -222,7 +242,7 @@ class InlineReader {
     this.endText();
     const node: InlineTag = { type: 'tag', tag: parse.tag, source: this.text.slice(frame.pos, parse.end) };
     if (frame.marks.marks.length > 0) {
-      node.marks = frame.marks.marks.map((mark) => ({ ...mark }));
+      node.marks = frame.marks.marks as PhMark[];
     }
     this.nodes.push(node);
     frame.pos = parse.end;
@@ -244,22 +264,30 @@ class InlineReader {
   }
 
   private emphasisAt(pos: number, end: number): Emphasis | undefined {
+    const first = this.text.charCodeAt(pos);
+    for (const emphasis of EMPHASIS) {
+      if (emphasis.token.charCodeAt(0) === first && this.opensEmphasis(emphasis, pos, end)) {
+        return emphasis;
+      }
+    }
+    return undefined;
+  }
+
+  private opensEmphasis(emphasis: Emphasis, pos: number, end: number): boolean {
     const { text } = this;
-    return EMPHASIS.find((emphasis) => {
-      const length = emphasis.token.length;
-      if (pos + length > end || !text.startsWith(emphasis.token, pos)) {
-        return false;
-      }
-      if (length === 1 && pos + 1 < end && text[pos + 1] === emphasis.token) {
-        return false;
-      }
-      const contentStart = pos + length;
-      if (contentStart >= end || isWhitespaceCode(text.charCodeAt(contentStart))) {
-        return false;
-      }
-      // A frame starts after a delimiter, never after a letter, so the text before it can be looked at.
-      return !(emphasis.wordBoundary && isAsciiAlphanumericAt(text, pos - 1));
-    });
+    const length = emphasis.token.length;
+    if (pos + length > end || !text.startsWith(emphasis.token, pos)) {
+      return false;
+    }
+    if (length === 1 && pos + 1 < end && text[pos + 1] === emphasis.token) {
+      return false;
+    }
+    const contentStart = pos + length;
+    if (contentStart >= end || isWhitespaceCode(text.charCodeAt(contentStart))) {
+      return false;
+    }
+    // A frame starts after a delimiter, never after a letter, so the text before it can be looked at.
+    return !(emphasis.wordBoundary && isAsciiAlphanumericAt(text, pos - 1));
   }
 
   private underline(frame: Frame): Frame | undefined {
@@ -405,10 +433,8 @@ class InlineReader {
   /** The first special character at or after `from` (before `end`). Positions only grow, so one search serves many calls. */
   private nextSpecial(from: number, end: number): number {
     if (from > this.specialAt || from < this.specialFrom) {
-      SPECIAL.lastIndex = from;
-      const found = SPECIAL.exec(this.text);
       this.specialFrom = from;
-      this.specialAt = found ? found.index : this.text.length;
+      this.specialAt = nextSpecialCode(this.text, from);
     }
     return Math.min(this.specialAt, end);
   }
@@ -427,7 +453,7 @@ class InlineReader {
       return;
     }
     this.endText();
-    const node: PhText = marks.marks.length > 0 ? { type: 'text', text: '', marks: marks.marks.map((mark) => ({ ...mark })) } : { type: 'text', text: '' };
+    const node: PhText = marks.marks.length > 0 ? { type: 'text', text: '', marks: this.extensions ? (marks.marks as PhMark[]) : copyMarks(marks.marks) } : { type: 'text', text: '' };
     this.nodes.push(node);
     this.lastNode = node;
     this.lastMarks = marks;
@@ -469,6 +495,26 @@ class InlineReader {
       this.pending = '';
     }
   }
+}
+
+/** Each text gets marks of its own (a loop: this runs for every text read). */
+function copyMarks(marks: readonly PhMark[]): PhMark[] {
+  const copies: PhMark[] = [];
+  for (const mark of marks) {
+    copies.push({ ...mark });
+  }
+  return copies;
+}
+
+/** The first special character at or after `from`, else the text's length (a loop: a regular expression's match per delimiter was most of the garbage on delimiter-heavy text). */
+function nextSpecialCode(text: string, from: number): number {
+  for (let index = from; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code < 128 && SPECIAL_CODES[code] === 1) {
+      return index;
+    }
+  }
+  return text.length;
 }
 
 /** `\n` and `\r`: a line feed and a carriage return inside a text (extensions only; a newline is a line break). */
@@ -515,8 +561,8 @@ export function sanitizeLinkHref(href: string): string | undefined {
 
 /** Where a closer can be: everywhere, and outside the code spans of each pairing (made when first needed). */
 interface Candidates {
-  readonly all: number[];
-  readonly outside: (number[] | undefined)[];
+  readonly all: Int32Array;
+  readonly outside: (ArrayLike<number> | undefined)[];
 }
 
 /**
@@ -614,7 +660,14 @@ class CloserIndex {
     let entry = cache.get(token);
     if (!entry) {
       const { text } = this;
-      const all: number[] = [];
+      // Counted first, then kept in a typed array of that size: on delimiter-heavy text the lists have a
+      // million entries, and growing arrays of that size was much of a read's garbage.
+      let count = 0;
+      for (let at = text.indexOf(token); at !== -1; at = text.indexOf(token, at + 1)) {
+        count++;
+      }
+      const found = new Int32Array(count);
+      let kept = 0;
       for (let at = text.indexOf(token); at !== -1; at = text.indexOf(token, at + 1)) {
         if (this.escaped[at] === 1) {
           continue;
@@ -625,8 +678,9 @@ class CloserIndex {
         if (wordBoundary && isAsciiAlphanumericAt(text, at + token.length)) {
           continue;
         }
-        all.push(at);
+        found[kept++] = at;
       }
+      const all = found.subarray(0, kept);
       entry = { all, outside: [undefined, undefined] };
       cache.set(token, entry);
     }
@@ -634,7 +688,7 @@ class CloserIndex {
   }
 
   /** The candidates outside the code spans of the pairing that opens at backticks of this parity. */
-  private outsideSpans(all: number[], parity: number): number[] {
+  private outsideSpans(all: Int32Array, parity: number): ArrayLike<number> {
     const { backticks } = this;
     if (backticks.length < 2) {
       return all;

@@ -157,14 +157,50 @@ export function sameJson(a: unknown, b: unknown): boolean {
     return true;
   }
   if (Array.isArray(a)) {
-    return Array.isArray(b) && a.length === b.length && a.every((item, index) => sameJson(item, b[index]));
+    return Array.isArray(b) && sameArrays(a, b);
   }
   if (!isObject(a) || !isObject(b)) {
     return false;
   }
-  const keys = Object.keys(a).filter((key) => a[key] !== undefined);
-  const otherKeys = Object.keys(b).filter((key) => b[key] !== undefined);
-  return keys.length === otherKeys.length && keys.every((key) => key in b && sameJson(a[key], b[key]));
+  return sameObjects(a, b);
+}
+
+// Loops, not every/filter: a notebook's read-back check compares every node of it, and the callbacks and
+// filtered key lists were most of its garbage.
+function sameArrays(a: readonly unknown[], b: readonly unknown[]): boolean {
+  if (a.length !== b.length) {
+    return false;
+  }
+  for (let index = 0; index < a.length; index++) {
+    if (!sameJson(a[index], b[index])) {
+      return false;
+    }
+  }
+  return true;
+}
+
+function sameObjects(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  let keys = 0;
+  for (const key of Object.keys(a)) {
+    if (a[key] === undefined) {
+      continue;
+    }
+    if (!(key in b) || !sameJson(a[key], b[key])) {
+      return false;
+    }
+    keys++;
+  }
+  return keys === definedKeyCount(b);
+}
+
+function definedKeyCount(value: Record<string, unknown>): number {
+  let count = 0;
+  for (const key of Object.keys(value)) {
+    if (value[key] !== undefined) {
+      count++;
+    }
+  }
+  return count;
 }
 
 const TEXT_BLOCKS = new Set(['paragraph', 'heading', 'codeBlock']);

@@ -120,13 +120,20 @@ function shiftByChunk(crc: number): number {
 interface Chunk {
   readonly text: string;
   readonly crc: number;
+  /** What a CRC is multiplied by when this chunk follows its text; none for a full chunk (shiftByChunk). */
+  readonly shift?: number;
 }
 
 /** A text as chunks with their CRCs: an update re-reads only the chunks it changes; the whole text's CRC is combined from theirs. */
 class ChunkedText {
   private chunks: Chunk[];
   private length: number;
-  private readonly shifts = new Map<number, number>();
+  /**
+   * The CRC of the text before each chunk, known for the chunks up to `knownPrefixes`: an update changes
+   * the CRCs only from its first chunk on (combining every chunk's for every update was most of a replay).
+   */
+  private readonly prefixes: number[] = [0];
+  private knownPrefixes = 1;
 
   constructor(text: string) {
     this.chunks = chunksOf(text);
@@ -134,11 +141,15 @@ class ChunkedText {
   }
 
   crc(): number {
-    let crc = 0;
-    for (const chunk of this.chunks) {
-      const shifted = chunk.text.length === CHUNK ? shiftByChunk(crc) : multiplyModP(this.shiftOf(chunk.text.length), crc);
+    const { chunks, prefixes } = this;
+    let crc = prefixes[this.knownPrefixes - 1]!;
+    for (let index = this.knownPrefixes - 1; index < chunks.length; index++) {
+      const chunk = chunks[index]!;
+      const shifted = chunk.shift === undefined ? shiftByChunk(crc) : multiplyModP(chunk.shift, crc);
       crc = (shifted ^ chunk.crc) >>> 0;
+      prefixes[index + 1] = crc;
     }
+    this.knownPrefixes = chunks.length + 1;
     return crc;
   }
 
@@ -151,58 +162,79 @@ class ChunkedText {
     if (!spansFit(spans, this.length)) {
       return false;
     }
-    const starts: number[] = [];
-    let total = 0;
-    for (const chunk of this.chunks) {
-      starts.push(total);
-      total += chunk.text.length;
+    const starts = chunkStarts(this.chunks);
+    const regions = this.regionsOf(spans, starts);
+    // From the last region back, so that the chunks before a region keep their places; a splice moves the
+    // chunk list instead of building it anew for every update.
+    for (let index = regions.length - 1; index >= 0; index--) {
+      const { first, end, spans: regionSpans } = regions[index]!;
+      const regionStart = starts[first] ?? this.length;
+      const region = this.chunks.slice(first, end).map((chunk) => chunk.text).join('');
+      const relative = regionSpans.map((span) => ({ start: span.start - regionStart, end: span.end - regionStart, text: span.text }));
+      const replaced = applySpans(region, relative)!;
+      this.chunks = spliceChunks(this.chunks, first, end, chunksOf(replaced));
+      this.length += replaced.length - region.length;
     }
-    // The chunk each span starts in (an insertion at a boundary: the chunk after it) and the chunks it covers.
-    const firsts = spans.map((span) => chunkAt(starts, span.start));
-    const touched = new Uint8Array(this.chunks.length + 1);
-    spans.forEach((span, index) => {
-      const last = span.end > span.start ? chunkAt(starts, span.end - 1) : firsts[index]!;
-      touched.fill(1, firsts[index]!, last + 1);
-    });
-    const next: Chunk[] = [];
-    let spanIndex = 0;
-    for (let index = 0; index < this.chunks.length || (index === this.chunks.length && touched[index]); ) {
-      if (!touched[index]) {
-        next.push(this.chunks[index]!);
-        index++;
-        continue;
-      }
-      let end = index;
-      while (end < this.chunks.length && (touched[end] || this.chunks[end]!.text.length < CHUNK / 2)) {
-        end++;
-      }
-      end = Math.max(end, index + 1);
-      const regionStart = starts[index] ?? total;
-      const region = this.chunks.slice(index, end).map((chunk) => chunk.text).join('');
-      const regionSpans: TextSpan[] = [];
-      for (; spanIndex < spans.length && firsts[spanIndex]! < end; spanIndex++) {
-        const span = spans[spanIndex]!;
-        regionSpans.push({ start: span.start - regionStart, end: span.end - regionStart, text: span.text });
-      }
-      next.push(...chunksOf(applySpans(region, regionSpans)!));
-      index = end;
+    if (regions.length > 0) {
+      this.knownPrefixes = Math.min(this.knownPrefixes, regions[0]!.first + 1);
     }
-    this.chunks = next;
-    this.length = next.reduce((sum, chunk) => sum + chunk.text.length, 0);
     if (this.chunks.length > 4 * (this.length / CHUNK + 1)) {
       this.chunks = chunksOf(this.text());
+      this.knownPrefixes = 1;
     }
     return true;
   }
 
-  private shiftOf(length: number): number {
-    let shift = this.shifts.get(length);
-    if (shift === undefined) {
-      shift = shiftFor(2 * length);
-      this.shifts.set(length, shift);
+  /**
+   * The runs of chunks the spans change, in order: the chunk each span starts in (an insertion at a boundary:
+   * the chunk after it) to the one it ends in, runs that meet joined, each taking in the short chunks after it.
+   */
+  private regionsOf(spans: readonly TextSpan[], starts: readonly number[]): Region[] {
+    const regions: Region[] = [];
+    for (const span of spans) {
+      const first = chunkAt(starts, span.start);
+      const last = span.end > span.start ? chunkAt(starts, span.end - 1) : first;
+      const previous = regions[regions.length - 1];
+      if (previous && first <= previous.end) {
+        previous.end = Math.max(previous.end, last + 1);
+        previous.spans.push(span);
+      } else {
+        regions.push({ first, end: last + 1, spans: [span] });
+      }
+      const region = regions[regions.length - 1]!;
+      while (region.end < this.chunks.length && this.chunks[region.end]!.text.length < CHUNK / 2) {
+        region.end++;
+      }
     }
-    return shift;
+    return regions;
   }
+}
+
+interface Region {
+  readonly first: number;
+  /** Exclusive. */
+  end: number;
+  readonly spans: TextSpan[];
+}
+
+function chunkStarts(chunks: readonly Chunk[]): number[] {
+  const starts: number[] = [];
+  let total = 0;
+  for (const chunk of chunks) {
+    starts.push(total);
+    total += chunk.text.length;
+  }
+  return starts;
+}
+
+/** The chunks with those from `first` to `end` (exclusive) replaced. */
+function spliceChunks(chunks: Chunk[], first: number, end: number, replacement: Chunk[]): Chunk[] {
+  if (replacement.length > 1_000) {
+    // A big paste: no spread of that many arguments.
+    return chunks.slice(0, first).concat(replacement, chunks.slice(end));
+  }
+  chunks.splice(first, end - first, ...replacement);
+  return chunks;
 }
 
 function spansFit(spans: readonly TextSpan[], length: number): boolean {
@@ -232,7 +264,7 @@ function chunksOf(text: string): Chunk[] {
   const chunks: Chunk[] = [];
   for (let start = 0; start < text.length; start += CHUNK) {
     const piece = text.slice(start, start + CHUNK);
-    chunks.push({ text: piece, crc: markdownCrc(piece) });
+    chunks.push(piece.length === CHUNK ? { text: piece, crc: markdownCrc(piece) } : { text: piece, crc: markdownCrc(piece), shift: shiftFor(2 * piece.length) });
   }
   return chunks;
 }

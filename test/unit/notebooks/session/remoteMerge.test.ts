@@ -89,6 +89,35 @@ describe('PostHog\'s diffs', () => {
     assert.equal(replayUpdates('one two', [{ diff: [{ start: 5, end: 2, text: '' }], baseCrc: markdownCrc('one two') }]), undefined, 'spans that do not fit');
   });
 
+  test('a replay gives what applying the updates one by one gives, for any spans: across chunks, at their edges, deleting most of the text, onto an empty text', () => {
+    const update = (length: number) =>
+      fc
+        .array(fc.record({ a: fc.nat({ max: length }), b: fc.nat({ max: length }), text: fc.string({ maxLength: 9_000 }) }), { maxLength: 4 })
+        .map((raw) => {
+          const cuts = raw.flatMap(({ a, b }) => [a, b]).sort((x, y) => x - y);
+          return raw.map(({ text }, index) => ({ start: cuts[2 * index]!, end: cuts[2 * index + 1]!, text }));
+        });
+    const script = fc.tuple(fc.oneof(fc.constant(''), fc.string({ maxLength: 20_000 })), fc.integer({ min: 1, max: 6 }));
+    fc.assert(
+      fc.property(
+        script.chain(([start, count]) => {
+          // Each update's spans are drawn for the length the text has when it comes.
+          let arbitrary: fc.Arbitrary<{ text: string; updates: { diff: { start: number; end: number; text: string }[]; baseCrc: number }[] }> = fc.constant({ text: start, updates: [] });
+          for (let step = 0; step < count; step++) {
+            arbitrary = arbitrary.chain(({ text, updates }) =>
+              update(text.length).map((diff) => ({ text: applySpans(text, diff)!, updates: [...updates, { diff, baseCrc: markdownCrc(text) }] })),
+            );
+          }
+          return arbitrary.map((end) => ({ start, ...end }));
+        }),
+        ({ start, text, updates }) => {
+          assert.equal(replayUpdates(start, updates), text);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
   test('a replay is linear in the text plus the updates (the CRC of the whole text per update: 1 MB × 1,000 blocked 7.9 s), and as applying them one by one', () => {
     const replayOf = (size: number) => {
       let text = 'Lorem ipsum dolor sit amet, consectetur.\n'.repeat(size * 25);
