@@ -1,0 +1,2 @@
+export { findQueryCards, type QueryCard } from './cards';
+export { innerQuery, queryKindLabel } from './innerQuery';
