@@ -17,7 +17,7 @@ export const ALLOWED = {
   notebooks: ['catalog', 'connections', 'documents', 'tree'],
   projects: ['catalog', 'connections', 'documents', 'tree'],
   events: ['connections', 'tree'],
-  queries: ['notebooks'],
+  queries: ['catalog', 'connections', 'documents', 'notebooks', 'tree'],
   webview: ['events'],
   api: [],
   common: [],

@@ -3,6 +3,7 @@ import { registerDocuments } from './documents';
 import { registerEvents } from './events';
 import { registerNotebooks } from './notebooks';
 import { registerProjects } from './projects';
+import { registerQueries } from './queries';
 import type { Services } from './services';
 import { registerExplorer } from './tree';
 
@@ -18,6 +19,7 @@ const FEATURES = {
   notebooks: registerNotebooks,
   events: registerEvents,
   projects: registerProjects,
+  queries: registerQueries,
 };
 
 export type Features = { readonly [Name in keyof typeof FEATURES]: ReturnType<(typeof FEATURES)[Name]> };
