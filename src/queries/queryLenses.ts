@@ -56,8 +56,11 @@ export function stateLine(state: RunState): string {
         ? vscode.l10n.t('$(watch) Waiting for the key\'s HogQL budget until {0}', new Date(state.waitingUntil).toLocaleTimeString())
         : vscode.l10n.t('$(sync~spin) Running…');
     case 'done':
-      return state.rows === undefined
-        ? vscode.l10n.t('$(check) Done in {0} s', seconds(state.durationMs))
+      if (state.rows === undefined) {
+        return vscode.l10n.t('$(check) Done in {0} s', seconds(state.durationMs));
+      }
+      return state.rows === 1
+        ? vscode.l10n.t('$(check) 1 row in {0} s', seconds(state.durationMs))
         : vscode.l10n.t('$(check) {0} rows in {1} s', state.rows, seconds(state.durationMs));
     case 'failed':
       return vscode.l10n.t('$(error) {0}', escapeIcons(oneSafeLine(state.message, 80)));
