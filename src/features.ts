@@ -3,6 +3,7 @@ import { registerDocuments } from './documents';
 import { registerEvents } from './events';
 import { registerNotebooks } from './notebooks';
 import { registerProjects } from './projects';
+import { registerResults } from './results';
 import type { Services } from './services';
 import { registerExplorer } from './tree';
 
@@ -18,6 +19,7 @@ const FEATURES = {
   notebooks: registerNotebooks,
   events: registerEvents,
   projects: registerProjects,
+  results: registerResults,
 };
 
 export type Features = { readonly [Name in keyof typeof FEATURES]: ReturnType<(typeof FEATURES)[Name]> };
