@@ -121,3 +121,16 @@ export function rowsText(table: ResultTable, start: number, end: number): string
   }
   return out;
 }
+
+/** The first rows go alone, so that they paint while the rest are on their way. */
+export const FIRST_CHUNK_ROWS = 500;
+export const CHUNK_ROWS = 5_000;
+
+/** The table's rows as text, in the chunks the panel posts to its webview. */
+export function* rowChunks(table: ResultTable): Generator<{ start: number; rows: string[][] }> {
+  for (let start = 0; start < table.rows.length; ) {
+    const end = Math.min(table.rows.length, start + (start === 0 ? FIRST_CHUNK_ROWS : CHUNK_ROWS));
+    yield { start, rows: rowsText(table, start, end) };
+    start = end;
+  }
+}

@@ -7,14 +7,10 @@ import { displayLanguage, type EnvApi, type WindowApi } from '../workbench/windo
 import { writeTableFile, type TableFileFormat } from './exportTable';
 import { RESULTS_WORDS } from './panelWords';
 import { parseResultsWebviewMessage, type ResultsExtensionMessage, type ResultsWebviewMessage, type SectionView } from './protocol';
-import { resultView, rowsText, type ResultView } from './resultModel';
+import { resultView, rowChunks, type ResultView } from './resultModel';
 import type { ResultSection, ResultSectionState, ResultsTarget } from './resultsView';
 
 export const RESULTS_VIEW_TYPE = 'posthogExplorer.results';
-
-/** The first rows go alone, so that they paint while the rest are on their way. */
-const FIRST_CHUNK_ROWS = 500;
-const CHUNK_ROWS = 5_000;
 
 /** The setting the events export reads too: whether CSV cells a spreadsheet would run as formulas are neutralised. */
 const CSV_FORMULA_CELLS_SETTING = 'posthogExplorer.events.csvFormulaCells';
@@ -133,11 +129,8 @@ export class ResultsPanel extends Disposable {
   }
 
   private postRows(id: string, generation: number, view: Exclude<ResultView, { kind: 'unsupported' }>): void {
-    const total = view.table.rows.length;
-    for (let start = 0; start < total; ) {
-      const end = Math.min(total, start + (start === 0 ? FIRST_CHUNK_ROWS : CHUNK_ROWS));
-      this.post({ type: 'rows', id, generation, start, rows: rowsText(view.table, start, end) });
-      start = end;
+    for (const { start, rows } of rowChunks(view.table)) {
+      this.post({ type: 'rows', id, generation, start, rows });
     }
   }
 

@@ -58,7 +58,8 @@ export class TrendsChartView {
         height: HEIGHT,
         legend: { show: false },
         cursor: { drag: { x: false, y: false } },
-        scales: { x: { time: false } },
+        // Half an interval of room at each end, so that the first and last days' labels are not cut.
+        scales: { x: { time: false, range: (_plot, min, max) => [min - 0.5, max + 0.5] } },
         axes: [
           { ...axis, values: (_plot, splits) => splits.map((split) => (Number.isInteger(split) ? (days[split] ?? '') : '')) },
           { ...axis },

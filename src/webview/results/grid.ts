@@ -48,7 +48,9 @@ export class ResultGrid {
     this.rowCount = 0;
     this.active = { row: -1, column: 0 };
     this.header.replaceChildren(...columns.map((name) => el('div', { class: 'cell', role: 'columnheader', title: name }, name)));
-    this.element.style.setProperty('--columns', columns.map(() => 'minmax(8em, 1fr)').join(' ') || '1fr');
+    // Every row is a grid of its own: tracks that never size to their text keep the columns aligned.
+    this.element.style.setProperty('--columns', `repeat(${Math.max(1, columns.length)}, minmax(0, 1fr))`);
+    this.element.style.setProperty('--row-min-width', `${Math.max(1, columns.length) * 8}em`);
     this.clearRows();
     this.element.scrollTop = 0;
     this.schedule();
@@ -65,7 +67,11 @@ export class ResultGrid {
       }
     }
     this.rowCount += rows.length;
-    this.schedule();
+    if (start === 0) {
+      this.render(); // the first rows at once: more chunks may be queued before the next frame
+    } else {
+      this.schedule();
+    }
     return true;
   }
 

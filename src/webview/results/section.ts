@@ -20,7 +20,7 @@ export class ResultSectionView {
   private readonly kind = el('span', { class: 'kind' });
   private readonly ring = el('vscode-progress-ring', { class: 'ring', hidden: true, 'aria-hidden': 'true' });
   private readonly summary = el('span', { class: 'summary', role: 'status', 'aria-live': 'polite' });
-  private readonly cancel = button(t('Cancel'), { secondary: true, title: t('Cancel this query'), icon: 'debug-stop', hidden: true });
+  private readonly cancel = button(t('Cancel'), { secondary: true, title: t('Cancel this query'), hidden: true });
   private readonly tools = el('div', { class: 'tools' });
   private readonly content = el('div', { class: 'content' });
   private grid: ResultGrid | undefined;
@@ -82,7 +82,7 @@ export class ResultSectionView {
   }
 
   private tableButtons(): HTMLElement[] {
-    const copyCell = button(t('Copy cell'), { secondary: true, icon: 'copy' });
+    const copyCell = button(t('Copy cell'), { secondary: true });
     copyCell.addEventListener('click', () => {
       const cell = this.grid?.activeCell;
       if (cell) this.send({ type: 'copy', text: this.grid!.cellText(cell.row, cell.column) });
@@ -92,9 +92,9 @@ export class ResultSectionView {
       const cell = this.grid?.activeCell;
       if (cell) this.send({ type: 'copy', text: this.grid!.rowText(cell.row) });
     });
-    const csv = button(t('Export CSV…'), { secondary: true, icon: 'export' });
+    const csv = button(t('Export CSV…'), { secondary: true });
     csv.addEventListener('click', () => this.send({ type: 'export', id: this.id, format: 'csv' }));
-    const json = button(t('Export JSON…'), { secondary: true, icon: 'json' });
+    const json = button(t('Export JSON…'), { secondary: true });
     json.addEventListener('click', () => this.send({ type: 'export', id: this.id, format: 'json' }));
     return [copyCell, copyRow, csv, json];
   }
@@ -103,7 +103,7 @@ export class ResultSectionView {
     if (!message.canOpen) {
       return [];
     }
-    const open = button(t('Open in PostHog'), { secondary: message.view?.kind !== 'unsupported', icon: 'link-external' });
+    const open = button(t('Open in PostHog'), { secondary: message.view?.kind !== 'unsupported' });
     open.addEventListener('click', () => this.send({ type: 'open', id: this.id }));
     return [open];
   }
