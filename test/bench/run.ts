@@ -48,7 +48,8 @@ if (options['no-editor']) {
   parts.delete('live');
 }
 const resultsDir = path.join(repoRoot, 'bench-results');
-const VSIX_BUDGET_KB = 400;
+/** Issue 34 raised it from 400 KB for the Results panel (its chart library, uPlot, is 23 KB compressed). */
+const VSIX_BUDGET_KB = 500;
 
 async function packageSizes(): Promise<Figure[]> {
   await runToCompletion('npm', ['run', 'package', '--silent'], { cwd: repoRoot });
