@@ -9,12 +9,11 @@ import { QueryCommands } from './queryCommands';
 import { type DocumentTargets, HOGQL_LANGUAGE, QueryDocuments, type QueryTarget } from './queryDocuments';
 import { QueryLenses } from './queryLenses';
 import { QueryRunner } from './queryRunner';
-import type { ResultsView } from './resultsView';
+import type { ResultsView } from '../results';
 
 export { findQueryCards, type QueryCard } from './cards';
 export { innerQuery, queryKindLabel } from './innerQuery';
 export type { DocumentTargets, QueryTarget } from './queryDocuments';
-export type { ResultSection, ResultSectionState, ResultsTarget, ResultsView } from './resultsView';
 export type { RunState } from './runController';
 
 export interface QueriesServices {
@@ -71,6 +70,6 @@ export class QueriesFeature extends Disposable {
   }
 }
 
-export function registerQueries(services: QueriesServices): QueriesFeature {
-  return new QueriesFeature(services);
+export function registerQueries(services: QueriesServices, results?: ResultsView): QueriesFeature {
+  return new QueriesFeature(services, results);
 }

@@ -17,7 +17,7 @@ import type { ConnectionManager } from '../connections';
 import { Disposable } from '../workbench/disposable';
 import type { QueryCard } from './cards';
 import type { QueryTarget } from './queryDocuments';
-import type { ResultSection, ResultsTarget, ResultsView } from './resultsView';
+import type { ResultSection, ResultsTarget, ResultsView } from '../results';
 import { QueryRunController, type RunChange, type RunState } from './runController';
 
 /**

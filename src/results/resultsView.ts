@@ -1,8 +1,6 @@
 import type * as vscode from 'vscode';
 
-// The Results view's shape, as src/results exports it (the contract between the two features). This copy goes
-// once src/results is merged: the imports then name the results folder's entry point.
-
+/** The document whose queries a Results panel shows: a notebook or a HogQL document. */
 export interface ResultsTarget {
   readonly uri: vscode.Uri;
   readonly title: string;
@@ -14,6 +12,7 @@ export type ResultSectionState =
   | { readonly state: 'failed'; readonly message: string }
   | { readonly state: 'cancelled' };
 
+/** One card (or HogQL document, or selection) in a Results panel. */
 export interface ResultSection {
   readonly id: string;
   readonly label: string;
@@ -22,6 +21,7 @@ export interface ResultSection {
   readonly webUrl?: string;
 }
 
+/** Where runs show their results; the run controller listens for the user's Cancel. */
 export interface ResultsView {
   show(target: ResultsTarget, section: ResultSection, state: ResultSectionState): void;
   readonly onDidRequestCancel: vscode.Event<{ readonly uri: string; readonly sectionId: string }>;
