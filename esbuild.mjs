@@ -84,6 +84,14 @@ const builds = [
     format: 'iife',
     target: 'chrome120',
   },
+  {
+    ...common,
+    entryPoints: ['src/webview/results/main.ts'],
+    outfile: 'dist/webview/results.js',
+    platform: 'browser',
+    format: 'iife',
+    target: 'chrome120',
+  },
 ];
 
 if (watch) {

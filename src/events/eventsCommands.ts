@@ -6,7 +6,8 @@ import type { ConnectionManager, ConnectionSession } from '../connections';
 import { commandTarget, pickProject, ProjectNode } from '../tree';
 import { COMMANDS } from '../workbench/commandIds';
 import { type CommandHandlers, CommandGroup, type WorkbenchRegistry } from '../workbench/commands';
-import { EVENTS_VIEW_TYPE, EventsPanel, type PanelProject, webviewOptions } from './eventsPanel';
+import { webviewOptions } from '../workbench/webviewOptions';
+import { EVENTS_VIEW_TYPE, EventsPanel, type PanelProject } from './eventsPanel';
 import { EventsNode } from './eventsNode';
 import { PanelStateSchema } from './protocol';
 

@@ -1,13 +1,14 @@
 import * as vscode from 'vscode';
 import { type BudgetWait, type EventsApi, isAbortError, errorText } from '../api';
 import { Disposable } from '../workbench/disposable';
+import { webviewOptions } from '../workbench/webviewOptions';
 import { displayLanguage, type EnvApi, type WindowApi } from '../workbench/window';
 import type { ConnectionSession } from '../connections';
 import { projectKey } from '../common/keys';
+import { webviewPageHtml } from '../common/webviewPage';
 import { exportEvents, type SaveDialog } from './exportEvents';
 import type { ExportFileFormat } from './exportWriter';
 import { buildExport, buildQuery, FilterError } from './filters';
-import { eventsPageHtml } from './html';
 import { translatePanelWords } from './translatePanelWords';
 import { PanelLive } from './livePanel';
 import { EventPager } from './pager';
@@ -48,13 +49,6 @@ export interface EventsPanelDeps {
   /** The connection's current session: clients are rebuilt on sign-in and network setting changes. */
   readonly session: (connectionId: string) => Promise<ConnectionSession | undefined>;
   readonly now?: () => Date;
-}
-
-export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
-  return {
-    enableScripts: true,
-    localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')],
-  };
 }
 
 /**
@@ -315,10 +309,10 @@ export class EventsPanel extends Disposable {
   private html(): string {
     const webview = this.panel.webview;
     const asset = (...path: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(this.deps.extensionUri, ...path)).toString();
-    return eventsPageHtml({
+    return webviewPageHtml({
       cspSource: webview.cspSource,
       scriptUri: asset('dist', 'webview', 'events.js'),
-      styleUri: asset('media', 'events.css'),
+      styleUris: [asset('media', 'events.css')],
       title: vscode.l10n.t('Events of {0}', this.project.name),
       strings: translatePanelWords(),
     });

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 // An event's detail: its facts, copy buttons, the properties as a tree and the rest as JSON text.
 import type { EventDetail, ExtensionMessage, WebviewMessage } from '../../events/protocol';
-import { button, el } from './dom';
+import { button, el } from '../shared/dom';
 import { t } from './l10n';
 import { propertyTree } from './propertyTree';
 import type { VirtualTable } from './table';

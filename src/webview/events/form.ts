@@ -8,7 +8,7 @@ import {
   type PropertyRow,
   type WebviewMessage,
 } from '../../events/protocol';
-import { button, control, debounce, el, type ValueElement } from './dom';
+import { button, control, debounce, el, type ValueElement } from '../shared/dom';
 import { t } from './l10n';
 
 interface Field {

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 // The Live toggle, what Live is doing, and the "N new events" button that scrolls back up to them.
 import type { ExtensionMessage, WebviewMessage } from '../../events/protocol';
-import { button, el } from './dom';
+import { button, el } from '../shared/dom';
 import { t } from './l10n';
 import type { VirtualTable } from './table';
 

@@ -13,7 +13,7 @@ import '@vscode-elements/elements/dist/vscode-textarea/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import { type ExtensionMessage, type FilterState, PanelStateSchema, parseExtensionMessage, type WebviewMessage } from '../../events/protocol';
 import { EventDetailView } from './detail';
-import { button, debounce, el } from './dom';
+import { button, debounce, el } from '../shared/dom';
 import { FilterForm } from './form';
 import { t } from './l10n';
 import { LiveControls } from './live';

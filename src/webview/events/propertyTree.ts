@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 // An event's properties as an expandable tree, with a search box and copy of a property's path or value.
-import { debounce, el } from './dom';
+import { debounce, el } from '../shared/dom';
 
 /** The words the tree shows, localised by the caller (see l10n.ts). */
 export interface TreeTexts {

@@ -1,9 +1,9 @@
 /// <reference lib="dom" />
 // The results table: rows kept in flat arrays, only the rows in view (plus a few) in the DOM.
-import { el } from './dom';
+import { el } from '../shared/dom';
 import { t } from './l10n';
 import { TimeText } from './timeText';
-import { MAX_RENDERED_ROWS, shouldLoadMore, visibleRange } from './virtualRange';
+import { MAX_RENDERED_ROWS, shouldLoadMore, visibleRange } from '../shared/virtualRange';
 
 export const ROW_HEIGHT = 24;
 const OVERSCAN = 20;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
-import { eventsPageHtml } from '../../../src/events/html';
+import { webviewPageHtml } from '../../../src/common/webviewPage';
 import { fillPlaceholders, PANEL_WORDS } from '../../../src/events/panelWords';
 
 const webviewDir = path.resolve(__dirname, '../../../../src/webview/events');
@@ -18,7 +18,7 @@ describe('the events webview in the editor language', () => {
   });
 
   test('the page carries the localised words, escaped, for the script to read', () => {
-    const page = eventsPageHtml({ cspSource: 'c', nonce: 'n', scriptUri: 's', styleUri: 'y', title: 'T', strings: { Apply: 'Anwenden "<jetzt>"' } });
+    const page = webviewPageHtml({ cspSource: 'c', nonce: 'n', scriptUri: 's', styleUris: ['y'], title: 'T', strings: { Apply: 'Anwenden "<jetzt>"' } });
     assert.ok(page.includes('data-l10n="{&quot;Apply&quot;:&quot;Anwenden \\&quot;&lt;jetzt&gt;\\&quot;&quot;}"'), page);
   });
 

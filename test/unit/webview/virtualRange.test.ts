@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { MAX_RENDERED_ROWS, shouldLoadMore, visibleRange } from '../../../src/webview/events/virtualRange';
+import { MAX_RENDERED_ROWS, shouldLoadMore, visibleRange } from '../../../src/webview/shared/virtualRange';
 
 describe('virtual scrolling range', () => {
   const base = { rowHeight: 24, viewportHeight: 480, overscan: 20 };

@@ -1,15 +1,16 @@
-// The events webview's page: a strict Content Security Policy and a static skeleton. Everything the
-// server sends is put in by the script as text. vscode-free.
+// A webview's page (the events panel, the Results panel): a strict Content Security Policy and a static
+// skeleton. Everything the server sends is put in by the script as text. vscode-free.
 import { randomBytes } from 'node:crypto';
 
 export interface PageResources {
   /** webview.cspSource */
   cspSource: string;
   scriptUri: string;
-  styleUri: string;
+  /** Stylesheets, in order (the panel's own, and any its script's bundle brings). */
+  styleUris: readonly string[];
   nonce?: string;
   title: string;
-  /** The webview's words, localised (see ./panelWords.ts): English → the editor's language. */
+  /** The webview's words, localised (e.g. src/events/panelWords.ts): English → the editor's language. */
   strings?: Readonly<Record<string, string>>;
 }
 
@@ -31,7 +32,7 @@ export function contentSecurityPolicy(cspSource: string, nonce: string): string 
 const escapeAttribute = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-export function eventsPageHtml(resources: PageResources): string {
+export function webviewPageHtml(resources: PageResources): string {
   const nonce = resources.nonce ?? createNonce();
   const attr = escapeAttribute;
   return `<!DOCTYPE html>
@@ -40,7 +41,7 @@ export function eventsPageHtml(resources: PageResources): string {
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${attr(contentSecurityPolicy(resources.cspSource, nonce))}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${attr(resources.styleUri)}">
+${resources.styleUris.map((uri) => `<link rel="stylesheet" href="${attr(uri)}">`).join('\n')}
 <title>${attr(resources.title)}</title>
 </head>
 <body>

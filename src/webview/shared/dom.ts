@@ -1,5 +1,5 @@
 /// <reference lib="dom" />
-// Small DOM helpers for the events webview. Text goes in as text (textContent), never as markup.
+// Small DOM helpers for the webviews. Text goes in as text (textContent), never as markup.
 
 type Attributes = Record<string, string | number | boolean | undefined>;
 

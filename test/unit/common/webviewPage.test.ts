@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { contentSecurityPolicy, createNonce, eventsPageHtml } from '../../../src/events/html';
+import { contentSecurityPolicy, createNonce, webviewPageHtml } from '../../../src/common/webviewPage';
 
 describe('events page', () => {
   const cspSource = 'https://*.vscode-cdn.net';
-  const page = eventsPageHtml({ cspSource, nonce: 'n0nce', scriptUri: 'https://x/dist/webview/events.js', styleUri: 'https://x/media/events.css', title: 'Events of <b>x</b>' });
+  const page = webviewPageHtml({ cspSource, nonce: 'n0nce', scriptUri: 'https://x/dist/webview/events.js', styleUris: ['https://x/media/events.css'], title: 'Events of <b>x</b>' });
 
   test('a strict policy: nothing by default, scripts only with the nonce, no inline styles', () => {
     const policy = contentSecurityPolicy(cspSource, 'n0nce');

@@ -1,0 +1,77 @@
+import assert from 'node:assert/strict';
+import { copyFile, mkdir } from 'node:fs/promises';
+import * as path from 'node:path';
+import { describe, it } from 'mocha';
+import type { Frame, Page } from 'playwright-core';
+import { repoRoot } from '../host/paths';
+import { e2e } from './context';
+import { waitUntil } from './eventsWebview';
+
+const HOSTILE_CELL = '<img src=x onerror="window.__pwned=1">';
+const README_SCREENSHOT = path.join(repoRoot, 'media', 'screenshots', 'query-results.png');
+
+/** The content frame of the Results webview whose heading is `title` (VS Code nests it two iframes deep). */
+async function resultsFrame(page: Page, title: string, timeout = 30_000): Promise<Frame> {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    for (const frame of page.frames()) {
+      try {
+        if ((await frame.locator('h1', { hasText: title }).count()) > 0) return frame;
+      } catch {
+        // a frame that went away while we looked
+      }
+    }
+    if (Date.now() > deadline) throw new Error(`No Results webview titled ${title}`);
+    await page.waitForTimeout(200);
+  }
+}
+
+describe('Results panel (e2e)', () => {
+  // A test-only path: the test runner extension's command shows canned responses in a real Results panel
+  // (no query runs). The e2e test that runs a notebook card waits for the run commands (issue-34-queries).
+  it('shows canned results: sections in order, a 10,000-row table with at most 200 rows in the DOM, a trends chart with its legend, text as text', async () => {
+    const { workbench, page, resultsDir } = e2e();
+    await workbench.runCommand('PostHog Test: Show Canned Results');
+    const frame = await resultsFrame(page, 'Canned results');
+    const table = frame.locator('section[data-section="card-sql"]');
+    await waitUntil(page, async () => (await table.locator('.summary').innerText()).includes('10,000 rows'), 'the table section is done');
+
+    const labels = await frame.locator('section.result h2').allInnerTexts();
+    assert.deepEqual(labels, ['Pageviews and sign-ups', 'Daily active users (SQL)', 'Sign-up funnel', 'Slow query']);
+    assert.deepEqual(await table.locator('.row.header .cell').allInnerTexts(), Array.from({ length: 10 }, (_, column) => `col_${column}`));
+
+    const grid = table.locator('.grid');
+    await waitUntil(page, async () => (await grid.locator('.row.data').count()) > 0, 'the first rows are painted');
+    const counts = [await grid.locator('.row.data').count()];
+    for (const fraction of [0.25, 0.5, 1]) {
+      await grid.evaluate((element, at) => {
+        element.scrollTop = (element.scrollHeight - element.clientHeight) * at;
+      }, fraction);
+      await page.waitForTimeout(100);
+      counts.push(await grid.locator('.row.data').count());
+    }
+    assert.ok(counts.every((count) => count > 0 && count <= 200), `rows in the DOM: ${counts.join(', ')}`);
+    await waitUntil(page, async () => (await grid.locator('.row.data .cell', { hasText: /^row 9999$/ }).count()) === 1, 'the last row is shown at the bottom');
+
+    await grid.evaluate((element) => (element.scrollTop = 0));
+    await waitUntil(page, async () => (await grid.locator('.cell', { hasText: HOSTILE_CELL }).count()) === 1, 'the hostile cell shows as its text');
+    assert.equal(await frame.locator('img').count(), 0, 'no markup from the server is rendered');
+    assert.equal(await frame.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined);
+
+    const trends = frame.locator('section[data-section="card-trends"]');
+    await waitUntil(page, async () => (await trends.locator('.chart-canvas canvas').count()) > 0, 'the trends chart is drawn');
+    assert.deepEqual(await trends.locator('.legend td').allInnerTexts(), ['$pageview', '170', 'signed_up', '33']);
+    const funnel = frame.locator('section[data-section="card-funnel"]');
+    assert.match(await funnel.locator('.note').innerText(), /open it in PostHog/);
+    assert.equal(await funnel.locator('vscode-button', { hasText: 'Open in PostHog' }).count(), 1);
+    const slow = frame.locator('section[data-section="card-slow"]');
+    assert.equal(await slow.locator('vscode-button', { hasText: 'Cancel' }).isVisible(), true);
+    assert.equal(await slow.locator('.ring').isVisible(), true);
+
+    const file = await workbench.screenshot(path.join(resultsDir, 'query-results-canned.png'));
+    if (process.env.UPDATE_SCREENSHOTS === '1') {
+      await mkdir(path.dirname(README_SCREENSHOT), { recursive: true });
+      await copyFile(file, README_SCREENSHOT);
+    }
+  });
+});
