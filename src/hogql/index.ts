@@ -1,0 +1,1 @@
+export { HogQLTargets, type QueryTarget } from './hogqlTargets';
