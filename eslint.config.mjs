@@ -17,7 +17,7 @@ export const ALLOWED = {
   notebooks: ['catalog', 'connections', 'documents', 'tree'],
   projects: ['catalog', 'connections', 'documents', 'tree'],
   events: ['connections', 'tree'],
-  hogql: ['catalog', 'connections', 'documents', 'tree'],
+  hogql: ['connections', 'documents', 'notebooks', 'tree'],
   webview: ['events'],
   api: [],
   common: [],

@@ -1,6 +1,7 @@
 import { registerConnections } from './connections';
 import { registerDocuments } from './documents';
 import { registerEvents } from './events';
+import { registerHogQL } from './hogql';
 import { registerNotebooks } from './notebooks';
 import { registerProjects } from './projects';
 import type { Services } from './services';
@@ -18,6 +19,7 @@ const FEATURES = {
   notebooks: registerNotebooks,
   events: registerEvents,
   projects: registerProjects,
+  hogql: registerHogQL,
 };
 
 export type Features = { readonly [Name in keyof typeof FEATURES]: ReturnType<(typeof FEATURES)[Name]> };

@@ -42,6 +42,9 @@ export const COMMANDS = {
   showProjectActivity: 'posthogExplorer.showProjectActivity',
   loadMoreProjectActivity: 'posthogExplorer.loadMoreProjectActivity',
   openInBrowser: 'posthogExplorer.openInBrowser',
+  newHogQLQuery: 'posthogExplorer.newHogQLQuery',
+  chooseHogQLProject: 'posthogExplorer.chooseHogQLProject',
+  refreshHogQLSchema: 'posthogExplorer.refreshHogQLSchema',
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;
