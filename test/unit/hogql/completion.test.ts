@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { completionSpot, tablesNamed } from '../../../src/hogql/completionSpot';
 import { suggestionsFor } from '../../../src/hogql/completions';
+import { propertyNamesOf } from '../../../src/hogql/propertyNames';
 import { type ProjectSchema, SchemaCache, schemaTables } from '../../../src/hogql/schemaCache';
 
 const SCHEMA: ProjectSchema = {
@@ -98,5 +99,16 @@ describe('SchemaCache', () => {
       tables: { events: { type: 'posthog', name: 'events', fields: { event: { name: 'event', type: 'string' }, pdi: { name: 'pdi', type: 'lazy_table', table: 'person_distinct_ids' } } } },
     });
     assert.deepEqual(tables, [{ name: 'events', type: 'posthog', fields: [{ name: 'event', type: 'string' }, { name: 'pdi', type: 'lazy_table', table: 'person_distinct_ids' }] }]);
+  });
+});
+
+describe('propertyNamesOf', () => {
+  test('collects event and person property names from events, as objects or JSON text, sorted and once each', () => {
+    const names = propertyNamesOf([
+      { properties: { $browser: 'Chrome', plan: 'pro' }, person: { properties: { email: 'a@b' } } },
+      { properties: '{"$current_url":"https://x","plan":"free"}', person: null },
+      { properties: 'not json', person: '{"properties":{"name":"Ann"}}' },
+    ]);
+    assert.deepEqual(names, { event: ['$browser', '$current_url', 'plan'], person: ['email', 'name'] });
   });
 });
