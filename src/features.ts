@@ -1,6 +1,7 @@
 import { registerConnections } from './connections';
 import { registerDocuments } from './documents';
 import { registerEvents } from './events';
+import { type HogQLFeature, registerHogQL } from './hogql';
 import { registerNotebooks } from './notebooks';
 import { registerProjects } from './projects';
 import { registerQueries } from './queries';
@@ -20,8 +21,10 @@ const FEATURES = {
   notebooks: registerNotebooks,
   events: registerEvents,
   projects: registerProjects,
+  hogql: registerHogQL,
   results: registerResults,
-  queries: (services: Services, earlier: { readonly results?: ResultsFeature }) => registerQueries(services, earlier.results?.panels),
+  queries: (services: Services, earlier: { readonly results?: ResultsFeature; readonly hogql?: HogQLFeature }) =>
+    registerQueries(services, earlier.results!.panels, earlier.hogql!.targets),
 };
 
 export type Features = { readonly [Name in keyof typeof FEATURES]: ReturnType<(typeof FEATURES)[Name]> };

@@ -25,9 +25,6 @@ export interface QueriesServices {
   readonly log: vscode.LogOutputChannel;
 }
 
-/** Until the Results panel is wired in, runs show only in the lenses. */
-const NO_RESULTS_VIEW: ResultsView = { show: () => undefined, onDidRequestCancel: () => ({ dispose: () => undefined }) };
-
 /**
  * Running a notebook's queries: lenses over each query card and SQL cell (Run, the last run's state, Open in
  * PostHog), Run Query / Run All Queries / Cancel Query, each run's state in the Results view, and the key's
@@ -40,13 +37,13 @@ export class QueriesFeature extends Disposable {
   readonly commands: QueryCommands;
   readonly budget: BudgetStatus;
 
-  constructor(services: QueriesServices, results: ResultsView = NO_RESULTS_VIEW) {
+  constructor(services: QueriesServices, results: ResultsView, private readonly targets: DocumentTargets) {
     super();
     const scheme = services.documents.scheme;
     this.documents = new QueryDocuments(scheme);
     this.runner = this._register(new QueryRunner(services.connections, results, services.log));
     this.lenses = this._register(new QueryLenses(scheme, this.documents, this.runner.runs));
-    this.commands = this._register(new QueryCommands(this.documents, this.runner, services.connections, services.window, services.env).register(services.registry));
+    this.commands = this._register(new QueryCommands(this.targets, this.documents, this.runner, services.connections, services.window, services.env).register(services.registry));
     this.budget = this._register(new BudgetStatus(services.window, this.runner, (document) => this.targetOf(document)));
     this._register(
       vscode.workspace.onDidCloseTextDocument((document) => {
@@ -56,20 +53,16 @@ export class QueriesFeature extends Disposable {
     );
   }
 
-  /** Hands over src/hogql's document targets (the wiring does, as the two features cannot import each other). */
-  useDocumentTargets(targets: DocumentTargets): void {
-    this.commands.documentTargets = targets;
-  }
-
   private targetOf(document: vscode.TextDocument): QueryTarget | undefined {
     const notebook = this.documents.notebookOf(document.uri);
     if (notebook) {
       return this.documents.cardsOf(document).length > 0 ? notebook : undefined;
     }
-    return document.languageId === HOGQL_LANGUAGE ? this.commands.documentTargets?.targetOf(document) : undefined;
+    return document.languageId === HOGQL_LANGUAGE ? this.targets.targetOf(document) : undefined;
   }
 }
 
-export function registerQueries(services: QueriesServices, results?: ResultsView): QueriesFeature {
-  return new QueriesFeature(services, results);
+/** `targets` are src/hogql's HogQL documents' projects, handed over by the wiring (the features do not import each other). */
+export function registerQueries(services: QueriesServices, results: ResultsView, targets: DocumentTargets): QueriesFeature {
+  return new QueriesFeature(services, results, targets);
 }

@@ -18,11 +18,9 @@ export const HOGQL_SECTION_ID = 'hogql';
  * Open in PostHog (the lens's link).
  */
 export class QueryCommands extends CommandGroup {
-  /** src/hogql's targets, once the wiring hands them over; until then a HogQL document's project is asked. */
-  documentTargets: DocumentTargets | undefined;
-  private readonly askedTargets = new Map<string, QueryTarget>();
-
   constructor(
+    /** src/hogql's HogQL documents' projects: a document without one is asked for it once. */
+    private readonly documentTargets: DocumentTargets,
     private readonly documents: QueryDocuments,
     private readonly runner: QueryRunner,
     private readonly connections: ConnectionManager,
@@ -161,7 +159,7 @@ export class QueryCommands extends CommandGroup {
   }
 
   private async hogqlTarget(document: vscode.TextDocument): Promise<QueryTarget | undefined> {
-    const known = this.documentTargets?.targetOf(document) ?? this.askedTargets.get(document.uri.toString());
+    const known = this.documentTargets.targetOf(document);
     if (known) {
       return known;
     }
@@ -170,8 +168,7 @@ export class QueryCommands extends CommandGroup {
       return undefined;
     }
     const target = { connectionId: choice.session.connection.id, projectId: choice.project.id };
-    this.askedTargets.set(document.uri.toString(), target);
-    this.documentTargets?.bind(document.uri, target);
+    this.documentTargets.bind(document.uri, target);
     return target;
   }
 

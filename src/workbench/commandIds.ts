@@ -46,6 +46,9 @@ export const COMMANDS = {
   runAllQueries: 'posthogExplorer.runAllQueries',
   cancelQuery: 'posthogExplorer.cancelQuery',
   openQueryInPostHog: 'posthogExplorer.openQueryInPostHog',
+  newHogQLQuery: 'posthogExplorer.newHogQLQuery',
+  chooseHogQLProject: 'posthogExplorer.chooseHogQLProject',
+  refreshHogQLSchema: 'posthogExplorer.refreshHogQLSchema',
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;

@@ -62,7 +62,7 @@ describe('Running a notebook\'s queries', function () {
 
   beforeEach(async () => {
     results = new RecordingResults();
-    queries = new QueriesFeature(harness.services, results);
+    queries = new QueriesFeature(harness.services, results, harness.features.hogql.targets);
     await localApi.clearRequests();
   });
 

@@ -98,7 +98,7 @@ describe('manifest', () => {
     for (const eager of ['*', 'onStartupFinished']) {
       assert.ok(!events.includes(eager), `activationEvents has "${eager}"`);
     }
-    assert.deepEqual(events.filter((event) => !/^on(View|WebviewPanel|FileSystem|Command):/.test(event)), []);
+    assert.deepEqual(events.filter((event) => !/^on(View|WebviewPanel|FileSystem|Command|Language):/.test(event)), []);
   });
 
   test('runtime dependencies are only node-diff3, undici and zod (markdown-it is VS Code\'s own, for the preview)', () => {

@@ -1,0 +1,145 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'mocha';
+import * as vscode from 'vscode';
+import type { ConnectionSession } from '../../src/connections';
+import { DIAGNOSTIC_SOURCE, type HogQLFeature } from '../../src/hogql';
+import { schemaKey } from '../../src/hogql/hogqlCompletion';
+import { ProjectNode } from '../../src/tree';
+import { COMMANDS } from '../../src/workbench/commandIds';
+import { ExplorerHarness } from './support/explorerHarness';
+import { localApi, type RecordedRequest } from './support/localApi';
+import { runnerSecrets } from './support/runnerContext';
+
+/** Resolves once the document's PostHog diagnostics (of this harness) satisfy `test`. */
+function diagnosticsOf(hogql: HogQLFeature, uri: vscode.Uri, test: (diagnostics: readonly vscode.Diagnostic[]) => boolean): Promise<readonly vscode.Diagnostic[]> {
+  return new Promise((resolve) => {
+    const check = () => {
+      const diagnostics = hogql.diagnostics.collection.get(uri) ?? [];
+      if (test(diagnostics)) {
+        subscription.dispose();
+        resolve(diagnostics);
+      }
+    };
+    const subscription = vscode.languages.onDidChangeDiagnostics(check);
+    check();
+  });
+}
+
+async function metadataRequests(): Promise<RecordedRequest[]> {
+  return (await localApi.requests()).filter((request) => request.method === 'POST' && /\/query\/$/.test(request.path) && (request.body as any)?.query?.kind === 'HogQLMetadata');
+}
+
+async function setText(document: vscode.TextDocument, text: string): Promise<void> {
+  const edit = new vscode.WorkspaceEdit();
+  edit.replace(document.uri, new vscode.Range(0, 0, document.lineCount, 0), text);
+  assert.ok(await vscode.workspace.applyEdit(edit));
+}
+
+async function completionLabels(uri: vscode.Uri, position: vscode.Position): Promise<string[]> {
+  const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', uri, position);
+  return list.items.map((item) => (typeof item.label === 'string' ? item.label : item.label.label));
+}
+
+describe('HogQL documents (in the editor)', () => {
+  let harness: ExplorerHarness;
+  let hogql: HogQLFeature;
+  let project: ProjectNode;
+  let session: ConnectionSession;
+
+  before(async () => {
+    harness = new ExplorerHarness(runnerSecrets());
+    await harness.signInToLocalApi();
+    hogql = harness.features.hogql;
+    const node = await harness.child('Hedgebox Inc.', 'Hedgebox');
+    assert.ok(node instanceof ProjectNode);
+    project = node;
+    session = node.session;
+  });
+  after(async () => {
+    // Untitled documents hold edits: reverted first, so that closing them asks nothing.
+    for (let left = 20; left > 0 && vscode.window.activeTextEditor; left--) {
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    }
+    await harness.dispose();
+  });
+
+  it('New HogQL Query opens an untitled hogql document bound to the project, named in the status bar', async () => {
+    const editor = (await harness.run(COMMANDS.newHogQLQuery, project)) as vscode.TextEditor;
+    assert.equal(editor.document.languageId, 'hogql');
+    assert.equal(editor.document.uri.scheme, 'untitled');
+    assert.deepEqual(hogql.targets.targetOf(editor.document), { connectionId: session.connection.id, projectId: project.project.id });
+    await hogql.statusBar.update();
+    assert.match(hogql.statusBar.shown?.text ?? '', /Hedgebox/);
+  });
+
+  it("shows PostHog's errors at PostHog's positions after typing pauses, one check at a time, and clears them on close", async () => {
+    const editor = (await harness.run(COMMANDS.newHogQLQuery, project)) as vscode.TextEditor;
+    const document = editor.document;
+    await localApi.clearRequests();
+    await setText(document, 'select');
+    await setText(document, 'select nope');
+    await setText(document, 'select nope from events');
+    const [diagnostic, ...others] = await diagnosticsOf(hogql, document.uri, (diagnostics) => diagnostics.length > 0);
+    assert.deepEqual(others, []);
+    assert.equal(diagnostic!.source, DIAGNOSTIC_SOURCE);
+    assert.equal(diagnostic!.severity, vscode.DiagnosticSeverity.Error);
+    assert.equal(document.getText(diagnostic!.range), 'nope');
+    assert.deepEqual((await metadataRequests()).map((request) => (request.body as any).query.query), ['select nope from events'], 'only the text after the pause is sent');
+
+    await setText(document, 'select event from events');
+    await diagnosticsOf(hogql, document.uri, (diagnostics) => diagnostics.length === 0);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    assert.equal(hogql.diagnostics.collection.get(document.uri)?.length ?? 0, 0);
+  });
+
+  it('sends nothing for a HogQL document without a project, and says so in the status bar', async () => {
+    const unbound = await vscode.workspace.openTextDocument({ language: 'hogql', content: 'select unbound_marker from events' });
+    await vscode.window.showTextDocument(unbound);
+    await hogql.statusBar.update();
+    assert.match(hogql.statusBar.shown?.text ?? '', /no project/);
+    const bound = (await harness.run(COMMANDS.newHogQLQuery, project)) as vscode.TextEditor;
+    await localApi.clearRequests();
+    await setText(bound.document, 'select bound_marker from events');
+    await diagnosticsOf(hogql, bound.document.uri, (diagnostics) => diagnostics.length > 0);
+    const sent = (await metadataRequests()).map((request) => (request.body as any).query.query);
+    assert.deepEqual(sent, ['select bound_marker from events']);
+    assert.equal(hogql.diagnostics.collection.get(unbound.uri)?.length ?? 0, 0);
+  });
+
+  it('completes tables after FROM, fields of the table read, and property names after properties.', async () => {
+    const editor = (await harness.run(COMMANDS.newHogQLQuery, project)) as vscode.TextEditor;
+    await hogql.schemas.refresh(schemaKey({ connectionId: session.connection.id, projectId: project.project.id }));
+    const document = editor.document;
+    await setText(document, 'select  from ');
+    const tables = await completionLabels(document.uri, new vscode.Position(0, 'select  from '.length));
+    assert.ok(tables.includes('events') && tables.includes('persons'), `tables: ${tables.join(', ')}`);
+    assert.ok(!tables.includes('timestamp'));
+    await setText(document, 'select  from events');
+    const fields = await completionLabels(document.uri, new vscode.Position(0, 'select '.length));
+    assert.ok(fields.includes('timestamp') && fields.includes('distinct_id'), `fields: ${fields.join(', ')}`);
+    await setText(document, 'select properties. from events');
+    const properties = await completionLabels(document.uri, new vscode.Position(0, 'select properties.'.length));
+    assert.ok(properties.includes('$browser'), `properties: ${properties.slice(0, 20).join(', ')}`);
+    assert.ok(!properties.includes('timestamp'));
+  });
+
+  it("checks and completes a notebook's SQL cell, with PostHog's positions on the written code", async () => {
+    const notebook = await session.client.notebooks.create(project.project.id, { title: 'HogQL cell' });
+    const uri = harness.notebooks.files.uriOf(session.connection.id, project.project.id, notebook, 'markdown');
+    const document = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(document, { preview: false });
+    const cell = '<SQLV2 nodeId="cell-1" code="select\\n  nope from events" />';
+    await setText(document, `# HogQL cell\n\n${cell}\n`);
+    const [diagnostic] = await diagnosticsOf(hogql, uri, (diagnostics) => diagnostics.length > 0);
+    assert.equal(document.getText(diagnostic!.range), 'nope');
+    assert.equal(diagnostic!.range.start.line, 2);
+    await hogql.schemas.refresh(schemaKey({ connectionId: session.connection.id, projectId: project.project.id }));
+    const at = document.positionAt(document.getText().indexOf('events"'));
+    await setText(document, document.getText().replace('from events"', 'from "'));
+    const tables = await completionLabels(uri, at);
+    assert.ok(tables.includes('events'), `tables: ${tables.join(', ')}`);
+    const outside = await completionLabels(uri, new vscode.Position(0, 2));
+    assert.ok(!outside.includes('events'), 'nothing outside SQL cells');
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+});
