@@ -17,6 +17,7 @@ export const ALLOWED = {
   notebooks: ['catalog', 'connections', 'documents', 'tree'],
   projects: ['catalog', 'connections', 'documents', 'tree'],
   events: ['connections', 'tree'],
+  queries: ['catalog', 'connections', 'documents', 'notebooks', 'results', 'tree'],
   results: [],
   webview: ['events', 'results'],
   api: [],

@@ -3,7 +3,8 @@ import { registerDocuments } from './documents';
 import { registerEvents } from './events';
 import { registerNotebooks } from './notebooks';
 import { registerProjects } from './projects';
-import { registerResults } from './results';
+import { registerQueries } from './queries';
+import { registerResults, type ResultsFeature } from './results';
 import type { Services } from './services';
 import { registerExplorer } from './tree';
 
@@ -20,11 +21,19 @@ const FEATURES = {
   events: registerEvents,
   projects: registerProjects,
   results: registerResults,
+  queries: (services: Services, earlier: { readonly results?: ResultsFeature }) => registerQueries(services, earlier.results?.panels),
 };
 
 export type Features = { readonly [Name in keyof typeof FEATURES]: ReturnType<(typeof FEATURES)[Name]> };
 
-/** Registers every feature with the shared services; each returned feature is a disposable. */
+/**
+ * Registers every feature with the shared services, in order; a feature may also use one registered before it
+ * (the queries show their runs in the results' panels). Each returned feature is a disposable.
+ */
 export function registerFeatures(services: Services): Features {
-  return Object.fromEntries(Object.entries(FEATURES).map(([name, register]) => [name, register(services)])) as Features;
+  const registered: Record<string, unknown> = {};
+  for (const [name, register] of Object.entries(FEATURES)) {
+    registered[name] = (register as (services: Services, earlier: Record<string, unknown>) => unknown)(services, registered);
+  }
+  return registered as Features;
 }

@@ -262,6 +262,16 @@ export class KeyBudget {
     this.buckets[bucket].block(this.now() + Math.max(1, seconds) * 1000, detail);
   }
 
+  /**
+   * How many more requests of this kind may go now before one has to wait: the fewest left of its share in
+   * any of the bucket's windows (for the hogql bucket, of the hour's 120).
+   */
+  left(bucket: BudgetBucket, priority: BudgetPriority = 'interactive'): number {
+    const now = this.now();
+    const windows = BUDGET_LIMITS[bucket];
+    return Math.min(...windows.map((window) => Math.max(0, window.shares[priority] - this.buckets[bucket].countSince(now - window.windowMs))));
+  }
+
   /** Requests counted in the last `windowMs` (the benchmark and tests read it). */
   sentWithin(bucket: BudgetBucket, windowMs: number): number {
     return this.buckets[bucket].countSince(this.now() - windowMs);

@@ -14,6 +14,10 @@ export function notebookUrl(baseUrl: string, projectId: number, shortId: string)
   return `${projectUrl(baseUrl, projectId)}/notebooks/${encodeURIComponent(shortId)}`;
 }
 
+export function insightUrl(baseUrl: string, projectId: number, shortId: string): string {
+  return `${projectUrl(baseUrl, projectId)}/insights/${encodeURIComponent(shortId)}`;
+}
+
 /**
  * PostHog has no organization route with an id: the organization settings page shows the current
  * organization, so it is opened through one of the organization's projects when there is one.

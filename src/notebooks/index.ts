@@ -27,6 +27,10 @@ import { NotebookTimeline } from './history/notebookTimeline';
 import { NotebookVersions } from './history/notebookVersions';
 import { DEFAULT_POLL_SECONDS, NotebookSessions } from './session';
 
+/** PostHog's reading of a notebook's Markdown, for features that look into notebooks (query cards). */
+export { readPostHogBlocks, scanTags, type PhBlock, type PhComponent, type PhLocatedBlock, type PhPropValue, type TagInfo } from './markdown';
+export { parseNotebookPath, type NotebookPath } from './model/notebookPaths';
+
 export const POLL_INTERVAL_SETTING = 'posthogExplorer.notebooks.pollIntervalSeconds';
 export const AUTO_SAVE_SETTING = 'posthogExplorer.notebooks.autoSaveAfterTypingMs';
 export const SHARE_CARET_SETTING = 'posthogExplorer.notebooks.shareCaret';

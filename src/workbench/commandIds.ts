@@ -42,6 +42,10 @@ export const COMMANDS = {
   showProjectActivity: 'posthogExplorer.showProjectActivity',
   loadMoreProjectActivity: 'posthogExplorer.loadMoreProjectActivity',
   openInBrowser: 'posthogExplorer.openInBrowser',
+  runQuery: 'posthogExplorer.runQuery',
+  runAllQueries: 'posthogExplorer.runAllQueries',
+  cancelQuery: 'posthogExplorer.cancelQuery',
+  openQueryInPostHog: 'posthogExplorer.openQueryInPostHog',
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;

@@ -29,6 +29,8 @@ export interface CaretDecoration {
 export interface EditorsApi {
   /** The document of the active text editor, if any. */
   activeUri(): vscode.Uri | undefined;
+  /** The active text editor's document and its primary selection (the caret when empty), if any. */
+  activeSelection(): { readonly document: vscode.TextDocument; readonly selection: vscode.Selection } | undefined;
   /** Opens a document in a (non-preview) editor. */
   open(uri: vscode.Uri): Promise<vscode.TextEditor>;
   /** Opens a diff editor of two documents, `left` the older. */
@@ -149,6 +151,10 @@ const CARETS = new CaretDecorations();
 /** VS Code's editors. */
 export const VSCODE_EDITORS: EditorsApi = {
   activeUri: () => vscode.window.activeTextEditor?.document.uri,
+  activeSelection: () => {
+    const editor = vscode.window.activeTextEditor;
+    return editor && { document: editor.document, selection: editor.selection };
+  },
   open: async (uri) => vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: false }),
   diff: async (left, right, title) => {
     await vscode.commands.executeCommand('vscode.diff', left, right, title);

@@ -169,6 +169,32 @@ export function sampleMarkdownNotebooks(): SampleNotebook[] {
         `<Query query={{"kind":"SavedInsightNode","shortId":"${r.insight}"}} />`,
       ].join('\n')),
     },
+    {
+      // Query cards the extension runs against the local API (Run, Run All): a trend with a chart, a HogQL table,
+      // the events table, and a SQL cell.
+      title: 'Weekly product numbers',
+      content: markdownDoc([
+        '# Weekly product numbers',
+        '',
+        'Run the cards with the **Run** lens above each, or Run All Queries from the title bar.',
+        '',
+        '## Pageviews and uploads, daily',
+        '',
+        '<Query query={{"kind":"InsightVizNode","source":{"kind":"TrendsQuery","series":[{"kind":"EventsNode","event":"$pageview","name":"$pageview","math":"total"},{"kind":"EventsNode","event":"uploaded_file","name":"uploaded_file","math":"total"}],"interval":"day","dateRange":{"date_from":"-14d"}}}} />',
+        '',
+        '## Top events',
+        '',
+        '<Query query={{"kind":"DataVisualizationNode","source":{"kind":"HogQLQuery","query":"select event, count() as events from events group by event order by events desc limit 10"},"display":"ActionsTable"}} />',
+        '',
+        '## Latest signups',
+        '',
+        '<Query query={{"kind":"DataTableNode","source":{"kind":"EventsQuery","select":["*","event","timestamp"],"event":"signed_up","after":"-7d","limit":50}}} />',
+        '',
+        '## Uploads this week',
+        '',
+        '<SQLV2 nodeId="uploads-this-week" code="select count() as uploads from events where event = \'uploaded_file\' and timestamp > now() - interval 7 day" returnVariable="uploads" />',
+      ].join('\n')),
+    },
   ];
 }
 

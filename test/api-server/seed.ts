@@ -93,7 +93,7 @@ function seedDemo(store: Store, users: User[], demoEvents: number): void {
     [nimbus.id, 'Nimbus Internal', 20, 0, 7, { is_demo: true }],
   ];
   const notebookCounts = [12, 3, 4, 2, 3, 1, 3, 1, 0];
-  const markdownCounts = [3, 0, 1, 0, 1, 0, 0, 0, 0];
+  const markdownCounts = [4, 0, 1, 0, 1, 0, 0, 0, 0];
   plan.forEach(([orgId, name, daysAgo, events, days, settings], i) => {
     const p = project(store, orgId, name, daysAgo, settings);
     if (i === 0) p.siteHost = 'hedgebox.net';

@@ -74,6 +74,11 @@ export class QueriesApi {
     private readonly timing: QueryTiming,
   ) {}
 
+  /** This key's request budget (HogQL's 120 an hour are its `hogql` bucket). */
+  get budget() {
+    return this.context.budget;
+  }
+
   /** Runs `query` and validates its response with `schema`; an asynchronous answer is polled to its end. */
   async run<T extends z.ZodType>(projectId: number, query: QueryNode, schema: T, options: QueryRunOptions = {}): Promise<z.infer<T>> {
     const id = options.clientQueryId ?? newUuid();

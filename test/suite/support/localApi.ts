@@ -115,6 +115,8 @@ export const localApi = {
     control<void>('POST', `notebooks/${projectId}/${shortId}/rejected-save`, save),
   /** PostHog's migration of a legacy notebook to a Markdown notebook. */
   migrateToMarkdown: (projectId: number, shortId: string) => control<{ migrated: boolean }>('POST', `notebooks/${projectId}/${shortId}/migrate`),
+  /** How long an async query run takes before it completes (0: at once); blocking runs are not slowed. */
+  setQueryRunMs: (ms: number) => control<unknown>('POST', 'settings', { queryRunMs: ms }),
   /** Milliseconds every answer waits (0: none). */
   setLatency: (ms: number) => control<void>('POST', 'latency', { ms }),
   addEvents: (projectId: number, count: number, withinHours = 20) => control<void>('POST', 'events/bulk', { projectId, count, withinHours }),

@@ -100,7 +100,7 @@ describe('local API: demo seed', () => {
     assert.ok(events.results.every((e: { properties: Record<string, unknown> }) => e.properties['$browser'] && e.properties['$os'] && e.properties['$current_url']));
 
     const list = (await get(api, `/api/projects/${projectId}/notebooks/`)).json;
-    assert.equal(list.count, 14);
+    assert.equal(list.count, 15);
     const full = (await get(api, `/api/projects/${projectId}/notebooks/${list.results[0].short_id}/`)).json;
     assert.equal(full.content.type, 'doc');
     assert.equal(full.text_content, textContentOf(full.content));

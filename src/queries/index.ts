@@ -1,0 +1,75 @@
+import * as vscode from 'vscode';
+import type { ConnectionManager } from '../connections';
+import type { PostHogFileSystem } from '../documents';
+import type { WorkbenchRegistry } from '../workbench/commands';
+import { Disposable } from '../workbench/disposable';
+import type { EnvApi, WindowApi } from '../workbench/window';
+import { BudgetStatus } from './budgetStatus';
+import { QueryCommands } from './queryCommands';
+import { type DocumentTargets, HOGQL_LANGUAGE, QueryDocuments, type QueryTarget } from './queryDocuments';
+import { QueryLenses } from './queryLenses';
+import { QueryRunner } from './queryRunner';
+import type { ResultsView } from '../results';
+
+export { findQueryCards, type QueryCard } from './cards';
+export { innerQuery, queryKindLabel } from './innerQuery';
+export type { DocumentTargets, QueryTarget } from './queryDocuments';
+export type { RunState } from './runController';
+
+export interface QueriesServices {
+  readonly connections: ConnectionManager;
+  readonly documents: Pick<PostHogFileSystem, 'scheme'>;
+  readonly window: WindowApi;
+  readonly env: EnvApi;
+  readonly registry: WorkbenchRegistry;
+  readonly log: vscode.LogOutputChannel;
+}
+
+/** Until the Results panel is wired in, runs show only in the lenses. */
+const NO_RESULTS_VIEW: ResultsView = { show: () => undefined, onDidRequestCancel: () => ({ dispose: () => undefined }) };
+
+/**
+ * Running a notebook's queries: lenses over each query card and SQL cell (Run, the last run's state, Open in
+ * PostHog), Run Query / Run All Queries / Cancel Query, each run's state in the Results view, and the key's
+ * HogQL budget in the status bar. Never edits or saves the notebook.
+ */
+export class QueriesFeature extends Disposable {
+  readonly documents: QueryDocuments;
+  readonly runner: QueryRunner;
+  readonly lenses: QueryLenses;
+  readonly commands: QueryCommands;
+  readonly budget: BudgetStatus;
+
+  constructor(services: QueriesServices, results: ResultsView = NO_RESULTS_VIEW) {
+    super();
+    const scheme = services.documents.scheme;
+    this.documents = new QueryDocuments(scheme);
+    this.runner = this._register(new QueryRunner(services.connections, results, services.log));
+    this.lenses = this._register(new QueryLenses(scheme, this.documents, this.runner.runs));
+    this.commands = this._register(new QueryCommands(this.documents, this.runner, services.connections, services.window, services.env).register(services.registry));
+    this.budget = this._register(new BudgetStatus(services.window, this.runner, (document) => this.targetOf(document)));
+    this._register(
+      vscode.workspace.onDidCloseTextDocument((document) => {
+        this.documents.forget(document.uri);
+        this.runner.runs.forget(document.uri.toString());
+      }),
+    );
+  }
+
+  /** Hands over src/hogql's document targets (the wiring does, as the two features cannot import each other). */
+  useDocumentTargets(targets: DocumentTargets): void {
+    this.commands.documentTargets = targets;
+  }
+
+  private targetOf(document: vscode.TextDocument): QueryTarget | undefined {
+    const notebook = this.documents.notebookOf(document.uri);
+    if (notebook) {
+      return this.documents.cardsOf(document).length > 0 ? notebook : undefined;
+    }
+    return document.languageId === HOGQL_LANGUAGE ? this.commands.documentTargets?.targetOf(document) : undefined;
+  }
+}
+
+export function registerQueries(services: QueriesServices, results?: ResultsView): QueriesFeature {
+  return new QueriesFeature(services, results);
+}
