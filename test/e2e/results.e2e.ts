@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { describe, it } from 'mocha';
 import type { Frame, Page } from 'playwright-core';
 import { repoRoot } from '../host/paths';
-import { e2e } from './context';
+import { e2e, showNotebooksOf } from './context';
 import { waitUntil } from './eventsWebview';
 
 const HOSTILE_CELL = '<img src=x onerror="window.__pwned=1">';
@@ -27,8 +27,33 @@ async function resultsFrame(page: Page, title: string, timeout = 30_000): Promis
 }
 
 describe('Results panel (e2e)', () => {
-  // A test-only path: the test runner extension's command shows canned responses in a real Results panel
-  // (no query runs). The e2e test that runs a notebook card waits for the run commands (issue-34-queries).
+  it('runs the demo notebook\'s cards from the Command Palette and shows their table and chart beside it (screenshot)', async () => {
+    const { workbench, page, resultsDir } = e2e();
+    await workbench.runCommand('View: Close All Editors');
+    await showNotebooksOf('Hedgebox Inc.', 'Hedgebox');
+    await workbench.clickTreeItem('Weekly product numbers');
+    await workbench.poll(async () => (await workbench.activeEditorTitle()).startsWith('Weekly product numbers'), 'the notebook opens');
+    await workbench.runCommand('PostHog: Run All Queries');
+    const frame = await resultsFrame(page, 'Weekly product numbers');
+    const section = (label: string) => frame.locator('section.result', { has: frame.locator('h2', { hasText: label }) });
+    const trends = section('Pageviews and uploads, daily');
+    await waitUntil(page, async () => (await trends.locator('.chart-canvas canvas').count()) > 0, 'the trend is drawn', 60_000);
+    assert.deepEqual((await trends.locator('.legend td.series-label').allInnerTexts()).map((text) => text.trim()), ['$pageview', 'uploaded_file']);
+    const table = section('Top events');
+    await waitUntil(page, async () => (await table.locator('.grid .row.data').count()) > 0, 'the table shows its rows', 60_000);
+    assert.deepEqual(await table.locator('.row.header .cell').allInnerTexts(), ['event', 'events']);
+    assert.match(await table.locator('.summary').innerText(), /^\d+ rows in [\d.]+ s/);
+    assert.equal(await frame.locator('section.result h2').count(), 4, 'a section per card');
+
+    const file = await workbench.screenshot(path.join(resultsDir, 'query-results.png'));
+    if (process.env.UPDATE_SCREENSHOTS === '1') {
+      await mkdir(path.dirname(README_SCREENSHOT), { recursive: true });
+      await copyFile(file, README_SCREENSHOT);
+    }
+  });
+
+  // A test-only path: the test runner extension's command shows canned responses in a real Results panel (no
+  // query runs), for what the demo's cards do not have: 10,000 rows, hostile text, a kind not drawn, a running card.
   it('shows canned results: sections in order, a 10,000-row table with at most 200 rows in the DOM, a trends chart with its legend, text as text', async () => {
     const { workbench, page, resultsDir } = e2e();
     await workbench.runCommand('PostHog Test: Show Canned Results');
@@ -36,6 +61,7 @@ describe('Results panel (e2e)', () => {
     const table = frame.locator('section[data-section="card-sql"]');
     await waitUntil(page, async () => (await table.locator('.summary').innerText()).includes('10,000 rows'), 'the table section is done');
 
+    await waitUntil(page, async () => (await frame.locator('section.result h2').count()) === 4, 'every section is shown');
     const labels = await frame.locator('section.result h2').allInnerTexts();
     assert.deepEqual(labels, ['Pageviews and sign-ups', 'Daily active users (SQL)', 'Sign-up funnel', 'Slow query']);
     assert.deepEqual(await table.locator('.row.header .cell').allInnerTexts(), Array.from({ length: 10 }, (_, column) => `col_${column}`));
@@ -68,10 +94,6 @@ describe('Results panel (e2e)', () => {
     assert.equal(await slow.locator('vscode-button', { hasText: 'Cancel' }).isVisible(), true);
     assert.equal(await slow.locator('.ring').isVisible(), true);
 
-    const file = await workbench.screenshot(path.join(resultsDir, 'query-results-canned.png'));
-    if (process.env.UPDATE_SCREENSHOTS === '1') {
-      await mkdir(path.dirname(README_SCREENSHOT), { recursive: true });
-      await copyFile(file, README_SCREENSHOT);
-    }
+    await workbench.screenshot(path.join(resultsDir, 'query-results-canned.png'));
   });
 });
