@@ -82,6 +82,9 @@ const EMPHASIS: readonly Emphasis[] = [
   { token: '_', mark: 'italic', wordBoundary: true },
 ];
 
+/** One mark of each emphasis for every mark set (texts get copies, or the legacy reader's read-only arrays). */
+const EMPHASIS_MARKS: Readonly<Record<Emphasis['mark'], PhMark>> = { bold: { type: 'bold' }, italic: { type: 'italic' }, strike: { type: 'strike' } };
+
 const MARK_ORDER: Readonly<Record<string, number>> = { code: 0, bold: 1, italic: 2, underline: 3, strike: 4, link: 5, mention: 6, ref: 7 };
 
 /** Marks as PostHog keeps them: the first of each type, in its order. */
@@ -260,7 +263,7 @@ class InlineReader {
       return undefined;
     }
     frame.pos = closer + emphasis.token.length;
-    return { pos: contentStart, end: closer, marks: frame.marks.with({ type: emphasis.mark }) };
+    return { pos: contentStart, end: closer, marks: frame.marks.with(EMPHASIS_MARKS[emphasis.mark]) };
   }
 
   private emphasisAt(pos: number, end: number): Emphasis | undefined {
