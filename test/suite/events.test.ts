@@ -240,10 +240,12 @@ describe('Events explorer (in the editor)', () => {
     assert.match(failed.error ?? '', /asked to wait 3 years \(PostHog: "Request was throttled\. Expected available in 99999999 seconds\."\)\. .*Retry later\./);
     assert.equal(failed.retry, true, 'the panel offers Retry');
     assert.ok(!posted.some((message) => message.type === 'status' && message.waiting), 'no wait shown: nothing waits');
-    assert.deepEqual((await eventListRequests(eventsNode.project.id)).map((request) => request.status), [429], 'asked once');
+    // The previous query's prefetch may still answer before this one starts: count from the 429.
+    const before = (await eventListRequests(eventsNode.project.id)).map((request) => request.status);
+    assert.deepEqual(before.slice(before.indexOf(429)), [429], 'asked once, then nothing');
     await panel.receive({ type: 'query', filters: defaultFilters() });
-    const statuses = (await eventListRequests(eventsNode.project.id)).map((request) => request.status);
-    assert.ok(statuses.length > 1 && statuses.slice(1).every((status) => status === 200), `the retry is sent and loads: ${statuses.join(', ')}`);
+    const statuses = (await eventListRequests(eventsNode.project.id)).map((request) => request.status).slice(before.length);
+    assert.ok(statuses.length > 0 && statuses.every((status) => status === 200), `the retry is sent and loads: ${statuses.join(', ')}`);
   });
 
   it('an export PostHog asks to wait until the year 3000 fails at once, and its Retry writes the file', async () => {
