@@ -33,7 +33,7 @@ const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 function newPager(client: PostHogClient, projectId: number, sink: Partial<PagerSink>, prefetchRows?: number, form: Partial<ReturnType<typeof defaultFilters>> = {}): EventPager {
   const query = buildQuery({ ...defaultFilters(), ...form }, new Date());
-  return new EventPager(client.events, projectId, query, { rows: () => undefined, status: () => undefined, ...sink }, { prefetchRows });
+  return new EventPager((call) => client.events.pages(projectId, query.filters, call), query, { rows: () => undefined, status: () => undefined, ...sink }, { prefetchRows });
 }
 
 async function firstRowsMs(client: PostHogClient, projectId: number): Promise<number> {

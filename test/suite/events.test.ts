@@ -363,13 +363,15 @@ describe('Events explorer (in the editor)', () => {
         return running;
       }) as unknown as WindowApi['withProgress'],
     });
-    const cancelledExport = async (target: vscode.Uri, format: 'csv' | 'json') =>
-      exportEvents(
-        (await harness.connections.session(eventsNode.session.connection.id))!.client.events,
-        { projectId: eventsNode.project.id, projectName: 'Hedgebox', filters: {}, format, rows: 5_000 },
+    const cancelledExport = async (target: vscode.Uri, format: 'csv' | 'json') => {
+      const events = (await harness.connections.session(eventsNode.session.connection.id))!.client.events;
+      return exportEvents(
+        (call) => events.pages(eventsNode.project.id, {}, call),
+        { projectId: eventsNode.project.id, projectName: 'Hedgebox', format, rows: 5_000 },
         cancelling(),
         async () => target,
       );
+    };
 
     it('leaves no file behind', async () => {
       const folder = mkdtempSync(path.join(tmp, 'cancelled-'));
