@@ -223,6 +223,7 @@ export class EventsPanel extends Disposable {
       return;
     }
     let failed = false;
+    let placing: Promise<void> | undefined;
     const onLegacy = (unshown: string[]) => {
       if (unshown.length) this.post({ type: 'status', generation, loading: true, note: this.legacyNote(unshown) });
     };
@@ -235,7 +236,7 @@ export class EventsPanel extends Disposable {
       },
       failed: (error) => {
         failed = true;
-        if (error instanceof HogQLError) void this.placeHogQLError(generation, query);
+        if (error instanceof HogQLError) placing = this.placeHogQLError(generation, query);
       },
       waiting: (wait) => this.post({ type: 'status', generation, loading: true, waiting: wait ? waitNote(wait) : '' }),
       skipped: (timestamp) =>
@@ -251,6 +252,7 @@ export class EventsPanel extends Disposable {
     this.post({ type: 'reset', generation, columns: pager.columns, range: { after: query.filters.after, before: query.filters.before } });
     if (note) this.post({ type: 'status', generation, loading: true, note });
     await pager.need(0);
+    await placing;
     this.live.firstPage(generation, []);
     if (!failed && !note && generation === this.generation && pager.done && pager.loaded === 0) {
       await this.nothingFound(generation, filters);
