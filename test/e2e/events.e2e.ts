@@ -74,7 +74,7 @@ describe('Events explorer (e2e)', () => {
     api.store.addEvent(project.id, {
       event: '$pageview',
       distinct_id: 'hostile-visitor',
-      properties: { $current_url: HOSTILE, $browser: HOSTILE_SCRIPT, note: HOSTILE },
+      properties: { $current_url: HOSTILE, $browser: HOSTILE_SCRIPT, $lib: HOSTILE_SCRIPT, note: HOSTILE },
     });
 
     await workbench.openViewContainer('PostHog');
@@ -151,8 +151,8 @@ describe('Events explorer (e2e)', () => {
     await firstRow.waitFor();
     const cells = await firstRow.locator('.cell').allInnerTexts();
     assert.equal(cells[2], 'hostile-visitor');
-    assert.equal(cells[4], HOSTILE, 'the $current_url column shows the characters');
-    assert.equal(cells[5], HOSTILE_SCRIPT);
+    assert.equal(cells[4], HOSTILE, 'the Url / Screen column (PostHog\'s default) shows the characters');
+    assert.equal(cells[5], HOSTILE_SCRIPT, 'the properties.$lib column too');
     await firstRow.click();
     const detail = frame.locator('section.detail');
     await detail.locator('.property-tree').waitFor();
