@@ -25,6 +25,8 @@ export type { EventFilters, EventsCall, EventValuesQuery, ExportFormat } from '.
 export { EVENTS_DEFAULT_PAGE, EVENTS_MAX_PAGE, STALLED_PAGES, StalledWalkError, walkEvents } from './eventPages';
 export type { EventsBatch, PageFetch } from './eventPages';
 export { isoFromMicros, timestampMicros } from './eventTime';
+export { EVENT_SELECT, EVENTS_QUERY_MAX_PAGE, eventsQueryNode, walkEventsQuery } from './eventsQueryPages';
+export type { EventsQueryFetch, EventsQueryFields, QueriedEvent } from './eventsQueryPages';
 export { BudgetWaitError, BUDGET_LIMITS, HOUR_MS, KeyBudget, MINUTE_MS, RequestBudgets, sharedBudgets, throttleClassOf } from './budget';
 export type { BudgetBucket, BudgetPriority, BudgetWait, LivePace, LiveShare, ThrottledRequest } from './budget';
 export type { OrganizationsApi, PersonalApiKeysApi, UsersApi } from './resources/discovery';

@@ -21,7 +21,7 @@ export class ConnectionManager extends Disposable {
 
   constructor(
     readonly store: ConnectionStore,
-    private readonly log: vscode.LogOutputChannel,
+    readonly log: vscode.LogOutputChannel,
   ) {
     super();
     this._register(store.onDidChange(() => this.changed.fire()));

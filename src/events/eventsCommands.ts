@@ -7,6 +7,7 @@ import { commandTarget, pickProject, ProjectNode } from '../tree';
 import { COMMANDS } from '../workbench/commandIds';
 import { type CommandHandlers, CommandGroup, type WorkbenchRegistry } from '../workbench/commands';
 import { webviewOptions } from '../workbench/webviewOptions';
+import { LEGACY_EVENTS_API_SETTING, SourceChoice } from './eventSource';
 import { EVENTS_VIEW_TYPE, EventsPanel, type PanelProject } from './eventsPanel';
 import { EventsNode } from './eventsNode';
 import { PanelStateSchema } from './protocol';
@@ -20,6 +21,8 @@ export interface EventsTarget {
 /** "Browse Events": one webview panel per project, restored after a reload by the serializer. */
 export class EventsCommands extends CommandGroup implements vscode.WebviewPanelSerializer {
   private readonly panels = new Map<string, EventsPanel>();
+  /** Whether each connection's server has the Query API: learnt once, for the session, by all its panels. */
+  private readonly sources: SourceChoice;
 
   constructor(
     private readonly connections: ConnectionManager,
@@ -28,6 +31,10 @@ export class EventsCommands extends CommandGroup implements vscode.WebviewPanelS
     private readonly env: EnvApi,
   ) {
     super();
+    this.sources = new SourceChoice(
+      () => vscode.workspace.getConfiguration().get<boolean>(LEGACY_EVENTS_API_SETTING, false),
+      (message) => connections.log.info(message),
+    );
     this._register({ dispose: () => [...this.panels.values()].forEach((panel) => panel.dispose()) });
   }
 
@@ -115,6 +122,7 @@ export class EventsCommands extends CommandGroup implements vscode.WebviewPanelS
         env: this.env,
         saveDialog: (options) => this.window.showSaveDialog(options),
         session: (connectionId) => this.connections.session(connectionId),
+        sources: this.sources,
       },
       restored,
     );

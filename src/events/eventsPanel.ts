@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { type BudgetWait, type EventsApi, isAbortError, errorText } from '../api';
+import { type BudgetWait, type CallOptions, type EventsBatch, EVENTS_QUERY_MAX_PAGE, HogQLError, isAbortError, errorText, type PostHogClient } from '../api';
 import { Disposable } from '../workbench/disposable';
 import { webviewOptions } from '../workbench/webviewOptions';
 import { displayLanguage, type EnvApi, type WindowApi } from '../workbench/window';
@@ -8,7 +8,8 @@ import { projectKey } from '../common/keys';
 import { webviewPageHtml } from '../common/webviewPage';
 import { exportEvents, type SaveDialog } from './exportEvents';
 import type { ExportFileFormat } from './exportWriter';
-import { buildExport, buildQuery, FilterError } from './filters';
+import { eventBatches, locateHogQLError, type SourceChoice } from './eventSource';
+import { buildExport, buildQuery, describeFilters, type EventQuery, FilterError, isDefaultRange, type LookBack, lookBackFor } from './filters';
 import { translatePanelWords } from './translatePanelWords';
 import { PanelLive } from './livePanel';
 import { EventPager } from './pager';
@@ -36,6 +37,17 @@ function noteText(note: SuggestNote): string {
   }
 }
 
+function lookBackNote(after: LookBack): string {
+  switch (after) {
+    case '-7d':
+      return vscode.l10n.t('No events in the last 24 hours; showing the last 7 days.');
+    case '-30d':
+      return vscode.l10n.t('No events in the last 24 hours; showing the last 30 days.');
+    case '-365d':
+      return vscode.l10n.t('No events in the last 24 hours; showing the last year.');
+  }
+}
+
 export interface PanelProject {
   readonly id: number;
   readonly name: string;
@@ -48,6 +60,8 @@ export interface EventsPanelDeps {
   readonly saveDialog: SaveDialog;
   /** The connection's current session: clients are rebuilt on sign-in and network setting changes. */
   readonly session: (connectionId: string) => Promise<ConnectionSession | undefined>;
+  /** Whether each connection reads events through the Query API or the legacy list (shared by its panels). */
+  readonly sources: SourceChoice;
   readonly now?: () => Date;
 }
 
@@ -82,7 +96,7 @@ export class EventsPanel extends Disposable {
   ) {
     super();
     this.filters = restored?.filters ?? defaultFilters();
-    this.suggestions = new EventSuggestions(async (query, signal) => (await this.events()).values(project.id, query, { signal, noWait: true }));
+    this.suggestions = new EventSuggestions(async (query, signal) => (await this.client()).events.values(project.id, query, { signal, noWait: true }));
     this.scrollTop = restored?.scrollTop ?? 0;
     this.live = this._register(
       new PanelLive({
@@ -90,7 +104,8 @@ export class EventsPanel extends Disposable {
         window: deps.window,
         connectionId: session.connection.id,
         projectId: project.id,
-        events: () => this.events(),
+        events: async () => (await this.client()).events,
+        batches: (query, call) => this.batches(query, call),
         post: (message) => this.post(message),
         learn: (events) => this.suggestions.learn(events),
       }),
@@ -173,13 +188,16 @@ export class EventsPanel extends Disposable {
     }
   }
 
-  /** Starts a new listing with these filters; the previous one stops where it is. */
-  async query(filters: FilterState): Promise<void> {
+  /**
+   * Starts a new listing with these filters; the previous one stops where it is. `note` is shown above the
+   * rows (the look-back says why the range is wider than asked).
+   */
+  async query(filters: FilterState, note?: string): Promise<void> {
     this.filters = filters;
     this.pager?.cancel();
     this.pager = undefined;
     const generation = ++this.generation;
-    let query;
+    let query: EventQuery;
     try {
       query = buildQuery(filters, this.now());
     } catch (error) {
@@ -188,9 +206,8 @@ export class EventsPanel extends Disposable {
       this.post({ type: 'status', generation, loading: false, error: error instanceof FilterError ? error.message : String(error) });
       return;
     }
-    let events: EventsApi;
     try {
-      events = await this.events();
+      await this.client();
     } catch (error) {
       this.post({ type: 'reset', generation, columns: [] });
       this.post({ type: 'status', generation, loading: false, error: errorText(error) });
@@ -199,12 +216,21 @@ export class EventsPanel extends Disposable {
     if (generation !== this.generation) {
       return;
     }
-    const pager = new EventPager(events, this.project.id, query, {
+    let failed = false;
+    let placing: Promise<void> | undefined;
+    const onLegacy = (unshown: string[]) => {
+      if (unshown.length) this.post({ type: 'status', generation, loading: true, note: this.legacyNote(unshown) });
+    };
+    const pager = new EventPager((call) => this.batches(query, call, onLegacy), query, {
       rows: (start, rows, done) => this.post({ type: 'rows', generation, start, rows, done }),
       status: (loading, error, retry) => this.post({ type: 'status', generation, loading, error, ...(retry ? { retry } : {}) }),
       events: (events) => {
         this.suggestions.learn(events);
         this.live.firstPage(generation, events);
+      },
+      failed: (error) => {
+        failed = true;
+        if (error instanceof HogQLError) placing = this.placeHogQLError(generation, query);
       },
       waiting: (wait) => this.post({ type: 'status', generation, loading: true, waiting: wait ? waitNote(wait) : '' }),
       skipped: (timestamp) =>
@@ -218,8 +244,80 @@ export class EventsPanel extends Disposable {
     this.pager = pager;
     this.live.restart(generation, query);
     this.post({ type: 'reset', generation, columns: pager.columns, range: { after: query.filters.after, before: query.filters.before } });
+    if (note) this.post({ type: 'status', generation, loading: true, note });
     await pager.need(0);
+    await placing;
     this.live.firstPage(generation, []);
+    if (!failed && !note && generation === this.generation && pager.done && pager.loaded === 0) {
+      await this.nothingFound(generation, filters);
+    }
+  }
+
+  /**
+   * The listing is empty. With filters the user set, the message names them; with only the default range
+   * (the last 24 hours), one request for the newest event of the last year says how far back to look, and
+   * the listing runs again over that range.
+   */
+  private async nothingFound(generation: number, filters: FilterState): Promise<void> {
+    const named = describeFilters(filters);
+    if (named.length || !isDefaultRange(filters)) {
+      const note = named.length ? vscode.l10n.t('No events match {0}.', named.join(', ')) : vscode.l10n.t('No events in this time range.');
+      this.post({ type: 'status', generation, loading: false, note });
+      return;
+    }
+    let newest: string | undefined;
+    try {
+      newest = await this.newestEventTime();
+    } catch (error) {
+      if (!isAbortError(error)) this.post({ type: 'status', generation, loading: false, error: errorText(error) });
+      return;
+    }
+    if (generation !== this.generation) return;
+    if (!newest) {
+      this.post({ type: 'status', generation, loading: false, note: vscode.l10n.t('No events in the last year.') });
+      return;
+    }
+    const after = lookBackFor(newest, this.now());
+    this.post({ type: 'after', after });
+    await this.query({ ...filters, after }, lookBackNote(after));
+  }
+
+  /** The time of the project's newest event of the last year: one request of one row, within the key's budget. */
+  private async newestEventTime(): Promise<string | undefined> {
+    const probe = buildQuery({ ...this.filters, after: '-365d', limit: '1', columns: '', where: '' }, this.now());
+    const batches = this.batches({ ...probe, columns: [], filters: { ...probe.filters, include_person: false } }, { priority: 'interactive' });
+    try {
+      for await (const batch of batches) {
+        if (batch.events[0] || batch.last) return batch.events[0]?.timestamp;
+      }
+    } finally {
+      await batches.return(undefined);
+    }
+    return undefined;
+  }
+
+  /** PostHog's HogQL error, under the field it comes from: one HogQLMetadata check says which and where. */
+  private async placeHogQLError(generation: number, query: EventQuery): Promise<void> {
+    try {
+      const client = await this.client();
+      const located = await locateHogQLError(client.queries, this.project.id, query);
+      if (located && generation === this.generation) this.post({ type: 'fieldError', generation, ...located });
+    } catch {
+      // The status line already shows PostHog's message; the position is a help, not a need.
+    }
+  }
+
+  private legacyNote(unshown: string[]): string {
+    return vscode.l10n.t(
+      "This PostHog server has no Query API (or the setting posthogExplorer.events.useLegacyEventsApi is on): the legacy events list shows property columns only, so these columns stay empty: {0}. They need PostHog's Query API.",
+      unshown.join(', '),
+    );
+  }
+
+  /** The events of `query`, newest first, each once, from the connection's source (eventSource.ts). */
+  private async *batches(query: EventQuery, call: CallOptions, onLegacy?: (unshown: string[]) => void): AsyncGenerator<EventsBatch, void, undefined> {
+    const client = await this.client();
+    yield* eventBatches(client, this.deps.sources, this.session.connection.id, this.project.id, query, call, onLegacy);
   }
 
   /** Answers the newest suggestion request only; a failure is shown by the field, not swallowed. */
@@ -249,7 +347,7 @@ export class EventsPanel extends Disposable {
     const controller = new AbortController();
     this.detailLoad = { id, controller };
     try {
-      const events = await this.events();
+      const { events } = await this.client();
       const onWait = (wait: BudgetWait) => this.post({ type: 'detail', id, waiting: waitNote(wait) });
       const event = await events.get(this.project.id, id, { include_person: true }, { signal: controller.signal, onWait });
       this.post({ type: 'detail', id, detail: eventDetail(event) });
@@ -270,28 +368,22 @@ export class EventsPanel extends Disposable {
       void this.deps.window.showErrorMessage(errorText(error));
       return;
     }
-    let events: EventsApi;
-    try {
-      events = await this.events();
-    } catch (error) {
-      void this.deps.window.showErrorMessage(errorText(error));
-      return;
-    }
+    const query = { ...planned.query, columns: [], filters: { ...planned.query.filters, limit: EVENTS_QUERY_MAX_PAGE } };
     await exportEvents(
-      events,
-      { projectId: this.project.id, projectName: this.project.name, filters: planned.filters, rows: planned.rows, format },
+      (call) => this.batches(query, call),
+      { projectId: this.project.id, projectName: this.project.name, rows: planned.rows, format },
       this.deps.window,
       this.deps.saveDialog,
     );
   }
 
-  /** The events API of the connection's current client (the session the panel opened with may be closed). */
-  private async events(): Promise<EventsApi> {
+  /** The connection's current client (the session the panel opened with may be closed). */
+  private async client(): Promise<PostHogClient> {
     const session = await this.deps.session(this.session.connection.id);
     if (!session) {
       throw new Error(vscode.l10n.t('Not signed in to this PostHog connection any more. Sign in, then browse the events again.'));
     }
-    return session.client.events;
+    return session.client;
   }
 
   private post(message: ExtensionMessage): void {

@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
 import { oneSafeLine } from '../common/text';
-import { type BudgetWait, type EventFilters, type EventsApi, EVENTS_MAX_PAGE, isAbortError, errorText } from '../api';
+import { type BudgetWait, type EventsBatch, isAbortError, errorText } from '../api';
 import { abortSignalFor, type WindowApi } from '../workbench/window';
 import { CsvTooWideError, EXPORT_FILE_EXTENSIONS, type ExportFileFormat, type ExportWritten, type FormulaCells, MAX_CSV_COLUMNS, writeEventsFile } from './exportWriter';
-import { worthRetrying } from './pager';
+import { type BatchSource, worthRetrying } from './pager';
 import { waitNote } from './waitText';
 
 export const CSV_FORMULA_CELLS_SETTING = 'posthogExplorer.events.csvFormulaCells';
@@ -18,8 +18,6 @@ export type SaveDialog = (options: vscode.SaveDialogOptions) => Thenable<vscode.
 export interface ExportRequest {
   projectId: number;
   projectName: string;
-  /** The list's filters (without limit: the export pages by PostHog's maximum). */
-  filters: EventFilters;
   format: ExportFileFormat;
   /** Rows the user asked for (1 to 1,000,000). */
   rows: number;
@@ -38,14 +36,14 @@ const DIALOG_FILTERS: Record<ExportFileFormat, Record<string, string[]>> = {
 };
 
 /**
- * Exports up to `rows` events to a file the user chose: walks the list (PostHog answers at most 1,000 a
- * request; each event once, to the real end) and writes the file as they arrive, with a cancellable
+ * Exports up to `rows` events to a file the user chose: walks `source` (an EventsQuery by PostHog's
+ * cursor, or the legacy list; each event once, to the real end) and writes the file as they arrive, with a cancellable
  * progress notification (rows written / asked, and any wait for PostHog's limit). A cancelled or failed
  * export writes nothing: a file it was to replace stays as it was, and nothing is left beside it. The final
  * message says how many rows were written, and whether that is every matching event or exactly the number asked.
  */
 export async function exportEvents(
-  events: Pick<EventsApi, 'pages'>,
+  source: BatchSource,
   request: ExportRequest,
   window: WindowApi,
   saveDialog: SaveDialog,
@@ -67,11 +65,11 @@ export async function exportEvents(
     void window.showErrorMessage(vscode.l10n.t('Events can be exported only to a file on disk.'));
     return { kind: 'failed' };
   }
-  return writeExport(events, request, window, uri);
+  return writeExport(source, request, window, uri);
 }
 
 /** The export's walk into `uri`, with its progress and its outcome's message (a Retry runs it again). */
-async function writeExport(events: Pick<EventsApi, 'pages'>, request: ExportRequest, window: WindowApi, uri: vscode.Uri): Promise<ExportOutcome> {
+async function writeExport(source: BatchSource, request: ExportRequest, window: WindowApi, uri: vscode.Uri): Promise<ExportOutcome> {
   const target = uri.fsPath;
   const asked = request.rows;
   let written = 0;
@@ -85,7 +83,6 @@ async function writeExport(events: Pick<EventsApi, 'pages'>, request: ExportRequ
       },
       async (progress, token) => {
         const signal = abortSignalFor(token);
-        const filters = { ...request.filters, limit: EVENTS_MAX_PAGE };
         const rowsText = (rows: number) => vscode.l10n.t('{0} of {1} rows written', rows.toLocaleString('en-US'), asked.toLocaleString('en-US'));
         const report = (rows: number) => {
           const increment = ((rows - written) / asked) * 100;
@@ -94,7 +91,7 @@ async function writeExport(events: Pick<EventsApi, 'pages'>, request: ExportRequ
         };
         const onWait = (wait: BudgetWait) => progress.report({ message: `${rowsText(written)}; ${waitNote(wait)}` });
         report(0);
-        result = await writeEventsFile(events.pages(request.projectId, filters, { signal, priority: 'bulk', onWait }), target, {
+        result = await writeEventsFile(eventsOnly(source({ signal, priority: 'bulk', onWait })), target, {
           format: request.format,
           rows: asked,
           onProgress: report,
@@ -123,7 +120,7 @@ async function writeExport(events: Pick<EventsApi, 'pages'>, request: ExportRequ
       return { kind: 'failed' };
     }
     // Not awaited: the notification may stay for long, and the panel goes on meanwhile.
-    const retried = Promise.resolve(window.showErrorMessage(message, retry)).then((choice) => (choice === retry ? writeExport(events, request, window, uri) : undefined));
+    const retried = Promise.resolve(window.showErrorMessage(message, retry)).then((choice) => (choice === retry ? writeExport(source, request, window, uri) : undefined));
     return { kind: 'failed', retried };
   }
   const where = vscode.workspace.asRelativePath(uri);
@@ -140,4 +137,16 @@ async function writeExport(events: Pick<EventsApi, 'pages'>, request: ExportRequ
     : '';
   void (skipped ? window.showWarningMessage(`${summary}${skipped}`) : window.showInformationMessage(summary));
   return { kind: 'saved', uri, rows: written, allMatching };
+}
+
+/** The events as PostHog has them, without the values of the panel's columns (an export writes whole events). */
+async function* eventsOnly(batches: AsyncIterable<EventsBatch>): AsyncGenerator<EventsBatch, void, undefined> {
+  for await (const batch of batches) {
+    yield { ...batch, events: batch.events.map((event) => (('selected' in event) ? withoutSelected(event) : event)) };
+  }
+}
+
+function withoutSelected<T extends { selected?: unknown }>(event: T): Omit<T, 'selected'> {
+  const { selected: _selected, ...rest } = event;
+  return rest;
 }

@@ -91,15 +91,67 @@ export function propertyFilters(rows: readonly PropertyRow[], rawJson: string): 
   return filters.length ? filters : undefined;
 }
 
-export function columnKeys(text: string): string[] {
-  return [...new Set(text.split(',').map((key) => key.trim()).filter(Boolean))].slice(0, 12);
+/** PostHog's own default columns (besides the event, its person and its time, which the table always shows). */
+export const DEFAULT_COLUMNS = ['coalesce(properties.$current_url, properties.$screen_name) -- Url / Screen', 'properties.$lib'] as const;
+/** The most columns a query shows. */
+export const MAX_COLUMNS = 30;
+
+/**
+ * The `columns` field as HogQL expressions: split at commas outside parentheses, brackets and quotes.
+ * A bare property key (`$browser`, what the field held before it took HogQL) is read as
+ * `properties.$browser`. Empty: PostHog's default columns.
+ */
+export function columnExpressions(text: string): string[] {
+  const expressions = splitTopLevel(text).map((part) => part.trim()).filter(Boolean).map(migratedColumn);
+  const unique = [...new Set(expressions)].slice(0, MAX_COLUMNS);
+  return unique.length ? unique : [...DEFAULT_COLUMNS];
+}
+
+function migratedColumn(expression: string): string {
+  return /^\$[\w$]*$/.test(expression) ? `properties.${expression}` : expression;
+}
+
+const OPENERS: Record<string, string> = { '(': ')', '[': ']', '{': '}' };
+
+/** Splits at commas that are outside brackets and quoted strings (HogQL's '...', "...", `...`). */
+function splitTopLevel(text: string): string[] {
+  const parts: string[] = [];
+  const closers: string[] = [];
+  let quote: string | undefined;
+  let start = 0;
+  for (let index = 0; index < text.length; index++) {
+    const char = text[index]!;
+    if (quote) {
+      if (char === '\\') index++;
+      else if (char === quote) quote = undefined;
+    } else if (char === "'" || char === '"' || char === '`') {
+      quote = char;
+    } else if (OPENERS[char]) {
+      closers.push(OPENERS[char]!);
+    } else if (char === closers[closers.length - 1]) {
+      closers.pop();
+    } else if (char === ',' && closers.length === 0) {
+      parts.push(text.slice(start, index));
+      start = index + 1;
+    }
+  }
+  parts.push(text.slice(start));
+  return parts;
+}
+
+/** A column's header: its `-- Label` when it has one (as PostHog names the column), else the expression. */
+export function columnHeader(expression: string): string {
+  const label = /--\s*(.+)$/.exec(expression)?.[1]?.trim();
+  return label || expression;
 }
 
 export interface EventQuery {
   /** The list's query parameters (limit is the page size); persons included, for the Person column. */
   filters: EventFilters;
-  /** Property keys shown as extra columns. */
+  /** HogQL expressions shown as columns after the fixed ones. */
   columns: string[];
+  /** A HogQL boolean expression, as typed ('' for none). */
+  where: string;
 }
 
 /** Rows an export writes when the form does not say. */
@@ -131,14 +183,14 @@ export function buildQuery(state: FilterState, now: Date): EventQuery {
   set('properties', propertyFilters(state.properties, state.propertiesJson));
   set('limit', wholeNumber(state.limit, EVENTS_MAX_PAGE, 'The page size'));
   filters.include_person = true;
-  return { filters, columns: columnKeys(state.columns) };
+  return { filters, columns: columnExpressions(state.columns), where: state.where.trim() };
 }
 
 /** An export: the same filters (persons included) without the page size, and how many rows to write. */
-export function buildExport(state: FilterState, now: Date): { filters: EventFilters; rows: number } {
-  const { filters } = buildQuery({ ...state, limit: '' }, now);
+export function buildExport(state: FilterState, now: Date): { query: EventQuery; rows: number } {
+  const query = buildQuery({ ...state, limit: '' }, now);
   const rows = wholeNumber(state.exportLimit, MAX_EXPORT_ROWS, 'The number of rows to export') ?? DEFAULT_EXPORT_ROWS;
-  return { filters, rows };
+  return { query, rows };
 }
 
 function wholeNumber(text: string, max: number, what: string): number | undefined {
@@ -151,4 +203,34 @@ function wholeNumber(text: string, max: number, what: string): number | undefine
     throw new FilterError(`${what} must be a whole number from 1 to ${max.toLocaleString('en-US')}.`);
   }
   return value;
+}
+
+/** The filters the user set, as `name = "value"` (for an empty result's message); the time range apart. */
+export function describeFilters(state: FilterState): string[] {
+  const quoted = (value: string) => JSON.stringify(value.trim());
+  const named: string[] = [];
+  if (state.event.trim()) named.push(`event = ${quoted(state.event)}`);
+  if (state.distinctId.trim()) named.push(`distinct ID = ${quoted(state.distinctId)}`);
+  if (state.personId.trim()) named.push(`person = ${quoted(state.personId)}`);
+  for (const row of state.properties.filter((property) => property.key.trim())) {
+    named.push(`${row.type === 'person' ? 'person ' : ''}${row.key.trim()} ${row.operator}${VALUELESS_OPERATORS.includes(row.operator) ? '' : ` ${quoted(row.value)}`}`);
+  }
+  if (state.propertiesJson.trim()) named.push(`properties JSON = ${state.propertiesJson.trim()}`);
+  if (state.where.trim()) named.push(`where = ${state.where.trim()}`);
+  return named;
+}
+
+/** Whether the time range is the default one (the last 24 hours, no Before): only then does the panel look further back. */
+export function isDefaultRange(state: FilterState): boolean {
+  return (state.after.trim() === '' || state.after.trim() === DEFAULT_AFTER) && state.before.trim() === '';
+}
+
+/** How far back the panel looks when the default range is empty: the shortest of these holding the newest event. */
+export const LOOK_BACK = ['-7d', '-30d', '-365d'] as const;
+export type LookBack = (typeof LOOK_BACK)[number];
+
+/** The shortest look-back range that holds an event at `timestamp`. */
+export function lookBackFor(timestamp: string, now: Date): LookBack {
+  const time = Date.parse(timestamp);
+  return LOOK_BACK.find((range) => Date.parse(resolveTime(range, now)!) < time) ?? '-365d';
 }

@@ -1,7 +1,7 @@
 // The vscode side of an events panel's Live mode: settings, visibility and window focus go to the tail
 // (liveTail.ts), and what it finds goes to the webview as rows.
 import * as vscode from 'vscode';
-import { type Event, type EventsApi, EVENTS_MAX_PAGE, type EventsBatch, type LivePace, errorText } from '../api';
+import { type CallOptions, type Event, type EventsApi, EVENTS_MAX_PAGE, type EventsBatch, type LivePace, errorText } from '../api';
 import { Disposable } from '../workbench/disposable';
 import type { WindowApi } from '../workbench/window';
 import type { EventQuery } from './filters';
@@ -63,7 +63,9 @@ export interface PanelLiveDeps {
   readonly connectionId: string;
   readonly projectId: number;
   /** The events API of the connection's current client. */
-  readonly events: () => Promise<EventsApi>;
+  readonly events: () => Promise<Pick<EventsApi, 'budget'>>;
+  /** The events of a query from the connection's source (eventSource.ts). */
+  readonly batches: (query: EventQuery, call: CallOptions) => AsyncGenerator<EventsBatch, void, undefined>;
   readonly post: (message: ExtensionMessage) => void;
   /** Every event found (the panel learns event names from them). */
   readonly learn: (events: readonly Event[]) => void;
@@ -183,9 +185,8 @@ export class PanelLive extends Disposable {
 
   /** Live never waits for the budget: a poll that finds no room is tried later (liveTail.ts). */
   private async *pages(query: EventQuery, after: string | undefined, signal: AbortSignal): AsyncGenerator<EventsBatch, void, undefined> {
-    const events = await this.deps.events();
     const filters = { ...query.filters, before: undefined, after: after ?? query.filters.after, limit: EVENTS_MAX_PAGE };
-    yield* events.pages(this.deps.projectId, filters, { signal, priority: 'live', noWait: true });
+    yield* this.deps.batches({ ...query, filters }, { signal, priority: 'live', noWait: true });
   }
 
   private halt(): void {

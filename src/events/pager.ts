@@ -1,5 +1,5 @@
 // Loads the event list page by page as the user scrolls, ahead of where they are. vscode-free.
-import { type BudgetWait, type Event, type EventsApi, type EventsBatch, isAbortError, PostHogError, RateLimitedTooLongError } from '../api';
+import { type BudgetWait, type CallOptions, type Event, type EventsBatch, isAbortError, PostHogError, RateLimitedTooLongError } from '../api';
 import { isTransient } from './liveTail';
 import type { EventQuery } from './filters';
 import type { Row } from './protocol';
@@ -19,6 +19,8 @@ export interface PagerSink {
   events?(events: readonly Event[]): void;
   /** A request waits for room in the key's budget or for PostHog's 429 (undefined: no longer waiting). */
   waiting?(wait: BudgetWait | undefined): void;
+  /** The listing failed with this error (before `status` shows its message). */
+  failed?(error: unknown): void;
   /** Events at this time could not all be listed (over 51,000 share it). */
   skipped?(timestamp: string): void;
 }
@@ -32,6 +34,9 @@ export interface PagerOptions {
   prefetchRows?: number;
   maxRows?: number;
 }
+
+/** The query's events, newest first, each once (eventSource.ts: EventsQuery or the legacy list). */
+export type BatchSource = (call: CallOptions) => AsyncGenerator<EventsBatch, void, undefined>;
 
 type PageLoader = (signal: AbortSignal) => Promise<{ rows: Row[]; more: boolean } | undefined>;
 
@@ -47,8 +52,7 @@ export class EventPager {
   private readonly maxRows: number;
 
   constructor(
-    private readonly events: Pick<EventsApi, 'pages'>,
-    private readonly projectId: number,
+    private readonly source: BatchSource,
     private readonly query: EventQuery,
     private readonly sink: PagerSink,
     options: PagerOptions = {},
@@ -110,14 +114,15 @@ export class EventPager {
         return;
       }
       this.finished = true;
+      this.sink.failed?.(error);
       this.sink.rows(this.loadedCount, [], true);
-      this.sink.status(false, error instanceof PostHogError ? error.userMessage : String(error), worthRetrying(error));
+      this.sink.status(false, error instanceof PostHogError ? error.userMessage : error instanceof Error ? error.message : String(error), worthRetrying(error));
     }
   }
 
   /**
-   * The listing, newest first: the client's walk (eventPages.ts) asks below the oldest row it has until
-   * PostHog answers nothing older, so a page without `next` does not end it.
+   * The listing, newest first: the walks (eventsQueryPages.ts, eventPages.ts) ask below the oldest row they
+   * have until PostHog answers nothing older.
    */
   private eventPages(): PageLoader {
     let iterator: AsyncGenerator<EventsBatch, void, undefined> | undefined;
@@ -127,7 +132,7 @@ export class EventPager {
       this.sink.waiting?.(wait);
     };
     return async (signal) => {
-      iterator ??= this.events.pages(this.projectId, this.query.filters, { signal, priority: 'interactive', onWait });
+      iterator ??= this.source({ signal, priority: 'interactive', onWait });
       const next = await iterator.next();
       if (waited) {
         waited = false;

@@ -52,8 +52,13 @@ export const FilterStateSchema = z.object({
   limit: z._default(text(10), ''),
   /** Rows in an export, 1 to 1,000,000 ('' = 1,000). */
   exportLimit: z._default(text(10), ''),
-  /** Property keys shown as columns, comma-separated. */
-  columns: z._default(text(2_000), '$current_url, $browser'),
+  /**
+   * HogQL expressions shown as columns, comma-separated (commas inside parentheses do not split); empty:
+   * PostHog's default columns. A bare property key (`$browser`, from an older version) reads as `properties.$browser`.
+   */
+  columns: z._default(text(2_000), ''),
+  /** A HogQL boolean expression the events must satisfy, sent as typed. */
+  where: z._default(text(4_000), ''),
 });
 export type FilterState = z.infer<typeof FilterStateSchema>;
 
@@ -189,6 +194,21 @@ export const ExtensionMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('liveRows'), generation: count(), rows: z.array(RowSchema), keep: count() }),
   /** Live is on or off, and what it is doing in words. */
   z.object({ type: z.literal('liveState'), on: z.boolean(), text: z.string(), error: z.optional(z.boolean()) }),
+  /**
+   * PostHog refused the HogQL of a field: its message, shown under that field, and the span of `text` (the
+   * where as typed, or the one column expression at fault) it points at, when PostHog said.
+   */
+  z.object({
+    type: z.literal('fieldError'),
+    generation: count(),
+    field: z.enum(['columns', 'where']),
+    message: z.string(),
+    text: z.string(),
+    start: z.optional(count()),
+    end: z.optional(count()),
+  }),
+  /** The panel looked further back than the form asked (nothing in the default range): the After it shows now. */
+  z.object({ type: z.literal('after'), after: text(100) }),
   /** Live skipped the events between these times (ISO) to stay within the key's budget; offer to load them. */
   z.object({ type: z.literal('liveGap'), generation: count(), after: z.string(), before: z.string() }),
 ]);

@@ -6,7 +6,9 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, fetch } from 'undici';
-import { EVENTS_MAX_PAGE, PostHogClient, RequestBudgets } from '../../src/api';
+import { EVENTS_MAX_PAGE, EVENTS_QUERY_MAX_PAGE, HOUR_MS, KeyBudget, PostHogClient, RequestBudgets } from '../../src/api';
+import { eventBatches, SourceChoice } from '../../src/events/eventSource';
+import { DEFAULT_LIVE_INTERVAL_MS } from '../../src/events/liveTail';
 import { writeEventsFile } from '../../src/events/exportWriter';
 import { buildQuery } from '../../src/events/filters';
 import { DEFAULT_PREFETCH_ROWS, EventPager, type PagerSink } from '../../src/events/pager';
@@ -31,19 +33,21 @@ const SCROLL_ROWS_PER_SECOND = 1_000;
 
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
-function newPager(client: PostHogClient, projectId: number, sink: Partial<PagerSink>, prefetchRows?: number, form: Partial<ReturnType<typeof defaultFilters>> = {}): EventPager {
+/** The legacy events list (the figures before the Query API), unless `choice` says where to read. */
+function newPager(client: PostHogClient, projectId: number, sink: Partial<PagerSink>, prefetchRows?: number, form: Partial<ReturnType<typeof defaultFilters>> = {}, choice?: SourceChoice): EventPager {
   const query = buildQuery({ ...defaultFilters(), ...form }, new Date());
-  return new EventPager(client.events, projectId, query, { rows: () => undefined, status: () => undefined, ...sink }, { prefetchRows });
+  const source = choice ? (call: Parameters<PostHogClient['events']['pages']>[2]) => eventBatches(client, choice, 'bench', projectId, query, call) : (call: Parameters<PostHogClient['events']['pages']>[2]) => client.events.pages(projectId, query.filters, call);
+  return new EventPager(source, query, { rows: () => undefined, status: () => undefined, ...sink }, { prefetchRows });
 }
 
-async function firstRowsMs(client: PostHogClient, projectId: number): Promise<number> {
+async function firstRowsMs(client: PostHogClient, projectId: number, choice?: SourceChoice): Promise<number> {
   const started = performance.now();
   let pager: EventPager | undefined;
   const first = new Promise<number>((resolve, reject) => {
     pager = newPager(client, projectId, {
       rows: () => resolve(performance.now() - started),
       status: (_, error) => error && reject(new Error(error)),
-    });
+    }, undefined, {}, choice);
     void pager.need(0);
   });
   try {
@@ -160,6 +164,7 @@ export async function benchEvents(api: BenchApi, latencyMs: number): Promise<Fig
       { section: section3, what: 'pager with prefetch: time waiting for rows', value: scrollPrefetch.stalledMs, unit: 'ms', vsNaive: scrollPrefetch.stalledMs / scrollOnePage.stalledMs, note: `total ${Math.round(scrollPrefetch.ms)} ms` },
     );
     figures.push(...(await benchQuietExport(api, dispatcher)));
+    figures.push(...(await benchEventsQuery(api, projectId, clients[0]!)));
   } finally {
     await Promise.all([...clients.map((client) => client.dispose()), dispatcher.close()]);
   }
@@ -229,4 +234,63 @@ async function benchQuietExport(api: BenchApi, dispatcher: Agent): Promise<Figur
     await client.dispose();
     rmSync(directory, { recursive: true, force: true });
   }
+}
+
+/**
+ * The Query API (issue 33): the first rows through an EventsQuery against the legacy list, an export of
+ * 100,000 events by PostHog's cursor against the floor of one round trip per page, and Live's requests an
+ * hour with three panels on one key.
+ */
+async function benchEventsQuery(api: BenchApi, projectId: number, client: PostHogClient): Promise<Figure[]> {
+  const viaQuery: number[] = [];
+  const viaLegacy: number[] = [];
+  for (let repetition = 0; repetition < FIRST_ROWS_REPETITIONS; repetition++) {
+    viaQuery.push(await firstRowsMs(client, projectId, new SourceChoice()));
+    viaLegacy.push(await firstRowsMs(client, projectId, new SourceChoice(() => true)));
+  }
+  const section1 = `Events through the Query API: first rows (${FIRST_ROWS_REPETITIONS} runs, median)`;
+  const query = median(viaQuery);
+  const legacy = median(viaLegacy);
+  const figures: Figure[] = [
+    { section: section1, what: 'time to the first rows, EventsQuery', value: query, unit: 'ms', budget: '≤ legacy list + 50 ms', pass: query <= legacy + 50, vsNaive: query / legacy },
+    { section: section1, what: 'time to the first rows, legacy events list', value: legacy, unit: 'ms', vsNaive: 1 },
+  ];
+
+  const quietId = await api.call<number>({ op: 'steadyProject', name: 'Quiet export by cursor', ...QUIET });
+  const after = new Date(Date.now() - 30 * 3_600_000).toISOString();
+  const exporter = new PostHogClient({ baseUrl: api.url, apiKey: api.key, budgets: new RequestBudgets() });
+  const directory = mkdtempSync(join(tmpdir(), 'posthog-bench-query-export-'));
+  try {
+    await api.reset();
+    const target = join(directory, 'events.jsonl');
+    const pageStarted = performance.now();
+    await exporter.queries.events(quietId, { select: ['*', 'person'], orderBy: ['timestamp DESC'], after, limit: EVENTS_QUERY_MAX_PAGE });
+    const pageRoundTrip = performance.now() - pageStarted;
+    await api.reset();
+    const started = performance.now();
+    const written = await writeEventsFile(exporter.queries.eventPages(quietId, { after, limit: EVENTS_QUERY_MAX_PAGE }, { priority: 'bulk' }), target, { format: 'jsonl', rows: QUIET.count });
+    const ms = performance.now() - started;
+    const requests = (await api.traffic()).requests.length;
+    const ids = readFileSync(target, 'utf8').trimEnd().split('\n').map((line) => (JSON.parse(line) as { id: string }).id);
+    const unique = new Set(ids).size;
+    const floorPages = Math.ceil(QUIET.count / EVENTS_QUERY_MAX_PAGE);
+    const section2 = `Events through the Query API: export ${QUIET.count.toLocaleString('en-US')} events of the quiet project by cursor (pages of ${EVENTS_QUERY_MAX_PAGE.toLocaleString('en-US')})`;
+    figures.push(
+      { section: section2, what: 'rows written, each once', value: written.rows, unit: 'rows', budget: `${QUIET.count.toLocaleString('en-US')}, no duplicate`, pass: written.rows === QUIET.count && unique === QUIET.count, note: `${unique.toLocaleString('en-US')} distinct ids` },
+      { section: section2, what: 'requests', value: requests, unit: 'requests', vsFloor: requests / floorPages, budget: `≤ ${floorPages + 1}`, pass: requests <= floorPages + 1, note: `floor: ${floorPages} pages` },
+      { section: section2, what: 'time', value: ms, unit: 'ms', vsFloor: ms / (floorPages * pageRoundTrip), note: `floor: ${floorPages} round trips of a page (${Math.round(pageRoundTrip)} ms each, first page)` },
+    );
+  } finally {
+    await exporter.dispose();
+    rmSync(directory, { recursive: true, force: true });
+  }
+
+  // Live with three panels on one key: the pace the budget gives each, as requests an hour together.
+  const budget = new KeyBudget();
+  const shares = [0, 1, 2].map(() => budget.joinLive());
+  const pace = budget.livePace(DEFAULT_LIVE_INTERVAL_MS);
+  shares.forEach((share) => share.leave());
+  const perHour = Math.round((shares.length * HOUR_MS) / pace.intervalMs);
+  figures.push({ section: 'Events through the Query API: Live with three panels on one key', what: 'requests an hour (all three panels, one page a poll)', value: perHour, unit: 'requests', budget: '≤ 720 (Live\'s share of 1,200)', pass: perHour <= 720, note: `each panel every ${pace.intervalMs / 1000} s` });
+  return figures;
 }

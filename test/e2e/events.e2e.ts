@@ -22,6 +22,50 @@ async function loadedCount(frame: Frame): Promise<number> {
 describe('Events explorer (e2e)', () => {
   let frame: Frame;
 
+  it('query api: columns and where go to PostHog as an EventsQuery; a HogQL error shows under its field; a 404 falls back to the legacy list', async () => {
+    const { workbench, page, api } = e2e();
+    const organization = api.store.organizations.find((entry) => entry.name === 'Hedgebox Inc.')!;
+    const project = api.store.projectsOf(organization.id).find((entry) => entry.name === 'Hedgebox')!;
+    api.setQueryApi({ available: true });
+    await workbench.openViewContainer('PostHog');
+    await workbench.waitForSidebarIdle();
+    await workbench.expandTreeItem('Hedgebox Inc.');
+    await workbench.expandTreeItem('Hedgebox');
+    await workbench.clickTreeItem('Events');
+    frame = await eventsFrame(page, 'Hedgebox');
+    await waitUntil(page, async () => (await loadedCount(frame)) > 0, 'the first events load');
+
+    api.clearRequests();
+    const queryPosts = () => api.requests.filter((request) => request.method === 'POST' && request.path === `/api/projects/${project.id}/query/`);
+    await frame.locator('vscode-textfield[name=columns] input').fill('properties.$browser, upper(event)');
+    await frame.locator('vscode-textfield[name=where] input').fill("event = '$pageview'");
+    await frame.locator('vscode-textfield[name=where] input').press('Enter');
+    const headers = frame.locator('.grid .row.header .cell');
+    await waitUntil(page, async () => (await headers.allInnerTexts()).includes('upper(event)') && (await loadedCount(frame)) > 0, 'the columns head the table and rows load');
+    const sent = (queryPosts().at(-1)?.body as { query: Record<string, unknown> }).query;
+    assert.deepEqual(sent['where'], ["event = '$pageview'"]);
+    assert.deepEqual(sent['orderBy'], ['timestamp DESC']);
+    const upper = await frame.locator('.grid .row.data .cell:nth-child(6)').allInnerTexts();
+    assert.ok(upper.length > 0 && upper.every((text) => text === '$PAGEVIEW'), upper.slice(0, 3).join(', '));
+
+    await frame.locator('vscode-textfield[name=where] input').fill('event = = 1');
+    await frame.locator('vscode-textfield[name=where] input').press('Enter');
+    const whereError = frame.locator('.field-error:not([hidden])');
+    await waitUntil(page, async () => (await whereError.count()) > 0, 'the HogQL error shows under the where field');
+    assert.match(await whereError.first().innerText(), /mismatched input/);
+    assert.equal(await whereError.first().locator('mark').innerText(), '=');
+
+    // An older server: /query/ answers 404, and the panel lists the legacy events list instead.
+    api.setQueryApi({ available: false });
+    api.clearRequests();
+    await frame.locator('vscode-textfield[name=where] input').fill('');
+    await frame.locator('vscode-textfield[name=columns] input').fill('');
+    await frame.locator('vscode-textfield[name=where] input').press('Enter');
+    await waitUntil(page, async () => api.requests.some((request) => request.path === `/api/projects/${project.id}/events/`) && (await loadedCount(frame)) > 0, 'the legacy list answers');
+    assert.equal(queryPosts().length, 1, 'the Query API was asked once, then remembered as missing');
+    assert.equal(await whereError.count(), 0);
+  });
+
   it('opens from the Events item, filters, and keeps at most 200 rows in the DOM while scrolling past several pages', async () => {
     const { workbench, page, api } = e2e();
     const organization = api.store.organizations.find((entry) => entry.name === 'Hedgebox Inc.')!;
@@ -30,7 +74,7 @@ describe('Events explorer (e2e)', () => {
     api.store.addEvent(project.id, {
       event: '$pageview',
       distinct_id: 'hostile-visitor',
-      properties: { $current_url: HOSTILE, $browser: HOSTILE_SCRIPT, note: HOSTILE },
+      properties: { $current_url: HOSTILE, $browser: HOSTILE_SCRIPT, $lib: HOSTILE_SCRIPT, note: HOSTILE },
     });
 
     await workbench.openViewContainer('PostHog');
@@ -107,8 +151,8 @@ describe('Events explorer (e2e)', () => {
     await firstRow.waitFor();
     const cells = await firstRow.locator('.cell').allInnerTexts();
     assert.equal(cells[2], 'hostile-visitor');
-    assert.equal(cells[4], HOSTILE, 'the $current_url column shows the characters');
-    assert.equal(cells[5], HOSTILE_SCRIPT);
+    assert.equal(cells[4], HOSTILE, 'the Url / Screen column (PostHog\'s default) shows the characters');
+    assert.equal(cells[5], HOSTILE_SCRIPT, 'the properties.$lib column too');
     await firstRow.click();
     const detail = frame.locator('section.detail');
     await detail.locator('.property-tree').waitFor();

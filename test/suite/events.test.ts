@@ -9,6 +9,7 @@ import { CSV_FORMULA_CELLS_SETTING, exportEvents } from '../../src/events/export
 import type { EventsPanel } from '../../src/events/eventsPanel';
 import { defaultFilters, type ExtensionMessage, type WebviewMessage } from '../../src/events/protocol';
 import { EventsNode } from '../../src/events/eventsNode';
+import { LEGACY_EVENTS_API_SETTING } from '../../src/events/eventSource';
 import { timestampMicros } from '../../src/api';
 import type { WindowApi } from '../../src/workbench/window';
 import type { ScriptedWindow } from './support/scriptedWindow';
@@ -65,6 +66,8 @@ describe('Events explorer (in the editor)', () => {
         task({ report: (value: { message?: string; increment?: number }) => progressReports.push(value) }, new vscode.CancellationTokenSource().token)) as unknown as WindowApi['withProgress'],
       showSaveDialog: async () => saveTo,
     });
+    // These tests follow the legacy events list's requests; the Query API's have their own below.
+    await vscode.workspace.getConfiguration().update(LEGACY_EVENTS_API_SETTING, true, vscode.ConfigurationTarget.Global);
     harness = new ExplorerHarness(runnerSecrets(), { extensionUri: extension.extensionUri, window });
     await harness.signInToLocalApi();
     commands = harness.events.commands;
@@ -73,6 +76,7 @@ describe('Events explorer (in the editor)', () => {
     eventsNode = node;
   });
   after(async () => {
+    await vscode.workspace.getConfiguration().update(LEGACY_EVENTS_API_SETTING, undefined, vscode.ConfigurationTarget.Global);
     await harness.dispose();
     rmSync(tmp, { recursive: true, force: true });
   });
@@ -259,9 +263,10 @@ describe('Events explorer (in the editor)', () => {
       withProgress: ((_options: vscode.ProgressOptions, task: (progress: unknown, token: vscode.CancellationToken) => Thenable<unknown>) =>
         task({ report: () => undefined }, new vscode.CancellationTokenSource().token)) as unknown as WindowApi['withProgress'],
     };
+    const events = (await harness.connections.session(eventsNode.session.connection.id))!.client.events;
     const outcome = await exportEvents(
-      (await harness.connections.session(eventsNode.session.connection.id))!.client.events,
-      { projectId: eventsNode.project.id, projectName: 'Hedgebox', filters: {}, format: 'jsonl', rows: 3 },
+      (call) => events.pages(eventsNode.project.id, {}, call),
+      { projectId: eventsNode.project.id, projectName: 'Hedgebox', format: 'jsonl', rows: 3 },
       reporting,
       async () => target,
     );
@@ -408,13 +413,15 @@ describe('Events explorer (in the editor)', () => {
         return running;
       }) as unknown as WindowApi['withProgress'],
     });
-    const cancelledExport = async (target: vscode.Uri, format: 'csv' | 'json') =>
-      exportEvents(
-        (await harness.connections.session(eventsNode.session.connection.id))!.client.events,
-        { projectId: eventsNode.project.id, projectName: 'Hedgebox', filters: {}, format, rows: 5_000 },
+    const cancelledExport = async (target: vscode.Uri, format: 'csv' | 'json') => {
+      const events = (await harness.connections.session(eventsNode.session.connection.id))!.client.events;
+      return exportEvents(
+        (call) => events.pages(eventsNode.project.id, {}, call),
+        { projectId: eventsNode.project.id, projectName: 'Hedgebox', format, rows: 5_000 },
         cancelling(),
         async () => target,
       );
+    };
 
     it('leaves no file behind', async () => {
       const folder = mkdtempSync(path.join(tmp, 'cancelled-'));
@@ -479,5 +486,84 @@ describe('Events explorer (in the editor)', () => {
     const reopened = await commands.browseEvents(eventsNode);
     assert.ok(reopened && reopened !== panel);
     reopened.dispose();
+  });
+});
+
+/** The rows the panel posted for the listing that `reset` began. */
+function rowsOf(posted: ExtensionMessage[]) {
+  const reset = [...posted].reverse().find((message) => message.type === 'reset');
+  const rows = posted.flatMap((message) => (message.type === 'rows' && reset?.type === 'reset' && message.generation === reset.generation ? message.rows : []));
+  return { reset: reset?.type === 'reset' ? reset : undefined, rows };
+}
+
+async function listed(panel: EventsPanel, filters: Partial<ReturnType<typeof defaultFilters>>): Promise<ExtensionMessage[]> {
+  const posted = record(panel);
+  await panel.receive({ type: 'query', filters: { ...defaultFilters(), after: '-7d', limit: '100', ...filters } } satisfies WebviewMessage);
+  return posted;
+}
+
+describe('Events through PostHog\'s Query API (in the editor)', () => {
+  let harness: ExplorerHarness;
+  let panel: EventsPanel;
+  let projectId: number;
+
+  before(async () => {
+    const extension = vscode.extensions.getExtension(EXTENSION_ID)!;
+    harness = new ExplorerHarness(runnerSecrets(), { extensionUri: extension.extensionUri });
+    await harness.signInToLocalApi();
+    const node = (await harness.child('Hedgebox Inc.', 'Hedgebox', 'Events')) as EventsNode;
+    projectId = node.project.id;
+    const opened = await harness.events.commands.browseEvents(node);
+    assert.ok(opened);
+    panel = opened;
+    await localApi.setQueryApi(true);
+  });
+  after(async () => {
+    await localApi.setQueryApi(true);
+    await harness.dispose();
+  });
+
+  it('query api: columns as HogQL expressions headed by the expression, the where sent as typed with orderBy timestamp DESC', async () => {
+    await localApi.clearRequests();
+    const posted = await listed(panel, { columns: 'properties.$browser, upper(event)', where: "properties.$browser = 'Chrome'" });
+    const { reset, rows } = rowsOf(posted);
+    assert.deepEqual(reset?.columns, ['Time', 'Event', 'Distinct ID', 'Person', 'properties.$browser', 'upper(event)']);
+    assert.ok(rows.length > 0, 'some events match');
+    assert.ok(rows.every((row) => row.cells[4] === 'Chrome' && row.cells[5] === row.cells[1]!.toUpperCase()), JSON.stringify(rows[0]));
+    const queries = (await localApi.requests()).filter((request) => request.method === 'POST' && request.path === `/api/projects/${projectId}/query/`);
+    const sent = (queries[0]?.body as { query: Record<string, unknown> }).query;
+    assert.deepEqual(sent['where'], ["properties.$browser = 'Chrome'"]);
+    assert.deepEqual(sent['orderBy'], ['timestamp DESC']);
+  });
+
+  it('query api: a HogQL error in the where is shown at that field, with PostHog\'s message and position', async () => {
+    const posted = await listed(panel, { where: 'event = = 1' });
+    const error = posted.find((message) => message.type === 'fieldError');
+    assert.ok(error?.type === 'fieldError', JSON.stringify(posted.slice(-3)));
+    assert.equal(error.field, 'where');
+    assert.equal(error.text, 'event = = 1');
+    assert.ok(error.start !== undefined && error.start >= 6, JSON.stringify(error));
+    assert.ok(posted.some((message) => message.type === 'status' && /could not run the query/i.test(message.error ?? '')));
+  });
+
+  it('query api: an empty result names the filters the user set', async () => {
+    const posted = await listed(panel, { event: 'no such event' });
+    assert.ok(posted.some((message) => message.type === 'status' && message.note === 'No events match event = "no such event".'), JSON.stringify(posted.slice(-2)));
+  });
+
+  it('legacy fallback: a server answering 404 to /query/ is listed by the legacy events list, property columns shown', async () => {
+    await localApi.setQueryApi(false);
+    await localApi.clearRequests();
+    try {
+      const posted = await listed(panel, { columns: '$browser, upper(event)' });
+      const { rows } = rowsOf(posted);
+      assert.ok(rows.length > 0);
+      assert.ok(rows.some((row) => row.cells[4] !== '') && rows.every((row) => row.cells[5] === ''));
+      assert.ok(posted.some((message) => message.type === 'status' && /upper\(event\)/.test(message.note ?? '') && /Query API/.test(message.note ?? '')));
+      const paths = (await localApi.requests()).map((request) => request.path);
+      assert.ok(paths.includes(`/api/projects/${projectId}/events/`), paths.join(' '));
+    } finally {
+      await localApi.setQueryApi(true);
+    }
   });
 });

@@ -6,6 +6,7 @@ import type { EventsPanel } from '../../src/events/eventsPanel';
 import { LIVE_INTERVAL_SETTING, LIVE_KEPT_SETTING } from '../../src/events/livePanel';
 import { defaultFilters, type ExtensionMessage, type FilterState } from '../../src/events/protocol';
 import { EventsNode } from '../../src/events/eventsNode';
+import { LEGACY_EVENTS_API_SETTING } from '../../src/events/eventSource';
 import { ExplorerHarness } from './support/explorerHarness';
 import { localApi, type RecordedRequest } from './support/localApi';
 import { runnerSecrets } from './support/runnerContext';
@@ -59,6 +60,8 @@ describe('Live events (in the editor)', function () {
 
   before(async () => {
     await config.update(LIVE_INTERVAL_SETTING, 1, vscode.ConfigurationTarget.Global);
+    // These tests follow Live's polls of the legacy events list (the tail is the same through EventsQuery).
+    await config.update(LEGACY_EVENTS_API_SETTING, true, vscode.ConfigurationTarget.Global);
     const extension = vscode.extensions.getExtension(EXTENSION_ID);
     assert.ok(extension);
     harness = new ExplorerHarness(runnerSecrets(), { extensionUri: extension.extensionUri });
@@ -73,6 +76,7 @@ describe('Live events (in the editor)', function () {
     await harness.dispose();
     await config.update(LIVE_INTERVAL_SETTING, undefined, vscode.ConfigurationTarget.Global);
     await config.update(LIVE_KEPT_SETTING, undefined, vscode.ConfigurationTarget.Global);
+    await config.update(LEGACY_EVENTS_API_SETTING, undefined, vscode.ConfigurationTarget.Global);
   });
 
   it('PostHog: Watch Live Events opens the panel with Live on', async () => {

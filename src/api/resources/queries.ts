@@ -18,6 +18,8 @@ import {
   TrendsQueryResponse,
   TrendsQueryResponseSchema,
 } from '../schemas';
+import type { EventsBatch } from '../eventPages';
+import { type EventsQueryFields, walkEventsQuery } from '../eventsQueryPages';
 import { abortReason, type Sleep, sleepUnlessAborted } from '../sleep';
 import { newUuid } from '../uuid';
 import { parseShape } from '../validate';
@@ -103,6 +105,14 @@ export class QueriesApi {
   /** An EventsQuery (PostHog's events page: any HogQL column, HogQL where, cursor paging). */
   events(projectId: number, query: Omit<QueryNode, 'kind'>, options?: QueryRunOptions): Promise<EventsQueryResponse> {
     return this.run(projectId, { ...query, kind: 'EventsQuery' }, EventsQueryResponseSchema, options);
+  }
+
+  /**
+   * Events newest first through EventsQuery pages, each once, down to `fields.after` (eventsQueryPages.ts):
+   * PostHog's `nextCursor` loses no event sharing a page's last timestamp. Break out to stop.
+   */
+  eventPages(projectId: number, fields: EventsQueryFields, call: QueryRunOptions = {}): AsyncGenerator<EventsBatch, void, undefined> {
+    return walkEventsQuery((node, signal) => this.events(projectId, node, { ...call, signal }), fields, call.signal);
   }
 
   /** A HogQL SELECT (no `limit` field: limit in the SQL; without LIMIT PostHog answers 100 rows and `hasMore`). */

@@ -24,6 +24,7 @@ interface PropertyRowElements {
 type SuggestMessage = Extract<WebviewMessage, { type: 'suggest' }>;
 type SuggestQuery = Omit<SuggestMessage, 'type' | 'requestId' | 'text'>;
 type SuggestionsMessage = Extract<ExtensionMessage, { type: 'suggestions' }>;
+type FieldErrorMessage = Extract<ExtensionMessage, { type: 'fieldError' }>;
 
 export interface FormActions {
   send(message: WebviewMessage): void;
@@ -53,7 +54,10 @@ export class FilterForm {
     limit: this.textField('limit', t('Page size (at most 1,000)'), '100'),
   };
   private readonly propertiesJson = this.textArea('propertiesJson', t('Properties JSON (a list of {key, value, operator, type}, or an AND/OR group)'));
-  private readonly columns = this.textField('columns', t('Property columns (comma-separated keys)'), '$current_url, $browser');
+  private readonly columns = this.textField('columns', t('Columns (comma-separated HogQL expressions; empty: the PostHog defaults)'), t('e.g. properties.$browser, upper(event)'));
+  private readonly where = this.textField('where', t('Where (a HogQL boolean expression)'), t('e.g. properties.$screen_width > 1000'));
+  /** PostHog's HogQL error under the field it comes from, with the span it points at. */
+  private readonly fieldErrors = { columns: this.errorNote(this.columns), where: this.errorNote(this.where) };
   private readonly exportLimit = this.textField('exportLimit', t('Rows to export (1 to 1,000,000)'), '1000');
 
   constructor(private readonly actions: FormActions) {
@@ -73,6 +77,7 @@ export class FilterForm {
       properties: this.propertyRowElements.map((row) => row.read()),
       propertiesJson: this.propertiesJson.input.value ?? '',
       columns: this.columns.input.value ?? '',
+      where: this.where.input.value ?? '',
       exportLimit: this.exportLimit.input.value ?? '',
     };
   }
@@ -86,10 +91,37 @@ export class FilterForm {
     this.fields.limit.input.value = filters.limit;
     this.propertiesJson.input.value = filters.propertiesJson;
     this.columns.input.value = filters.columns;
+    this.where.input.value = filters.where;
     this.exportLimit.input.value = filters.exportLimit;
     this.propertyRows.replaceChildren();
     this.propertyRowElements.length = 0;
     filters.properties.forEach((row) => this.addPropertyRow(row));
+  }
+
+  /** The panel looked further back than the form said: After shows the range listed. */
+  setAfter(after: string): void {
+    this.fields.after.input.value = after;
+  }
+
+  /** PostHog's message under the field, the span it points at marked in the text it counts in. */
+  showFieldError(message: FieldErrorMessage): void {
+    const note = this.fieldErrors[message.field];
+    const { text, start, end } = message;
+    note.replaceChildren(el('span', {}, message.message));
+    if (start !== undefined && start <= text.length) {
+      const stop = Math.min(Math.max(end ?? start + 1, start + 1), text.length);
+      const code = el('code', { class: 'hogql-span' });
+      code.append(text.slice(0, start), el('mark', {}, text.slice(start, stop) || ' '), text.slice(stop));
+      note.append(' ', code);
+    }
+    note.hidden = false;
+  }
+
+  clearFieldErrors(): void {
+    for (const note of Object.values(this.fieldErrors)) {
+      note.replaceChildren();
+      note.hidden = true;
+    }
   }
 
   /** Stop loading is there to press only while something loads. */
@@ -115,13 +147,15 @@ export class FilterForm {
   private layout(): void {
     const grid = el('div', { class: 'field-grid' });
     grid.append(...Object.values(this.fields).map((field) => field.wrapper));
-    const advanced = el('vscode-collapsible', { title: t('More: raw properties JSON, columns, rows to export') });
+    const hogql = el('div', { class: 'hogql-fields' });
+    hogql.append(this.columns.wrapper, this.where.wrapper);
+    const advanced = el('vscode-collapsible', { title: t('More: raw properties JSON, rows to export') });
     const advancedBody = el('div', { class: 'advanced' });
-    advancedBody.append(this.propertiesJson.wrapper, this.columns.wrapper, this.exportLimit.wrapper);
+    advancedBody.append(this.propertiesJson.wrapper, this.exportLimit.wrapper);
     advanced.append(advancedBody);
     const propertyGroup = el('fieldset', { class: 'properties' });
     propertyGroup.append(el('legend', {}, t('Property filters')), this.propertyRows, this.addProperty);
-    this.element.append(grid, propertyGroup, advanced, this.actionButtons());
+    this.element.append(grid, hogql, propertyGroup, advanced, this.actionButtons());
   }
 
   private actionButtons(): HTMLElement {
@@ -175,6 +209,14 @@ export class FilterForm {
   private textField(name: string, labelText: string, placeholder: string): Field {
     const input = control('vscode-textfield', { name, placeholder, label: labelText });
     return { wrapper: this.labelled(labelText, input), input };
+  }
+
+  private errorNote(field: Field): HTMLElement {
+    const note = el('p', { class: 'field-note error field-error', role: 'alert', hidden: true });
+    note.id = `${field.input.id}-error`;
+    field.input.setAttribute('aria-describedby', note.id);
+    field.wrapper.append(note);
+    return note;
   }
 
   private textArea(name: string, labelText: string): Field {

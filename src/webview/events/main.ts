@@ -118,6 +118,13 @@ class EventsPage {
       case 'liveState':
         this.live.state(message);
         return;
+      case 'fieldError':
+        if (message.generation === this.generation) this.form.showFieldError(message);
+        return;
+      case 'after':
+        this.form.setAfter(message.after);
+        this.saveState({ filters: this.form.read() });
+        return;
       case 'liveGap':
         if (message.generation === this.generation) this.live.gap(message);
         return;
@@ -138,6 +145,7 @@ class EventsPage {
     this.table.reset(message.columns);
     this.live.reset();
     this.alertBox.textContent = '';
+    this.form.clearFieldErrors();
     showLine(this.waitLine, '');
     showLine(this.noteLine, '');
     this.rangeLine.textContent = this.rangeText(message.range);

@@ -66,6 +66,8 @@ export const localApi = {
   requests: () => control<RecordedRequest[]>('GET', 'requests'),
   clearRequests: () => control<void>('POST', 'requests/clear'),
   injectFault: (fault: Fault) => control<void>('POST', 'faults', fault),
+  /** false: /query/ answers 404, as on an older self-hosted PostHog. */
+  setQueryApi: (available: boolean) => control<void>('POST', 'settings', { queryApi: available }),
   createKey: async (scopes: string[]) => (await control<{ key: string }>('POST', 'keys', { scopes })).key,
   addNotebooks: (projectId: number, count: number) => control<void>('POST', 'notebooks/bulk', { projectId, count }),
   /** A notebook stored as sent (a legacy one, say, which a REST create would make a Markdown notebook). */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { buildExport, buildQuery, columnKeys, FilterError, propertyFilters, resolveTime } from '../../../src/events/filters';
+import { buildExport, buildQuery, columnExpressions, DEFAULT_COLUMNS, describeFilters, FilterError, lookBackFor, propertyFilters, resolveTime } from '../../../src/events/filters';
 import { defaultFilters, FilterStateSchema } from '../../../src/events/protocol';
 
 const now = new Date('2024-05-15T13:45:30.000Z');
@@ -90,7 +90,7 @@ describe('the whole query', () => {
       limit: 250,
       include_person: true,
     });
-    assert.deepEqual(query.columns, ['$browser', '$os']);
+    assert.deepEqual(query.columns, ['properties.$browser', 'properties.$os']);
   });
 
   test('the default form asks for the last 24 hours (never unbounded) and the persons (the Person column)', () => {
@@ -110,10 +110,11 @@ describe('the whole query', () => {
     assert.equal(buildQuery({ ...defaultFilters(), after: '2023-06-01', before: '2024-06-01' }, now).filters.before, '2024-06-01T00:00:00.000Z', '366 days across a leap day fits');
   });
 
-  test('a saved form with select/where (older versions) is read without them: nothing promises them', () => {
-    const restored = FilterStateSchema.parse({ ...defaultFilters(), select: 'count()', where: 'true' });
-    assert.equal('select' in restored || 'where' in restored, false);
-    assert.deepEqual(buildQuery(restored, now).filters.include_person, true);
+  test('a saved form of an older version (property keys as columns, no where) reads as HogQL columns', () => {
+    const restored = FilterStateSchema.parse({ event: '', distinctId: '', personId: '', after: '-24h', before: '', properties: [], columns: '$current_url, $browser', select: 'count()' });
+    assert.equal('select' in restored, false);
+    assert.equal(restored.where, '');
+    assert.deepEqual(buildQuery(restored, now).columns, ['properties.$current_url', 'properties.$browser']);
   });
 
   test('the page size is at most 1,000, PostHog\'s cap', () => {
@@ -127,13 +128,24 @@ describe('the whole query', () => {
 
   test('an export takes the same filters (persons included) without the page size, and 1 to 1,000,000 rows (default 1,000)', () => {
     const state = { ...defaultFilters(), event: '$pageview', limit: '50' };
-    assert.deepEqual(buildExport(state, now), { filters: { event: '$pageview', after: new Date(now.getTime() - 86_400_000).toISOString(), include_person: true }, rows: 1_000 });
+    assert.deepEqual(buildExport(state, now).query.filters, { event: '$pageview', after: new Date(now.getTime() - 86_400_000).toISOString(), include_person: true });
+    assert.equal(buildExport(state, now).rows, 1_000);
     assert.deepEqual(buildExport({ ...state, exportLimit: '1000000' }, now).rows, 1_000_000);
     assert.throws(() => buildExport({ ...state, exportLimit: '1000001' }, now), /rows to export must be a whole number from 1 to 1,000,000/);
     assert.throws(() => buildExport({ ...state, exportLimit: '1e9' }, now), /rows to export/);
   });
 
-  test('helpers: column keys', () => {
-    assert.deepEqual(columnKeys(' a, ,b ,a'), ['a', 'b']);
+  test('columns: HogQL expressions split at top-level commas only; bare property keys migrate; empty is PostHog\'s defaults', () => {
+    assert.deepEqual(columnExpressions(" coalesce(properties.$a, 'x,y'), , event ,event, [1, 2] "), ["coalesce(properties.$a, 'x,y')", 'event', '[1, 2]']);
+    assert.deepEqual(columnExpressions('$browser, properties.$os'), ['properties.$browser', 'properties.$os']);
+    assert.deepEqual(columnExpressions('  '), [...DEFAULT_COLUMNS]);
+  });
+
+  test('an empty result names the filters the user set; the look-back picks the shortest range holding the newest event', () => {
+    assert.deepEqual(describeFilters(defaultFilters()), []);
+    assert.deepEqual(describeFilters({ ...defaultFilters(), event: 'x', where: "properties.$os = 'Mac'" }), ['event = "x"', "where = properties.$os = 'Mac'"]);
+    assert.equal(lookBackFor(new Date(now.getTime() - 3 * 86_400_000).toISOString(), now), '-7d');
+    assert.equal(lookBackFor(new Date(now.getTime() - 20 * 86_400_000).toISOString(), now), '-30d');
+    assert.equal(lookBackFor(new Date(now.getTime() - 200 * 86_400_000).toISOString(), now), '-365d');
   });
 });

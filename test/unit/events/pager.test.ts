@@ -33,7 +33,7 @@ class RecordingSink implements PagerSink {
 
 function pager(filters: Partial<FilterState>, sink: PagerSink, options: { prefetchRows?: number; maxRows?: number } = {}, project = projectId, events = client.events) {
   const query = buildQuery({ ...defaultFilters(), ...filters }, api.store.now());
-  return new EventPager(events, project, query, sink, options);
+  return new EventPager((call) => events.pages(project, query.filters, call), query, sink, options);
 }
 
 const eventRequests = (project = projectId) =>
@@ -181,7 +181,7 @@ describe('event pager', () => {
   test('filters reach the server: event, relative after, properties', async () => {
     const sink = new RecordingSink();
     const events = pager(
-      { event: '$pageview', after: '-2h', properties: [{ key: '$browser', operator: 'exact', value: 'Chrome', type: 'event' }], limit: '50' },
+      { event: '$pageview', after: '-2h', properties: [{ key: '$browser', operator: 'exact', value: 'Chrome', type: 'event' }], limit: '50', columns: '$current_url, $browser' },
       sink,
       { prefetchRows: 0 },
     );

@@ -101,7 +101,7 @@ describe('manifest', () => {
     assert.deepEqual(events.filter((event) => !/^on(View|WebviewPanel|FileSystem|Command|Language):/.test(event)), []);
   });
 
-  test('runtime dependencies are only node-diff3, undici and zod (markdown-it is VS Code\'s own, for the preview)', () => {
-    assert.deepEqual(Object.keys(manifest.dependencies).sort(), ['node-diff3', 'undici', 'zod']);
+  test('runtime dependencies are only node-diff3, uplot, undici and zod (markdown-it is VS Code\'s own, for the preview)', () => {
+    assert.deepEqual(Object.keys(manifest.dependencies).sort(), ['node-diff3', 'undici', 'uplot', 'zod']);
   });
 });
