@@ -3,6 +3,7 @@ import { copyFile, mkdir } from 'node:fs/promises';
 import * as path from 'node:path';
 import { describe, it } from 'mocha';
 import type { Frame, Page } from 'playwright-core';
+import { sampleMarkdownNotebooks } from '../api-server/notebook-samples';
 import { repoRoot } from '../host/paths';
 import { e2e, showNotebooksOf } from './context';
 import { waitUntil } from './eventsWebview';
@@ -28,13 +29,20 @@ async function resultsFrame(page: Page, title: string, timeout = 30_000): Promis
 
 describe('Results panel (e2e)', () => {
   it('runs the demo notebook\'s cards from the Command Palette and shows their table and chart beside it (screenshot)', async () => {
-    const { workbench, page, resultsDir } = e2e();
+    const { workbench, page, api, resultsDir } = e2e();
+    // The demo's notebook of query cards (npm start's seed; the tests' seed is smaller), with events to count.
+    const organization = api.store.organizations.find((entry) => entry.name === 'Hedgebox Inc.')!;
+    const project = api.store.projectsOf(organization.id).find((entry) => entry.name === 'Hedgebox')!;
+    const demo = sampleMarkdownNotebooks().find((entry) => entry.title === 'Weekly product numbers')!;
+    const title = 'Query cards (e2e)';
+    api.store.createNotebook(project.id, { title, content: demo.content });
+    api.store.addEvents(project.id, 300, { withinHours: 20 });
     await workbench.runCommand('View: Close All Editors');
-    await showNotebooksOf('Hedgebox Inc.', 'Hedgebox');
-    await workbench.clickTreeItem('Weekly product numbers');
-    await workbench.poll(async () => (await workbench.activeEditorTitle()).startsWith('Weekly product numbers'), 'the notebook opens');
+    await showNotebooksOf(organization.name, project.name);
+    await workbench.clickTreeItem(title);
+    await workbench.poll(async () => (await workbench.activeEditorTitle()).startsWith(title), 'the notebook opens');
     await workbench.runCommand('PostHog: Run All Queries');
-    const frame = await resultsFrame(page, 'Weekly product numbers');
+    const frame = await resultsFrame(page, title);
     const section = (label: string) => frame.locator('section.result', { has: frame.locator('h2', { hasText: label }) });
     const trends = section('Pageviews and uploads, daily');
     await waitUntil(page, async () => (await trends.locator('.chart-canvas canvas').count()) > 0, 'the trend is drawn', 60_000);
