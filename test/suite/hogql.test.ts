@@ -70,6 +70,8 @@ describe('HogQL documents (in the editor)', () => {
     assert.deepEqual(hogql.targets.targetOf(editor.document), { connectionId: session.connection.id, projectId: project.project.id });
     await hogql.statusBar.update();
     assert.match(hogql.statusBar.shown?.text ?? '', /Hedgebox/);
+    // Closed, so that the check of its starting text never lands among the next test's requests.
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
 
   it("shows PostHog's errors at PostHog's positions after typing pauses, one check at a time, and clears them on close", async () => {
