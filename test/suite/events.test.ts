@@ -503,9 +503,9 @@ async function listed(panel: EventsPanel, filters: Partial<ReturnType<typeof def
 }
 
 /** Resolves with the first message posted (already or from now on) that passes `test`. */
-function posted(panel: EventsPanel, messages: ExtensionMessage[], test: (message: ExtensionMessage) => boolean, what: string): Promise<ExtensionMessage> {
+function posted(panel: EventsPanel, messages: ExtensionMessage[], test: (message: ExtensionMessage) => boolean, what: string, ms?: number): Promise<ExtensionMessage> {
   const found = messages.find(test);
-  return found ? Promise.resolve(found) : waitFor(panel.onDidPost, test, what);
+  return found ? Promise.resolve(found) : waitFor(panel.onDidPost, test, what, ms);
 }
 
 describe('Events through PostHog\'s Query API (in the editor)', () => {
@@ -583,7 +583,7 @@ describe('Events through PostHog\'s Query API (in the editor)', () => {
     assert.ok(opened);
     try {
       const messages = record(opened);
-      const note = await posted(opened, messages, (message) => message.type === 'status' && message.note !== undefined && message.note.startsWith('No events in the last 24 hours'), 'the look-back note');
+      const note = await posted(opened, messages, (message) => message.type === 'status' && message.note !== undefined && message.note.startsWith('No events in the last 24 hours'), 'the look-back note', 50_000); // a new webview's script loads first: slow on a busy machine
       assert.ok(note.type === 'status');
       assert.equal(note.note, 'No events in the last 24 hours; showing the last 7 days.');
       assert.ok(messages.some((message) => message.type === 'after' && message.after === '-7d'), 'the After field says 7 days');
