@@ -502,16 +502,34 @@ async function listed(panel: EventsPanel, filters: Partial<ReturnType<typeof def
   return posted;
 }
 
+/** Resolves with the first message posted (already or from now on) that passes `test`. */
+function posted(panel: EventsPanel, messages: ExtensionMessage[], test: (message: ExtensionMessage) => boolean, what: string, ms?: number): Promise<ExtensionMessage> {
+  const found = messages.find(test);
+  return found ? Promise.resolve(found) : waitFor(panel.onDidPost, test, what, ms);
+}
+
 describe('Events through PostHog\'s Query API (in the editor)', () => {
   let harness: ExplorerHarness;
   let panel: EventsPanel;
   let projectId: number;
+  let hedgebox: EventsNode;
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'posthog-events-query-'));
+
+  /** The Events item of a new, empty project of Hedgebox Inc. (the local API's control makes it). */
+  const newProject = async (): Promise<EventsNode> => {
+    const organization = (await hedgebox.session.model.organizations()).find((entry) => entry.name === 'Hedgebox Inc.');
+    assert.ok(organization);
+    const [id] = await localApi.addProjects(organization.id, 1);
+    assert.ok(id !== undefined);
+    return new EventsNode(hedgebox, hedgebox.session, { ...hedgebox.project, id, name: `Bulk project ${id}` });
+  };
 
   before(async () => {
     const extension = vscode.extensions.getExtension(EXTENSION_ID)!;
     harness = new ExplorerHarness(runnerSecrets(), { extensionUri: extension.extensionUri });
     await harness.signInToLocalApi();
     const node = (await harness.child('Hedgebox Inc.', 'Hedgebox', 'Events')) as EventsNode;
+    hedgebox = node;
     projectId = node.project.id;
     const opened = await harness.events.commands.browseEvents(node);
     assert.ok(opened);
@@ -521,6 +539,67 @@ describe('Events through PostHog\'s Query API (in the editor)', () => {
   after(async () => {
     await localApi.setQueryApi(true);
     await harness.dispose();
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('query api export: the newest N events, newest first, each once with its uuid, a page boundary inside events sharing one timestamp', async () => {
+    const node = await newProject();
+    const steady = await localApi.addSteadyEvents(node.project.id, 4_990, { perSecond: 1 });
+    const oldestMillis = Math.floor(steady.events.at(-1)![1] / 1000);
+    // 20 events on one timestamp just older: the export's first page (5,000 rows) ends inside them.
+    const tie = await localApi.addEventsNow(node.project.id, 20, 'tied', new Date(oldestMillis - 1_000).toISOString());
+    await localApi.addEventsNow(node.project.id, 5, 'older', new Date(oldestMillis - 10_000).toISOString());
+    const exporting = await harness.events.commands.browseEvents(node);
+    assert.ok(exporting);
+    try {
+      await localApi.clearRequests();
+      const target = vscode.Uri.file(path.join(tmp, 'newest.jsonl'));
+      harness.window.saveTargets.push(target);
+      await exporting.receive({ type: 'export', format: 'jsonl', filters: { ...defaultFilters(), exportLimit: '5010' } } satisfies WebviewMessage);
+      const rows = readFileSync(target.fsPath, 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as { id: string; timestamp: string; event: string });
+      const ids = rows.map((row) => row.id);
+      assert.equal(rows.length, 5_010);
+      assert.equal(new Set(ids).size, 5_010, 'every event once');
+      assert.ok(ids.every((id) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)), 'each row carries its uuid');
+      assert.deepEqual(ids.slice(0, 4_990), steady.events.map(([id]) => id), 'the steady events, newest first');
+      assert.deepEqual(new Set(ids.slice(4_990)), new Set(tie.ids), 'then all 20 events of the shared timestamp, none lost at the page boundary');
+      const micros = rows.map((row) => timestampMicros(row.timestamp)!);
+      assert.ok(micros.every((time, index) => index === 0 || time <= micros[index - 1]!), 'newest first');
+      const requests = (await localApi.requests()).filter((request) => request.path.startsWith(`/api/projects/${node.project.id}/`));
+      const pages = requests.filter((request) => request.method === 'POST' && request.path === `/api/projects/${node.project.id}/query/` && (request.body as { query: { kind: string; limit?: number } }).query.limit === 5_000);
+      assert.ok(pages.length >= 2, `${pages.length} EventsQuery pages of 5,000`);
+      assert.ok(pages.every((request) => (request.body as { query: { kind: string } }).query.kind === 'EventsQuery'));
+      assert.deepEqual(requests.filter((request) => request.path.endsWith('/events/')), [], 'nothing asked of the legacy events list');
+    } finally {
+      exporting.dispose();
+    }
+  });
+
+  it('query api look-back: a project whose events are days old shows them with the default range, and says it looked back 7 days', async () => {
+    const node = await newProject();
+    const threeDaysAgo = new Date(Date.now() - 3 * 24 * 3_600_000).toISOString();
+    const old = await localApi.addEventsNow(node.project.id, 3, 'days_old', threeDaysAgo);
+    const opened = await harness.events.commands.browseEvents(node);
+    assert.ok(opened);
+    try {
+      const messages = record(opened);
+      const note = await posted(opened, messages, (message) => message.type === 'status' && message.note !== undefined && message.note.startsWith('No events in the last 24 hours'), 'the look-back note', 50_000); // a new webview's script loads first: slow on a busy machine
+      assert.ok(note.type === 'status');
+      assert.equal(note.note, 'No events in the last 24 hours; showing the last 7 days.');
+      assert.ok(messages.some((message) => message.type === 'after' && message.after === '-7d'), 'the After field says 7 days');
+      const rows = await posted(opened, messages, (message) => message.type === 'rows' && message.generation === note.generation, 'the rows of the last 7 days');
+      assert.ok(rows.type === 'rows');
+      assert.deepEqual(rows.rows.map((row) => row.cells[1]), ['days_old', 'days_old', 'days_old']);
+      assert.deepEqual(new Set(rows.rows.map((row) => row.id)), new Set(old.ids));
+
+      const filtered = record(opened);
+      await opened.receive({ type: 'query', filters: { ...defaultFilters(), event: 'matches nothing' } } satisfies WebviewMessage);
+      assert.ok(filtered.some((message) => message.type === 'status' && message.note === 'No events match event = "matches nothing".'), JSON.stringify(filtered.slice(-2)));
+      assert.deepEqual(filtered.filter((message) => message.type === 'after' || (message.type === 'status' && message.note?.startsWith('No events in the last 24 hours'))), [], 'with a filter set it does not look back');
+      assert.equal(filtered.filter((message) => message.type === 'reset').length, 1, 'one listing only');
+    } finally {
+      opened.dispose();
+    }
   });
 
   it('query api: columns as HogQL expressions headed by the expression, the where sent as typed with orderBy timestamp DESC', async () => {

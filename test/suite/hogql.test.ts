@@ -4,6 +4,8 @@ import * as vscode from 'vscode';
 import type { ConnectionSession } from '../../src/connections';
 import { DIAGNOSTIC_SOURCE, type HogQLFeature } from '../../src/hogql';
 import { schemaKey } from '../../src/hogql/hogqlCompletion';
+import type { RunState } from '../../src/queries/runController';
+import type { ResultSection, ResultSectionState, ResultsTarget } from '../../src/results';
 import { ProjectNode } from '../../src/tree';
 import { COMMANDS } from '../../src/workbench/commandIds';
 import { ExplorerHarness } from './support/explorerHarness';
@@ -27,6 +29,13 @@ function diagnosticsOf(hogql: HogQLFeature, uri: vscode.Uri, test: (diagnostics:
 
 async function metadataRequests(): Promise<RecordedRequest[]> {
   return (await localApi.requests()).filter((request) => request.method === 'POST' && /\/query\/$/.test(request.path) && (request.body as any)?.query?.kind === 'HogQLMetadata');
+}
+
+/** The `query` of each HogQLQuery sent to /query/, in order. */
+async function hogqlQueriesSent(): Promise<string[]> {
+  return (await localApi.requests())
+    .filter((request) => request.method === 'POST' && /\/query\/$/.test(request.path) && (request.body as any)?.query?.kind === 'HogQLQuery')
+    .map((request) => (request.body as any).query.query);
 }
 
 async function setText(document: vscode.TextDocument, text: string): Promise<void> {
@@ -123,6 +132,49 @@ describe('HogQL documents (in the editor)', () => {
     const properties = await completionLabels(document.uri, new vscode.Position(0, 'select properties.'.length));
     assert.ok(properties.includes('$browser'), `properties: ${properties.slice(0, 20).join(', ')}`);
     assert.ok(!properties.includes('timestamp'));
+  });
+
+  it('Run Query runs a HogQL document in its project and shows the rows in a done section; a selection runs alone', async () => {
+    const editor = (await harness.run(COMMANDS.newHogQLQuery, project)) as vscode.TextEditor;
+    const document = editor.document;
+    await setText(document, 'select event, count() from events group by event');
+    const panels = harness.features.results.panels;
+    const shown: { target: ResultsTarget; section: ResultSection; state: ResultSectionState }[] = [];
+    const show = panels.show.bind(panels);
+    panels.show = (target, section, state) => {
+      shown.push({ target, section, state });
+      show(target, section, state);
+    };
+    try {
+      editor.selection = new vscode.Selection(0, 7, 0, 7);
+      await localApi.clearRequests();
+      const whole = (await harness.run(COMMANDS.runQuery)) as RunState | undefined;
+      assert.equal(whole?.state, 'done');
+      assert.deepEqual(shown.map((entry) => entry.state.state), ['running', 'done']);
+      const done = shown.at(-1)!;
+      assert.equal(done.target.uri.toString(), document.uri.toString());
+      assert.equal(done.section.queryKind, 'HogQLQuery');
+      const response = (done.state as { response: { columns: string[]; results: unknown[][] } }).response;
+      assert.deepEqual(response.columns, ['event', 'count()']);
+      assert.ok(response.results.some(([event, count]) => event === '$pageview' && typeof count === 'number' && count > 0), JSON.stringify(response.results.slice(0, 3)));
+      assert.deepEqual(panels.panel(document.uri)?.sectionIds, ['hogql'], 'the real Results panel holds the section');
+      assert.deepEqual(await hogqlQueriesSent(), ['select event, count() from events group by event']);
+
+      shown.length = 0;
+      await setText(document, 'select event, count() from events group by event\nselect count() as total from events');
+      await localApi.clearRequests();
+      const shownEditor = await vscode.window.showTextDocument(document, editor.viewColumn);
+      shownEditor.selection = new vscode.Selection(1, 0, 1, 'select count() as total from events'.length);
+      const selected = (await harness.run(COMMANDS.runQuery)) as RunState | undefined;
+      assert.equal(selected?.state, 'done');
+      assert.deepEqual(await hogqlQueriesSent(), ['select count() as total from events'], 'only the selected text is sent');
+      const total = (shown.at(-1)!.state as { response: { columns: string[]; results: unknown[][] } }).response;
+      assert.deepEqual(total.columns, ['total']);
+      assert.equal(total.results.length, 1);
+    } finally {
+      panels.show = show;
+      panels.panel(document.uri)?.dispose();
+    }
   });
 
   it("checks and completes a notebook's SQL cell, with PostHog's positions on the written code", async () => {

@@ -78,7 +78,8 @@ export const localApi = {
     projectId: number,
     comment: { scope?: string; item_id?: string; item_context?: unknown; source_comment?: string; content: string; by?: { first_name: string; email?: string }; createdAt?: string },
   ) => (await control<{ id: string }>('POST', 'comments/stored', { projectId, ...comment })).id,
-  addProjects: (organizationId: string, count: number) => control<void>('POST', 'projects/bulk', { organizationId, count }),
+  /** `count` new projects ("Bulk project N", no events); answers their ids. */
+  addProjects: async (organizationId: string, count: number) => (await control<{ ids: number[] }>('POST', 'projects/bulk', { organizationId, count })).ids,
   /**
    * Another user's save: by default a paragraph appended (to the Markdown of a Markdown notebook); or the given
    * fields; `by` names a new user who makes it (any names, as PostHog stores them).
