@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Event, EventsBatch } from '../api';
 import { csvLine, type FormulaCells } from '../common/csv';
+import { closeStream, writeText } from '../common/fileStreams';
 import { asObject } from './rows';
 
 export type ExportFileFormat = 'csv' | 'json' | 'jsonl';
@@ -120,11 +121,11 @@ async function writeRecords(batches: AsyncIterable<EventsBatch>, path: string, o
   const out = await openFile(path);
   const result: ExportWritten = { rows: 0, allMatching: false, skippedAt: [] };
   try {
-    await write(out, writer.start);
+    await writeText(out, writer.start);
     for await (const batch of batches) {
       throwIfAborted(options.signal);
       const take = batch.events.slice(0, options.rows - result.rows);
-      await write(out, take.map((event, index) => writer.record(event, result.rows + index)).join(''));
+      await writeText(out, take.map((event, index) => writer.record(event, result.rows + index)).join(''));
       result.rows += take.length;
       if (batch.skippedAt && take.length > 0) {
         result.skippedAt.push(batch.skippedAt);
@@ -138,8 +139,8 @@ async function writeRecords(batches: AsyncIterable<EventsBatch>, path: string, o
         break;
       }
     }
-    await write(out, writer.end);
-    await close(out);
+    await writeText(out, writer.end);
+    await closeStream(out);
     return result;
   } catch (error) {
     await discard(out);
@@ -152,15 +153,15 @@ async function writeCsv(staging: string, path: string, headers: string[], option
   const lines = createInterface({ input: createReadStream(staging, 'utf8'), crlfDelay: Infinity });
   const formulaCells = options.formulaCells ?? 'neutralize';
   try {
-    await write(out, csvLine(headers, formulaCells));
+    await writeText(out, csvLine(headers, formulaCells));
     for await (const line of lines) {
       throwIfAborted(options.signal);
       if (line) {
         const cells = new Map(JSON.parse(line) as [string, string][]);
-        await write(out, csvLine(headers.map((header) => cells.get(header) ?? ''), formulaCells));
+        await writeText(out, csvLine(headers.map((header) => cells.get(header) ?? ''), formulaCells));
       }
     }
-    await close(out);
+    await closeStream(out);
   } catch (error) {
     await discard(out);
     throw error;
@@ -224,18 +225,7 @@ async function discard(out: WriteStream): Promise<void> {
   }
 }
 
-async function write(out: WriteStream, text: string): Promise<void> {
-  if (text && !out.write(text)) {
-    await once(out, 'drain');
-  }
-}
 
-/** Ends the file and waits until it is closed (a file still open cannot be renamed on Windows). */
-async function close(out: WriteStream): Promise<void> {
-  const closed = once(out, 'close');
-  await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
-  await closed;
-}
 
 function throwIfAborted(signal: AbortSignal | undefined): void {
   signal?.throwIfAborted();

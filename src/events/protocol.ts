@@ -3,6 +3,7 @@
 // the public internet, and the extension must not act on anything malformed.
 // zod/mini: the same checks in a fraction of the webview bundle (zod's classic API adds ~450 KB).
 import * as z from 'zod/mini';
+import { parseMessage, type ParseResult } from '../common/webviewMessages';
 
 export const PROPERTY_OPERATORS = [
   'exact',
@@ -214,21 +215,10 @@ export const ExtensionMessageSchema = z.discriminatedUnion('type', [
 ]);
 export type ExtensionMessage = z.infer<typeof ExtensionMessageSchema>;
 
-export type ParseResult<T> = { ok: true; message: T } | { ok: false; problem: string };
-
-function parseWith<T>(schema: z.ZodMiniType<T>, data: unknown): ParseResult<T> {
-  const parsed = schema.safeParse(data);
-  if (parsed.success) {
-    return { ok: true, message: parsed.data };
-  }
-  const issue = parsed.error.issues[0];
-  return { ok: false, problem: issue ? `${issue.path.join('.') || 'message'}: ${issue.message}` : 'invalid message' };
-}
-
 export function parseWebviewMessage(data: unknown): ParseResult<WebviewMessage> {
-  return parseWith(WebviewMessageSchema, data);
+  return parseMessage(WebviewMessageSchema, data);
 }
 
 export function parseExtensionMessage(data: unknown): ParseResult<ExtensionMessage> {
-  return parseWith(ExtensionMessageSchema, data);
+  return parseMessage(ExtensionMessageSchema, data);
 }

@@ -6,6 +6,7 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { csvLine, type FormulaCells } from '../common/csv';
+import { closeStream, writeText } from '../common/fileStreams';
 import { cellText, type ResultTable } from './resultModel';
 
 export type TableFileFormat = 'csv' | 'json';
@@ -19,7 +20,7 @@ export async function writeTableFile(table: ResultTable, target: string, format:
   try {
     await once(out, 'open');
     await writeLines(out, format === 'csv' ? csvLines(table, formulaCells) : jsonLines(table));
-    await close(out);
+    await closeStream(out);
     await rename(partial, target);
   } catch (error) {
     out.destroy();
@@ -57,21 +58,11 @@ async function writeLines(out: WriteStream, lines: Iterable<string>): Promise<vo
   for (const line of lines) {
     piece += line;
     if (piece.length >= PIECE) {
-      await write(out, piece);
+      await writeText(out, piece);
       piece = '';
     }
   }
-  await write(out, piece);
+  await writeText(out, piece);
 }
 
-async function write(out: WriteStream, text: string): Promise<void> {
-  if (text && !out.write(text)) {
-    await once(out, 'drain');
-  }
-}
 
-async function close(out: WriteStream): Promise<void> {
-  const closed = once(out, 'close');
-  await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
-  await closed;
-}

@@ -1,6 +1,7 @@
 // Messages between the Results webview and the extension. Both sides import this file (the webview through
 // its esbuild bundle) and validate every message they receive. zod/mini keeps the webview bundle small.
 import * as z from 'zod/mini';
+import { parseMessage, type ParseResult } from '../common/webviewMessages';
 
 const text = (max: number) => z.string().check(z.maxLength(max));
 const count = () => z.int().check(z.minimum(0));
@@ -61,21 +62,10 @@ export const ResultsExtensionMessageSchema = z.discriminatedUnion('type', [
 ]);
 export type ResultsExtensionMessage = z.infer<typeof ResultsExtensionMessageSchema>;
 
-export type ParseResult<T> = { ok: true; message: T } | { ok: false; problem: string };
-
-function parseWith<T>(schema: z.ZodMiniType<T>, data: unknown): ParseResult<T> {
-  const parsed = schema.safeParse(data);
-  if (parsed.success) {
-    return { ok: true, message: parsed.data };
-  }
-  const issue = parsed.error.issues[0];
-  return { ok: false, problem: issue ? `${issue.path.join('.') || 'message'}: ${issue.message}` : 'invalid message' };
-}
-
 export function parseResultsWebviewMessage(data: unknown): ParseResult<ResultsWebviewMessage> {
-  return parseWith(ResultsWebviewMessageSchema, data);
+  return parseMessage(ResultsWebviewMessageSchema, data);
 }
 
 export function parseResultsExtensionMessage(data: unknown): ParseResult<ResultsExtensionMessage> {
-  return parseWith(ResultsExtensionMessageSchema, data);
+  return parseMessage(ResultsExtensionMessageSchema, data);
 }
