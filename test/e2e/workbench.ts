@@ -328,8 +328,13 @@ export class Workbench {
     await row.click({ button: 'right' });
     const item = this.page.locator('.monaco-menu .action-item').filter({ hasText: exactText(menuItem) }).first();
     // VS Code's menus ignore a click that follows the opening right-click too closely: focus the entry, press Enter.
-    await item.hover({ timeout: this.timeout });
+    // The hover can land before the menu listens for it, so Enter waits until the entry shows it has the focus.
+    await this.poll(async () => {
+      await item.hover({ timeout: this.timeout });
+      return (await item.getAttribute('class'))?.split(/\s+/).includes('focused') ?? false;
+    }, `the menu entry "${menuItem}" has the focus`);
     await this.page.keyboard.press('Enter');
+    await this.page.locator('.monaco-menu').first().waitFor({ state: 'hidden', timeout: this.timeout });
   }
 
   /** Right-clicks a tree item and reads its context menu's entries; Escape closes the menu again. */
