@@ -30,8 +30,13 @@ const CRC_TABLES = (() => {
 
 /** CRC-32 (zlib's) of the text's UTF-16-LE bytes, lone surrogates as they are: PostHog's base_crc. */
 export function markdownCrc(text: string): number {
+  return continueCrc(0, text);
+}
+
+/** The CRC-32 of a text followed by `text`, from the CRC of the text before it. */
+function continueCrc(before: number, text: string): number {
   const [t0, t1, t2, t3] = CRC_TABLES;
-  let crc = -1;
+  let crc = before ^ -1;
   let index = 0;
   for (const pairs = text.length - 1; index < pairs; index += 2) {
     const x = crc ^ (text.charCodeAt(index) | (text.charCodeAt(index + 1) << 16));
@@ -82,7 +87,15 @@ export function replayUpdates(text: string, updates: readonly TextUpdate[]): str
 }
 
 /** About how long a chunk is, in UTF-16 code units. */
-const CHUNK = 4_096;
+const CHUNK = 1_024;
+/** How many chunks a group holds, about: a group is split when it holds twice as many. */
+const GROUP = 32;
+/**
+ * Below this many code units a chunk's text is read on from the CRC before it (a few table lookups per unit)
+ * rather than combined by multiplyModP (32 rounds): edits leave many short remainders between full chunks.
+ */
+const SHORT_CHUNK = 48;
+const SHORT = -1;
 /** CRC-32's polynomial, bits reversed (as markdownCrc reads bytes). */
 const POLYNOMIAL = 0xedb88320;
 
@@ -132,41 +145,51 @@ function shiftByChunk(crc: number): number {
 interface Chunk {
   readonly text: string;
   readonly crc: number;
-  /** What a CRC is multiplied by when this chunk follows its text; none for a full chunk (shiftByChunk). */
+  /**
+   * What a CRC is multiplied by when this chunk follows its text; none for a full chunk (shiftByChunk), SHORT
+   * for a chunk so short that reading its text on from the CRC before it is faster than a multiplication.
+   */
   readonly shift?: number;
 }
 
-/** A text as chunks with their CRCs: an update re-reads only the chunks it changes; the whole text's CRC is combined from theirs. */
+/**
+ * A text as groups of chunks, each knowing its CRC: an update re-reads only the chunks it changes and
+ * re-combines only their group, and the whole text's CRC is combined from the groups'. Small chunks keep
+ * the text an update re-reads short; groups keep the combining short (one multiplication per group).
+ */
 class ChunkedText {
-  private chunks: Chunk[];
+  private groups: ChunkGroup[];
   private length: number;
   /**
-   * The CRC of the text before each chunk, known for the chunks up to `knownPrefixes`: an update changes
-   * the CRCs only from its first chunk on (combining every chunk's for every update was most of a replay).
+   * The CRC of the text before each group, known for the groups up to `knownPrefixes`: an update changes
+   * the CRCs only from its first group on.
    */
   private readonly prefixes: number[] = [0];
   private knownPrefixes = 1;
 
   constructor(text: string) {
-    this.chunks = chunksOf(text);
+    this.groups = groupsOf(chunksOf(text));
     this.length = text.length;
   }
 
   crc(): number {
-    const { chunks, prefixes } = this;
+    const { groups, prefixes } = this;
     let crc = prefixes[this.knownPrefixes - 1]!;
-    for (let index = this.knownPrefixes - 1; index < chunks.length; index++) {
-      const chunk = chunks[index]!;
-      const shifted = chunk.shift === undefined ? shiftByChunk(crc) : multiplyModP(chunk.shift, crc);
-      crc = (shifted ^ chunk.crc) >>> 0;
+    for (let index = this.knownPrefixes - 1; index < groups.length; index++) {
+      const group = groups[index]!;
+      crc = (multiplyModP(group.shift, crc) ^ group.crc) >>> 0;
       prefixes[index + 1] = crc;
     }
-    this.knownPrefixes = chunks.length + 1;
+    this.knownPrefixes = groups.length + 1;
     return crc;
   }
 
   text(): string {
-    return this.chunks.map((chunk) => chunk.text).join('');
+    const parts: string[] = [];
+    for (const group of this.groups) {
+      for (const chunk of group.chunks) parts.push(chunk.text);
+    }
+    return parts.join('');
   }
 
   /** Applies the spans (in order, not overlapping, within the text); false when they do not fit. */
@@ -174,52 +197,141 @@ class ChunkedText {
     if (!spansFit(spans, this.length)) {
       return false;
     }
-    const starts = chunkStarts(this.chunks);
-    const regions = this.regionsOf(spans, starts);
-    // From the last region back, so that the chunks before a region keep their places; a splice moves the
-    // chunk list instead of building it anew for every update.
+    this.joinGroupsAcross(spans);
+    const starts = startsOf(this.groups, groupLength);
+    const byGroup = new Map<number, TextSpan[]>();
+    for (const span of spans) {
+      const index = indexAt(starts, span.start);
+      const start = starts[index] ?? 0;
+      const relative = { start: span.start - start, end: span.end - start, text: span.text };
+      const known = byGroup.get(index);
+      if (known) known.push(relative);
+      else byGroup.set(index, [relative]);
+      this.length += span.text.length - (span.end - span.start);
+    }
+    let firstChanged = this.groups.length;
+    for (const [index, groupSpans] of byGroup) {
+      this.groups[index]!.apply(groupSpans);
+      firstChanged = Math.min(firstChanged, index);
+    }
+    this.knownPrefixes = Math.min(this.knownPrefixes, firstChanged + 1);
+    this.splitFullGroups([...byGroup.keys()]);
+    return true;
+  }
+
+  /** A span that starts in one group and ends in another makes them one group, so that each span is in one. */
+  private joinGroupsAcross(spans: readonly TextSpan[]): void {
+    let starts = startsOf(this.groups, groupLength);
+    for (const span of spans) {
+      const first = indexAt(starts, span.start);
+      const last = span.end > span.start ? indexAt(starts, span.end - 1) : first;
+      if (last > first) {
+        const joined = new ChunkGroup(this.groups.slice(first, last + 1).flatMap((group) => group.chunks));
+        this.groups.splice(first, last + 1 - first, joined);
+        this.knownPrefixes = Math.min(this.knownPrefixes, first + 1);
+        starts = startsOf(this.groups, groupLength);
+      }
+    }
+  }
+
+  /** Groups grown past twice their size are split (from the last, so that the indices before stay). */
+  private splitFullGroups(changed: number[]): void {
+    let chunkCount = 0;
+    for (const index of changed.sort((a, b) => b - a)) {
+      const group = this.groups[index]!;
+      if (group.chunks.length > 2 * GROUP) {
+        this.groups.splice(index, 1, ...groupsOf(group.chunks));
+      } else if (group.chunks.length === 0 && this.groups.length > 1) {
+        this.groups.splice(index, 1);
+      }
+    }
+    for (const group of this.groups) chunkCount += group.chunks.length;
+    // Edits leave short chunks behind; when they outnumber the full ones, the text is cut afresh.
+    if (chunkCount > 4 * (this.length / CHUNK + 1)) {
+      this.groups = groupsOf(chunksOf(this.text()));
+      this.knownPrefixes = 1;
+    }
+  }
+}
+
+/** A run of chunks with the CRC of their text alone, and the multiplier that moves a CRC past it. */
+class ChunkGroup {
+  length = 0;
+  crc = 0;
+  shift = 0;
+
+  constructor(public chunks: Chunk[]) {
+    this.refresh();
+  }
+
+  /** Applies spans relative to the group's text (in order, within it). */
+  apply(spans: readonly TextSpan[]): void {
+    const starts = startsOf(this.chunks, (chunk) => chunk.text.length);
+    const regions = regionsOf(spans, starts, this.chunks);
+    // From the last region back, so that the chunks before a region keep their places.
     for (let index = regions.length - 1; index >= 0; index--) {
       const { first, end, spans: regionSpans } = regions[index]!;
       const regionStart = starts[first] ?? this.length;
       const region = this.chunks.slice(first, end).map((chunk) => chunk.text).join('');
       const relative = regionSpans.map((span) => ({ start: span.start - regionStart, end: span.end - regionStart, text: span.text }));
-      const replaced = applySpans(region, relative)!;
-      this.chunks = spliceChunks(this.chunks, first, end, chunksOf(replaced));
-      this.length += replaced.length - region.length;
+      this.chunks = spliceChunks(this.chunks, first, end, chunksOf(applySpans(region, relative)!));
     }
-    if (regions.length > 0) {
-      this.knownPrefixes = Math.min(this.knownPrefixes, regions[0]!.first + 1);
-    }
-    if (this.chunks.length > 4 * (this.length / CHUNK + 1)) {
-      this.chunks = chunksOf(this.text());
-      this.knownPrefixes = 1;
-    }
-    return true;
+    this.refresh();
   }
 
-  /**
-   * The runs of chunks the spans change, in order: the chunk each span starts in (an insertion at a boundary:
-   * the chunk after it) to the one it ends in, runs that meet joined, each taking in the short chunks after it.
-   */
-  private regionsOf(spans: readonly TextSpan[], starts: readonly number[]): Region[] {
-    const regions: Region[] = [];
-    for (const span of spans) {
-      const first = chunkAt(starts, span.start);
-      const last = span.end > span.start ? chunkAt(starts, span.end - 1) : first;
-      const previous = regions[regions.length - 1];
-      if (previous && first <= previous.end) {
-        previous.end = Math.max(previous.end, last + 1);
-        previous.spans.push(span);
-      } else {
-        regions.push({ first, end: last + 1, spans: [span] });
-      }
-      const region = regions[regions.length - 1]!;
-      while (region.end < this.chunks.length && this.chunks[region.end]!.text.length < CHUNK / 2) {
-        region.end++;
-      }
+  private refresh(): void {
+    let crc = 0;
+    let length = 0;
+    for (const chunk of this.chunks) {
+      crc = combineChunk(crc, chunk);
+      length += chunk.text.length;
     }
-    return regions;
+    this.crc = crc;
+    this.length = length;
+    this.shift = shiftFor(2 * length);
   }
+}
+
+function groupLength(group: ChunkGroup): number {
+  return group.length;
+}
+
+function combineChunk(before: number, chunk: Chunk): number {
+  if (chunk.shift === undefined) return (shiftByChunk(before) ^ chunk.crc) >>> 0;
+  if (chunk.shift === SHORT) return continueCrc(before, chunk.text);
+  return (multiplyModP(chunk.shift, before) ^ chunk.crc) >>> 0;
+}
+
+function groupsOf(chunks: Chunk[]): ChunkGroup[] {
+  const groups: ChunkGroup[] = [];
+  for (let start = 0; start < chunks.length; start += GROUP) {
+    groups.push(new ChunkGroup(chunks.slice(start, start + GROUP)));
+  }
+  return groups.length > 0 ? groups : [new ChunkGroup([])];
+}
+
+/**
+ * The runs of chunks the spans change, in order: the chunk each span starts in (an insertion at a boundary:
+ * the chunk after it) to the one it ends in, runs that meet joined, each taking in the short chunks after it.
+ */
+function regionsOf(spans: readonly TextSpan[], starts: readonly number[], chunks: readonly Chunk[]): Region[] {
+  const regions: Region[] = [];
+  for (const span of spans) {
+    const first = indexAt(starts, span.start);
+    const last = span.end > span.start ? indexAt(starts, span.end - 1) : first;
+    const previous = regions[regions.length - 1];
+    if (previous && first <= previous.end) {
+      previous.end = Math.max(previous.end, last + 1);
+      previous.spans.push(span);
+    } else {
+      regions.push({ first, end: last + 1, spans: [span] });
+    }
+    const region = regions[regions.length - 1]!;
+    while (region.end < chunks.length && chunks[region.end]!.text.length < CHUNK / 2) {
+      region.end++;
+    }
+  }
+  return regions;
 }
 
 interface Region {
@@ -229,12 +341,13 @@ interface Region {
   readonly spans: TextSpan[];
 }
 
-function chunkStarts(chunks: readonly Chunk[]): number[] {
+/** Where each part starts in the text they make together. */
+function startsOf<Part>(parts: readonly Part[], lengthOf: (part: Part) => number): number[] {
   const starts: number[] = [];
   let total = 0;
-  for (const chunk of chunks) {
+  for (const part of parts) {
     starts.push(total);
-    total += chunk.text.length;
+    total += lengthOf(part);
   }
   return starts;
 }
@@ -260,8 +373,8 @@ function spansFit(spans: readonly TextSpan[], length: number): boolean {
   return true;
 }
 
-/** The chunk holding `position` (the last chunk's end counts as in it; with no chunks, 0). */
-function chunkAt(starts: readonly number[], position: number): number {
+/** The part holding `position` (the last part's end counts as in it; with no parts, 0). */
+function indexAt(starts: readonly number[], position: number): number {
   let low = 0;
   let high = starts.length - 1;
   while (low < high) {
@@ -276,7 +389,8 @@ function chunksOf(text: string): Chunk[] {
   const chunks: Chunk[] = [];
   for (let start = 0; start < text.length; start += CHUNK) {
     const piece = text.slice(start, start + CHUNK);
-    chunks.push(piece.length === CHUNK ? { text: piece, crc: markdownCrc(piece) } : { text: piece, crc: markdownCrc(piece), shift: shiftFor(2 * piece.length) });
+    const crc = markdownCrc(piece);
+    chunks.push(piece.length === CHUNK ? { text: piece, crc } : { text: piece, crc, shift: piece.length < SHORT_CHUNK ? SHORT : shiftFor(2 * piece.length) });
   }
   return chunks;
 }

@@ -89,15 +89,27 @@ describe('PostHog\'s diffs', () => {
     assert.equal(replayUpdates('one two', [{ diff: [{ start: 5, end: 2, text: '' }], baseCrc: markdownCrc('one two') }]), undefined, 'spans that do not fit');
   });
 
-  test('a replay gives what applying the updates one by one gives, for any spans: across chunks, at their edges, deleting most of the text, onto an empty text', () => {
+  test('a replay gives what applying the updates one by one gives, for any spans: across chunks and their groups, at their edges, deleting most of the text, onto an empty text', () => {
+    // Numbered lines make texts of a few hundred KB cheaply (many groups of chunks, and pastes that split one)
+    // that never repeat, so that a span applied at another place shows.
+    const long = (minLength: number, maxLength: number) =>
+      fc.tuple(fc.string({ maxLength: 40 }), fc.integer({ min: minLength, max: maxLength })).map(([piece, length]) => {
+        const lines: string[] = [];
+        for (let total = 0, index = 0; total < length; index++) {
+          lines.push(`${piece}${index}\n`);
+          total += lines[lines.length - 1]!.length;
+        }
+        return lines.join('').slice(0, length);
+      });
+    const inserted = fc.oneof(fc.string({ maxLength: 9_000 }), long(20_000, 80_000));
     const update = (length: number) =>
       fc
-        .array(fc.record({ a: fc.nat({ max: length }), b: fc.nat({ max: length }), text: fc.string({ maxLength: 9_000 }) }), { maxLength: 4 })
+        .array(fc.record({ a: fc.nat({ max: length }), b: fc.nat({ max: length }), text: inserted }), { maxLength: 4 })
         .map((raw) => {
           const cuts = raw.flatMap(({ a, b }) => [a, b]).sort((x, y) => x - y);
           return raw.map(({ text }, index) => ({ start: cuts[2 * index]!, end: cuts[2 * index + 1]!, text }));
         });
-    const script = fc.tuple(fc.oneof(fc.constant(''), fc.string({ maxLength: 20_000 })), fc.integer({ min: 1, max: 6 }));
+    const script = fc.tuple(fc.oneof(fc.constant(''), fc.string({ maxLength: 20_000 }), long(100_000, 300_000)), fc.integer({ min: 1, max: 6 }));
     fc.assert(
       fc.property(
         script.chain(([start, count]) => {
