@@ -4,22 +4,11 @@
 import type { CollabCursor } from '../../src/api';
 import { applySpans, markdownCrc, replayUpdates, type TextUpdate } from '../../src/notebooks/session/markdownDiff';
 import { cursorAtOffset, offsetOfCursor } from '../../src/notebooks/session/remoteCarets';
-import type { Figure } from './results';
+import { type Figure, leastCpuMs } from './results';
 
 const SECTION = 'Live notebooks: carets and replay (CPU time, least of 2 runs)';
 const BUDGET_MS = 100;
 const CARETS = 50;
-
-function cpuMs(run: () => void): number {
-  let best = Infinity;
-  for (let attempt = 0; attempt < 2; attempt++) {
-    const start = process.cpuUsage();
-    run();
-    const used = process.cpuUsage(start);
-    best = Math.min(best, (used.user + used.system) / 1000);
-  }
-  return best;
-}
 
 function figure(what: string, ms: number): Figure {
   return { section: SECTION, what, value: ms, unit: 'ms', budget: `< ${BUDGET_MS} ms`, pass: ms < BUDGET_MS };
@@ -53,14 +42,14 @@ export function benchLiveCarets(): Figure[] {
       const changed = `${text}${'x'.repeat(++edits)}`;
       cursors.forEach((cursor) => offsetOfCursor(changed, cursor));
     };
-    figures.push(figure(`${megabytes} MB, ${CARETS} carets: a presence burst (one repaint after an edit)`, cpuMs(burst)));
-    figures.push(figure(`${megabytes} MB, ${CARETS} carets: a repaint of an unchanged text`, cpuMs(() => cursors.forEach((cursor) => offsetOfCursor(text, cursor)))));
-    figures.push(figure(`${megabytes} MB: the own caret sent after a keystroke (at most one a second; a keystroke maps nothing)`, cpuMs(() => cursorAtOffset(`${text}${'y'.repeat(++edits)}`, text.length >> 1))));
+    figures.push(figure(`${megabytes} MB, ${CARETS} carets: a presence burst (one repaint after an edit)`, leastCpuMs(burst)));
+    figures.push(figure(`${megabytes} MB, ${CARETS} carets: a repaint of an unchanged text`, leastCpuMs(() => cursors.forEach((cursor) => offsetOfCursor(text, cursor)))));
+    figures.push(figure(`${megabytes} MB: the own caret sent after a keystroke (at most one a second; a keystroke maps nothing)`, leastCpuMs(() => cursorAtOffset(`${text}${'y'.repeat(++edits)}`, text.length >> 1))));
   }
   const text = notebookOf(1);
   const { updates, end } = missedUpdates(text, 1_000);
   let replayed: string | undefined;
-  figures.push(figure('1 MB: a 409 replay of 1,000 missed updates', cpuMs(() => (replayed = replayUpdates(text, updates)))));
+  figures.push(figure('1 MB: a 409 replay of 1,000 missed updates', leastCpuMs(() => (replayed = replayUpdates(text, updates)))));
   if (replayed !== end) {
     throw new Error('the replay did not give the text the updates make');
   }
