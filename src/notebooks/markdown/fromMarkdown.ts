@@ -23,6 +23,18 @@ export interface MarkdownDoc {
  * could not hold exactly gets a problem saying what saving would drop.
  */
 export function markdownToDoc(markdown: string, base?: unknown): MarkdownDoc {
+  try {
+    return readAgainst(markdown, base);
+  } catch (error) {
+    // The reader recurses once per level of quotes and lists: thousands of levels exhaust the stack.
+    if (error instanceof RangeError) {
+      return { doc: { type: 'doc', content: [] }, problems: [tooDeepProblem(markdown)] };
+    }
+    throw error;
+  }
+}
+
+function readAgainst(markdown: string, base: unknown): MarkdownDoc {
   const parsed = parseMarkdownBlocks(markdown);
   if (base === undefined) {
     return { doc: { type: 'doc', content: parsed.blocks.map((block) => block.node) }, problems: parsed.problems };
@@ -136,3 +148,25 @@ function describeBlock(node: unknown): string {
   const type = typeof block?.type === 'string' ? block.type : 'block';
   return text.trim() === '' ? `This block was a ${type} that` : `This block was the ${type} ${quote(text)}, which`;
 }
+
+/** Where the nesting is deepest: the line with the longest run of quote markers, list markers and indentation. */
+function tooDeepProblem(markdown: string): MarkdownIssue {
+  let deepest = 0;
+  let deepestLength = -1;
+  let line = 0;
+  for (let start = 0; start <= markdown.length; line++) {
+    const end = markdown.indexOf('\n', start);
+    const stop = end === -1 ? markdown.length : end;
+    let index = start;
+    while (index < stop && NESTING_CHARACTERS.has(markdown.charCodeAt(index))) index++;
+    if (index - start > deepestLength) {
+      deepestLength = index - start;
+      deepest = line;
+    }
+    start = stop + 1;
+  }
+  return { line: deepest, endLine: deepest, message: 'quotes or lists nest too deeply to read: keep them to a few hundred levels', severity: 'error' };
+}
+
+/** `>`, spaces, tabs, and list markers (`-`, `*`, `+`). */
+const NESTING_CHARACTERS = new Set([0x3e, 0x20, 0x09, 0x2d, 0x2a, 0x2b]);

@@ -66,6 +66,17 @@ describe('the Markdown file of a notebook', () => {
     assert.equal(plan.kind, 'patch');
   });
 
+  test("a legacy notebook's text with quotes nested thousands deep refuses the save at that line, without exhausting the stack", () => {
+    const served = notebook();
+    const { markdown } = renderMarkdown(served.content);
+    const text = `${markdown}\n\nA paragraph\n\n${'>'.repeat(20_000)} deep\n`;
+    const deepLine = text.split('\n').findIndex((line) => line.startsWith('>>>'));
+    assert.throws(
+      () => planMarkdownSave(text, snapshotOf(served, markdown, 1)),
+      (error: unknown) => error instanceof MarkdownSaveError && error.message === `Not saved: line ${deepLine + 1}: quotes or lists nest too deeply to read: keep them to a few hundred levels`,
+    );
+  });
+
   test('a legacy notebook whose code block shows a git conflict saves too', () => {
     const served = notebook();
     const { markdown } = renderMarkdown(served.content);
