@@ -18,6 +18,7 @@ import { eventRoutes } from './routes/events';
 import { collabRoutes } from './routes/collab';
 import { commentRoutes } from './routes/comments';
 import { queryRoutes } from './routes/query';
+import { propertyDefinitionRoutes } from './routes/property-definitions';
 import { handleControl } from './control';
 import type { LiveEvents } from './live-events';
 import type { SeededKeys } from './seed';
@@ -33,7 +34,7 @@ export interface RecordedRequest {
   body?: unknown;
 }
 
-const ROUTES: Route[] = [...discoveryRoutes, ...projectRoutes, ...notebookRoutes, ...collabRoutes, ...eventRoutes, ...commentRoutes, ...queryRoutes];
+const ROUTES: Route[] = [...discoveryRoutes, ...projectRoutes, ...notebookRoutes, ...collabRoutes, ...eventRoutes, ...commentRoutes, ...queryRoutes, ...propertyDefinitionRoutes];
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
 export interface ServerState {

@@ -30,6 +30,8 @@
  *   notebooksOf(projectId)                  every notebook of a project, deleted ones included
  *   getNotebook(projectId, shortId)         deleted ones included
  *   eventsOf(projectId): EventTable         see events.ts (persons, sorted rows, record(row), find(uuid))
+ *   propertyDefinitionsOf(projectId)        the project's property definitions (property-definitions.ts): read from its
+ *                                           events and persons, plus `add(kind, name, value)` for a property seen long ago
  *   currentProjectOf(userId)
  *
  * Changes (each records activity like the real server)
@@ -56,6 +58,7 @@
 import type { ActivityChange, ActivityEntry, ApiKey, Json, JsonObject, Notebook, Organization, Project, User } from './model';
 import { EventTable, type EventRecord, type NewEvent } from './events';
 import { EventWindowCache } from './events-query';
+import { PropertyDefinitions } from './property-definitions';
 import { Rng, randomBase62 } from './random';
 import { conflict, permissionDenied } from './errors';
 import { defaultProjectSettings } from './defaults';
@@ -121,6 +124,7 @@ export class Store {
   readonly queries: QueryRuns = new QueryRuns(this);
   private readonly notebooks = new Map<number, Notebook[]>();
   private readonly events = new Map<number, EventTable>();
+  private readonly definitions = new Map<number, PropertyDefinitions>();
   private readonly currentProject = new Map<number, number>();
   private lastMicros = 0;
   private nextProjectId = 1;
@@ -432,6 +436,15 @@ export class Store {
       this.events.set(projectId, table);
     }
     return table;
+  }
+
+  propertyDefinitionsOf(projectId: number): PropertyDefinitions {
+    let definitions = this.definitions.get(projectId);
+    if (!definitions) {
+      definitions = new PropertyDefinitions(this.eventsOf(projectId), projectId, () => this.clock().getTime());
+      this.definitions.set(projectId, definitions);
+    }
+    return definitions;
   }
 
   addEvents(projectId: number, n: number, opts: { withinHours?: number } = {}): void {
