@@ -106,7 +106,7 @@ async function handle(state: ServerState, req: IncomingMessage, res: ServerRespo
 
 async function dispatch(state: ServerState, req: IncomingMessage, url: URL, method: string, raw: Buffer, record: RecordedRequest): Promise<Reply> {
   const match = matchRoute(ROUTES, url.pathname);
-  if (!match || (match.route.queryApi && !state.store.settings.queryApi)) throw notFound();
+  if (!match || (match.route.onlyWith && !state.store.settings[match.route.onlyWith])) throw notFound();
   const key = authenticate(state.store, req.headers);
   const action = match.route.methods[method === 'HEAD' ? 'GET' : method];
   if (!action) throw methodNotAllowed(method);

@@ -15,6 +15,7 @@
  *   store.settings.activityIgnoresLimit        an activity page holds every entry, whatever limit was asked
  *   store.settings.markdownOutOfResponses      notebook responses leave a Markdown notebook's Markdown out (GET .../markdown/ has it)
  *   store.settings.queryApi                    false: /query/ answers 404 (an older server; clients fall back to the events list)
+ *   store.settings.propertyDefinitionsApi      false: property_definitions answers 404 (an older server, or a proxy without it)
  *   store.settings.queryRunMs                  how long an async query run takes (ms; default 0)
  *   store.queries                              the Query API's result cache and async runs (query/runs.ts)
  *
@@ -77,6 +78,8 @@ export interface StoreSettings {
   markdownOutOfResponses: boolean;
   /** The Query API (/api/projects/:id/query/) exists; false answers 404 there, as older self-hosted servers do. */
   queryApi: boolean;
+  /** GET /api/projects/:id/property_definitions/ exists; false answers 404 there (an older server, for clients' fallbacks). */
+  propertyDefinitionsApi: boolean;
   /** How long an async query run takes before it completes (ms), so clients can poll and cancel it. */
   queryRunMs: number;
   /** What DELETE does to a project without events (see the top of this file); one with events always waits 48 hours. */
@@ -110,6 +113,7 @@ export class Store {
     newNotebooksAsMarkdown: true,
     markdownOutOfResponses: false,
     queryApi: true,
+    propertyDefinitionsApi: true,
     queryRunMs: 0,
     projectDeletion: 'scheduled',
     cancelDeletionRefusal: null,

@@ -70,5 +70,5 @@ function serialize(definition: PropertyDefinition): Record<string, unknown> {
 }
 
 export const propertyDefinitionRoutes: Route[] = [
-  route('/api/projects/:projectId/property_definitions', { GET: { scope: 'property_definition:read', handler: list } }),
+  { ...route('/api/projects/:projectId/property_definitions', { GET: { scope: 'property_definition:read', handler: list } }), onlyWith: 'propertyDefinitionsApi' },
 ];
