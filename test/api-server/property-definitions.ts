@@ -41,13 +41,12 @@ export class PropertyDefinitions {
   add(kind: DefinitionKind, name: string, value: Json): PropertyDefinition {
     const definitions = this.byKind[kind];
     const existing = definitions.get(name);
-    const propertyType = guessPropertyType(name, value, this.nowMs());
     if (existing) {
       // The local API's choice: a type is set once, by the first value that has one.
-      existing.property_type ??= propertyType;
+      existing.property_type ??= guessPropertyType(name, value, this.nowMs());
       return existing;
     }
-    const definition = { id: this.idOf(kind, name), name, kind, property_type: propertyType };
+    const definition = { id: this.idOf(kind, name), name, kind, property_type: guessPropertyType(name, value, this.nowMs()) };
     definitions.set(name, definition);
     return definition;
   }
