@@ -53,6 +53,7 @@ export class HogQLFeature extends Disposable {
     this.schemas = new SchemaCache((key) => loader.load(parseSchemaKey(key)), {
       maxAgeMs: schemaMaxAgeMs,
       onError: (key, error) => log.warn(`HogQL schema of ${key} could not be loaded: ${errorText(error)}`),
+      onClear: () => loader.forget(),
     });
     this.diagnostics = this._register(
       new HogQLDiagnostics({ connections, targets: this.targets, log, posthogScheme: scheme, delayMs: diagnosticsDelayMs, ...(options.timers ? { timers: options.timers } : {}) }),

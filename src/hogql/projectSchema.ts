@@ -1,4 +1,5 @@
 import { type CallOptions, errorText, MissingScopeError, NotFoundError, PermissionDeniedError, type PostHogClient } from '../api';
+import type { QueryTarget } from './hogqlTargets';
 import { definitionNames, MAX_NAMES, type PropertyNames, propertyNamesOf } from './propertyNames';
 import { type ProjectSchema, schemaTables } from './schemaCache';
 
@@ -7,11 +8,6 @@ const SAMPLED_EVENTS = 100;
 const SAMPLE_DAYS = 30;
 const BACKGROUND: CallOptions = { priority: 'bulk' };
 const EMPTY: ProjectSchema = { tables: [], eventProperties: [], personProperties: [] };
-
-export interface SchemaTarget {
-  readonly connectionId: string;
-  readonly projectId: number;
-}
 
 export interface ProjectSchemaLoaderOptions {
   /** The signed-in client of a connection, or undefined when it has none. */
@@ -37,7 +33,12 @@ export class ProjectSchemaLoader {
     this.now = options.now ?? Date.now;
   }
 
-  async load(target: SchemaTarget): Promise<ProjectSchema> {
+  /** Asks every project for its definitions again (a new key may have the scope, the server may have been updated). */
+  forget(): void {
+    this.withoutDefinitions.clear();
+  }
+
+  async load(target: QueryTarget): Promise<ProjectSchema> {
     const client = await this.options.clientOf(target.connectionId);
     if (!client) {
       return EMPTY;
@@ -46,25 +47,25 @@ export class ProjectSchemaLoader {
     return { tables: schemaTables(schema), eventProperties: names.event, personProperties: names.person };
   }
 
-  private async propertyNames(client: PostHogClient, target: SchemaTarget): Promise<PropertyNames> {
+  private async propertyNames(client: PostHogClient, target: QueryTarget): Promise<PropertyNames> {
     const key = `${target.connectionId}/${target.projectId}`;
     if (!this.withoutDefinitions.has(key)) {
       try {
         return await definitionsOf(client, target.projectId);
       } catch (error) {
-        this.fallingBack(key, error);
+        this.fallingBack(key, target.projectId, error);
       }
     }
     return recentPropertyNames(client, target.projectId, this.now());
   }
 
-  private fallingBack(key: string, error: unknown): void {
+  private fallingBack(key: string, projectId: number, error: unknown): void {
     const unavailable = error instanceof NotFoundError || error instanceof MissingScopeError || error instanceof PermissionDeniedError;
     if (unavailable) {
       this.withoutDefinitions.add(key);
     }
     const until = unavailable ? 'from now on' : 'this time';
-    this.options.log(`PostHog's property definitions of ${key} could not be read (${errorText(error)}): HogQL completion takes property names from recent events ${until}.`);
+    this.options.log(`PostHog's property definitions of project ${projectId} could not be read (${errorText(error)}): HogQL completion takes property names from recent events ${until}.`);
   }
 }
 

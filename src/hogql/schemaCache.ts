@@ -45,6 +45,8 @@ export interface SchemaCacheOptions {
   readonly onError?: (key: string, error: unknown) => void;
   /** A load finished: open completions may ask again. */
   readonly onLoaded?: (key: string) => void;
+  /** Every schema was forgotten (the user asked for fresh ones). */
+  readonly onClear?: () => void;
 }
 
 interface Entry {
@@ -110,5 +112,6 @@ export class SchemaCache {
   /** Forgets every project's schema: the next use loads it again. */
   clear(): void {
     this.entries.clear();
+    this.options.onClear?.();
   }
 }

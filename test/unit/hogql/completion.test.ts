@@ -83,6 +83,13 @@ describe('SchemaCache', () => {
     assert.equal(loads, 2);
   });
 
+  test('clear forgets every schema and says so', () => {
+    let cleared = 0;
+    const cache = new SchemaCache(async () => SCHEMA, { maxAgeMs: () => 1_000, onClear: () => cleared++ });
+    cache.clear();
+    assert.equal(cleared, 1);
+  });
+
   test('a failed load is remembered as long as a schema would be, and not retried at each keystroke', async () => {
     let loads = 0;
     const errors: unknown[] = [];

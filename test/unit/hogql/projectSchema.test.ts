@@ -64,6 +64,9 @@ describe('ProjectSchemaLoader (local API)', () => {
     assert.equal(requestsTo(/property_definitions/), 2, 'two requests at the first load only');
     assert.equal(logged.length, 1);
     assert.match(logged[0]!, /recent events from now on/);
+    api.store.settings.propertyDefinitionsApi = true;
+    schemas.forget();
+    assert.ok(named((await schemas.load(target())).eventProperties, OLD_PROPERTY), 'asked again once forgotten (Refresh HogQL Schema)');
   });
 
   test('a key without property_definition:read (403) falls back the same way', async () => {
