@@ -17,7 +17,7 @@ export type BudgetPriority = 'interactive' | 'bulk' | 'live' | 'presence';
 /**
  * PostHog's throttle classes a request of the extension meets (each a pair of buckets, or one):
  * - `default`: every view without its own throttles: notebooks (and their collab stream, saves and presence),
- *   projects, comments, activity, organizations, users, keys;
+ *   projects, comments, activity, organizations, users, keys, property definitions;
  * - `clickhouse`: the events list and retrieve, `POST /query/` of any kind but HogQLQuery, and polls and
  *   cancels of a query run (`GET`/`DELETE /query/:id/`), all sharing one pair;
  * - `hogql`: `POST /query/` of a HogQLQuery (its `query` scope: an hourly bucket only);

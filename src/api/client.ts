@@ -8,6 +8,7 @@ import { OrganizationsApi, PersonalApiKeysApi, UsersApi } from './resources/disc
 import { EventsApi } from './resources/events';
 import { NotebooksApi } from './resources/notebooks';
 import { ProjectsApi } from './resources/projects';
+import { PropertyDefinitionsApi } from './resources/propertyDefinitions';
 import { QueriesApi } from './resources/queries';
 import type { RetryOptions } from './retry';
 import { realSleep, type Sleep } from './sleep';
@@ -49,6 +50,8 @@ export class PostHogClient {
   readonly comments: CommentsApi;
   /** PostHog's Query API (EventsQuery, HogQL, trends, metadata, the database schema); not yet used by the panels. */
   readonly queries: QueriesApi;
+  /** Every event and person property PostHog has seen in a project, with its type (HogQL completion). */
+  readonly propertyDefinitions: PropertyDefinitionsApi;
   private readonly transport: Transport;
 
   constructor(options: PostHogClientOptions) {
@@ -68,6 +71,7 @@ export class PostHogClient {
     this.notebooks = new NotebooksApi(context);
     this.events = new EventsApi(context);
     this.comments = new CommentsApi(context);
+    this.propertyDefinitions = new PropertyDefinitionsApi(context);
     this.queries = new QueriesApi(context, { sleep: options.sleep ?? realSleep, now: options.now ?? Date.now });
   }
 

@@ -37,6 +37,7 @@ export type { CollabEvent, MarkdownSaveAnswer, MarkdownSaveBody, NotebookCollabA
 export { SseParser } from './sse';
 export type { SseItem, SseLimits } from './sse';
 export type { EventsApi } from './resources/events';
+export type { PropertyDefinitionQuery, PropertyDefinitionsApi } from './resources/propertyDefinitions';
 export type { CommentFilters, CommentsApi } from './resources/comments';
 export { pollDelayMs, QUERY_POLL } from './resources/queries';
 export type { HogQLLanguage, QueriesApi, QueryNode, QueryRunOptions, QueryTiming, RefreshMode } from './resources/queries';

@@ -4,7 +4,7 @@ import type { ProjectSchema, SchemaTable } from './schemaCache';
 export interface HogQLSuggestion {
   readonly label: string;
   readonly kind: 'table' | 'field' | 'property' | 'keyword';
-  /** What it is: a table's kind, a field's type and table, "event property". */
+  /** What it is: a table's kind, a field's type and table, "event property" (and PostHog's type of it). */
   readonly detail: string;
 }
 
@@ -16,8 +16,8 @@ export function suggestionsFor(spot: CompletionSpot, schema: ProjectSchema): Hog
   switch (spot.kind) {
     case 'property': {
       const names = spot.owner === 'person' ? schema.personProperties : schema.eventProperties;
-      const detail = spot.owner === 'person' ? 'person property' : 'event property';
-      return names.map((label) => ({ label, kind: 'property', detail }));
+      const owner = spot.owner === 'person' ? 'person property' : 'event property';
+      return names.map(({ name, type }) => ({ label: name, kind: 'property', detail: type ? `${owner} · ${type}` : owner }));
     }
     case 'table':
       return schema.tables.map((table) => ({ label: table.name, kind: 'table', detail: table.type }));

@@ -12,7 +12,7 @@ import { HogQLDiagnostics } from './hogqlDiagnostics';
 import { diagnosticsDelayMs, schemaMaxAgeMs } from './hogqlSettings';
 import { HogQLStatusBar } from './hogqlStatusBar';
 import { HogQLTargets, type QueryTarget } from './hogqlTargets';
-import { loadProjectSchema } from './projectSchema';
+import { ProjectSchemaLoader } from './projectSchema';
 import { SchemaCache } from './schemaCache';
 
 export { HogQLTargets, type QueryTarget } from './hogqlTargets';
@@ -46,9 +46,14 @@ export class HogQLFeature extends Disposable {
     const { connections, log } = services;
     const scheme = services.documents.scheme;
     this.targets = this._register(new HogQLTargets(services.state, scheme));
-    this.schemas = new SchemaCache((key) => loadProjectSchema(connections, parseSchemaKey(key)), {
+    const loader = new ProjectSchemaLoader({
+      clientOf: async (connectionId) => (await connections.session(connectionId))?.client,
+      log: (message) => log.info(message),
+    });
+    this.schemas = new SchemaCache((key) => loader.load(parseSchemaKey(key)), {
       maxAgeMs: schemaMaxAgeMs,
       onError: (key, error) => log.warn(`HogQL schema of ${key} could not be loaded: ${errorText(error)}`),
+      onClear: () => loader.forget(),
     });
     this.diagnostics = this._register(
       new HogQLDiagnostics({ connections, targets: this.targets, log, posthogScheme: scheme, delayMs: diagnosticsDelayMs, ...(options.timers ? { timers: options.timers } : {}) }),

@@ -1,17 +1,42 @@
-import type { Event } from '../api';
+import type { Event, PropertyDefinition } from '../api';
 
-/** Property names of each kind completion offers at most (sorted, so the list stays the same between loads). */
-const MAX_NAMES = 1_000;
+/** Property names of each kind completion offers at most. */
+export const MAX_NAMES = 1_000;
+
+/** A property name completion offers, with PostHog's type of it where known ("Numeric", "DateTime", …). */
+export interface PropertyName {
+  readonly name: string;
+  readonly type?: string;
+}
 
 export interface PropertyNames {
-  readonly event: string[];
-  readonly person: string[];
+  readonly event: PropertyName[];
+  readonly person: PropertyName[];
 }
 
 /**
- * The event and person property names found in recent events, as the events panel reads them: PostHog's
- * property definitions endpoint is not in the client (yet), and this costs one events request per project and
- * load. Bounded by the events given and MAX_NAMES. vscode-free.
+ * The names of PostHog's property definitions, in PostHog's order, once each and at most MAX_NAMES. The virtual
+ * person properties PostHog appends (ids `$builtin_…`) are left out: they are computed fields, not keys of
+ * `properties`. vscode-free.
+ */
+export function definitionNames(definitions: readonly PropertyDefinition[]): PropertyName[] {
+  const names = new Map<string, PropertyName>();
+  for (const { id, name, property_type: type } of definitions) {
+    if (names.size >= MAX_NAMES) {
+      break;
+    }
+    if (!String(id).startsWith('$builtin_') && !names.has(name)) {
+      names.set(name, type ? { name, type } : { name });
+    }
+  }
+  return [...names.values()];
+}
+
+/**
+ * The event and person property names found in recent events, as the events panel reads them: the fallback
+ * where PostHog's property definitions cannot be read (an older server, a key without
+ * `property_definition:read`). Sorted, so the list stays the same between loads; bounded by the events given
+ * and MAX_NAMES. vscode-free.
  */
 export function propertyNamesOf(events: readonly Pick<Event, 'properties' | 'person'>[]): PropertyNames {
   const event = new Set<string>();
@@ -45,6 +70,6 @@ function objectOf(value: unknown): Record<string, unknown> | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }
 
-function sorted(names: Set<string>): string[] {
-  return [...names].sort((a, b) => a.localeCompare(b));
+function sorted(names: Set<string>): PropertyName[] {
+  return [...names].sort((a, b) => a.localeCompare(b)).map((name) => ({ name }));
 }

@@ -1,4 +1,5 @@
 import type { DatabaseSchemaQueryResponse } from '../api';
+import type { PropertyName } from './propertyNames';
 
 /** A project's tables and fields, as completion offers them. */
 export interface SchemaTable {
@@ -16,11 +17,11 @@ export interface SchemaField {
   readonly table?: string;
 }
 
-/** What completion knows of a project: its tables and the property names of events and persons. */
+/** What completion knows of a project: its tables and the property names of events and persons (with types where known). */
 export interface ProjectSchema {
   readonly tables: readonly SchemaTable[];
-  readonly eventProperties: readonly string[];
-  readonly personProperties: readonly string[];
+  readonly eventProperties: readonly PropertyName[];
+  readonly personProperties: readonly PropertyName[];
 }
 
 /** A DatabaseSchemaQuery answer as a list of tables, in PostHog's order. */
@@ -44,6 +45,8 @@ export interface SchemaCacheOptions {
   readonly onError?: (key: string, error: unknown) => void;
   /** A load finished: open completions may ask again. */
   readonly onLoaded?: (key: string) => void;
+  /** Every schema was forgotten (the user asked for fresh ones). */
+  readonly onClear?: () => void;
 }
 
 interface Entry {
@@ -109,5 +112,6 @@ export class SchemaCache {
   /** Forgets every project's schema: the next use loads it again. */
   clear(): void {
     this.entries.clear();
+    this.options.onClear?.();
   }
 }

@@ -10,7 +10,8 @@
 //        next `times` saves (markdown_save or PATCH; default 1) answer "saved" without storing anything, with the
 //        version one below the one sent, or a newer version holding other text (lying-saves.ts)
 //   POST /_control/settings                                     body {markdownOutOfResponses?, queryApi?, queryRunMs?,
-//        projectDeletion?, cancelDeletionRefusal?} (queryApi false: /query/ answers 404 as on an older server;
+//        propertyDefinitionsApi?, projectDeletion?, cancelDeletionRefusal?} (queryApi / propertyDefinitionsApi false:
+//        /query/ / property_definitions answer 404 as on an older server;
 //        queryRunMs: how long an async query run takes; the rest: see store.ts)
 import type { Json, JsonObject } from './model';
 import type { Reply } from './http';
@@ -29,6 +30,7 @@ export function notebookControl(control: ControlContext, method: string, parts: 
   if (method === 'POST' && parts.join('/') === 'settings') {
     if (typeof input['markdownOutOfResponses'] === 'boolean') store.settings.markdownOutOfResponses = input['markdownOutOfResponses'];
     if (typeof input['queryApi'] === 'boolean') store.settings.queryApi = input['queryApi'];
+    if (typeof input['propertyDefinitionsApi'] === 'boolean') store.settings.propertyDefinitionsApi = input['propertyDefinitionsApi'];
     const runMs = input['queryRunMs'];
     if (typeof runMs === 'number' && Number.isFinite(runMs) && runMs >= 0) store.settings.queryRunMs = Math.min(runMs, 2_147_483_647);
     const deletion = input['projectDeletion'];

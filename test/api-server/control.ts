@@ -23,6 +23,8 @@
  *   POST /_control/events/now                  body {projectId, count?, event?, timestamp?, properties?} -> {ids, timestamp}: `count`
  *                                              events (default 1) all with the same timestamp (ISO; default now)
  *   POST /_control/events/live                 body {projectId, perSecond}: events keep arriving (0 stops)
+ *   POST /_control/property-definitions        body {projectId, type: event|person, name, value?} -> the definition: a
+ *                                              property seen long ago (no stored event carries it), typed from `value`
  *   POST /_control/events/steady               body {projectId, count, perSecond?, clusterEvery?, clusterSize?, ids?}
  *                                              -> {count, oldest, newest, events?}: a steady stream back from now, every
  *                                              clusterEvery-th instant holding clusterSize events on one timestamp
@@ -122,6 +124,7 @@ export function handleControl(control: ControlContext, method: string, path: str
       state.live.set(Number(input['projectId']), perSecond);
       return okJson({ perSecond });
     }
+    case 'POST property-definitions': return addPropertyDefinition(control, input);
     case 'GET state': return okJson(stateSummary(control));
     case 'POST comments/stored': return storeComment(control, input);
   }
@@ -163,6 +166,16 @@ function addEventsNow(control: ControlContext, input: JsonObject): Reply {
   const properties = typeof input['properties'] === 'object' && input['properties'] !== null && !Array.isArray(input['properties']) ? input['properties'] : {};
   const ids = Array.from({ length: count }, (_, i) => store.addEvent(projectId, { event, properties: { n: i + 1, ...properties }, timestamp: new Date(timestamp / 1000) }).uuid);
   return okJson({ ids, timestamp: new Date(timestamp / 1000).toISOString() }, 201);
+}
+
+function addPropertyDefinition(control: ControlContext, input: JsonObject): Reply {
+  const store = control.state.store;
+  const projectId = Number(input['projectId']);
+  if (!store.getProject(projectId)) return okJson({ detail: 'Not found.' }, 404);
+  const type = input['type'] ?? 'event';
+  if (type !== 'event' && type !== 'person') return bad('type must be event or person');
+  if (typeof input['name'] !== 'string' || !input['name']) return bad('name must be a non-empty string');
+  return okJson(store.propertyDefinitionsOf(projectId).add(type, input['name'], input['value'] ?? null), 201);
 }
 
 function remoteEdit(control: ControlContext, projectId: number, shortId: string, input: JsonObject): Reply {

@@ -50,6 +50,14 @@ export function quickProperty(table: EventTable, personIndex: number, gen: numbe
   }
 }
 
+/**
+ * Which property keys a generated event has depends only on its kind and, for a click, on its target: rows of
+ * one shape list the same keys, so the property definitions read one event of each shape (property-definitions.ts).
+ */
+export function generatedShape(kind: number, gen: number): number {
+  return EVENT_KINDS[kind]!.name === '$autocapture' ? kind * CLICK_TARGETS.length + (gen % CLICK_TARGETS.length) : kind * CLICK_TARGETS.length;
+}
+
 /** A generated event's uuid (a UUIDv7 of its time), without building the event. */
 export function generatedUuid(row: number, kind: number, personIndex: number, gen: number, ts: number): string {
   return uuidFromParts(ts / 1000, gen, mix(gen, row), mix(row, kind, personIndex));

@@ -3,7 +3,7 @@
 // Events added explicitly (store.addEvent) keep their own record.
 import type { JsonObject, Person } from './model';
 import { BROWSERS, COUNTRIES, REFERRERS, SYSTEMS, FIRST_NAMES, LAST_NAMES, PLANS, EVENT_KINDS, kindFor } from './event-catalog';
-import { generatedDistinctId, generatedEvent, generatedUuid, quickProperty, SLOW } from './event-props';
+import { generatedDistinctId, generatedEvent, generatedShape, generatedUuid, quickProperty, SLOW } from './event-props';
 import { Rng, uuidTimeMs, isUuid, normaliseUuid } from './random';
 import { parseIsoMicros } from './time';
 
@@ -210,6 +210,11 @@ export class EventTable {
     const explicit = this.explicit.get(row);
     if (explicit) return explicit;
     return generatedEvent(this, row, this.kind[row]!, this.person[row]!, this.gen[row]!, this.ts[row]!);
+  }
+
+  /** The shape of a generated row (see generatedShape); undefined for an explicit event, whose keys are its own. */
+  shapeOf(row: number): number | undefined {
+    return this.explicit.has(row) ? undefined : generatedShape(this.kind[row]!, this.gen[row]!);
   }
 
   uuidOf(row: number): string {

@@ -23,8 +23,8 @@ export interface Route {
   segments: string[];
   methods: Partial<Record<string, Action>>;
   throttle: Throttle;
-  /** Part of the Query API: 404 when the server plays an older one without it (store.settings.queryApi). */
-  queryApi?: boolean;
+  /** Part of an API older servers lack: 404 while that store setting is off (the Query API, property definitions). */
+  onlyWith?: 'queryApi' | 'propertyDefinitionsApi';
 }
 
 export interface Match {

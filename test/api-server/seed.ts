@@ -17,7 +17,7 @@ export interface SeededKeys {
   oneProject: string;
 }
 
-const READ_SCOPES = ['organization:read', 'project:read', 'notebook:read', 'activity_log:read', 'query:read', 'user:read'];
+const READ_SCOPES = ['organization:read', 'project:read', 'notebook:read', 'activity_log:read', 'query:read', 'user:read', 'property_definition:read'];
 
 export function seedStore(seed: SeedName, clock: () => Date, demoEvents = 100_000): { store: Store; keys: SeededKeys } {
   const store = new Store(clock, seed);

@@ -18,6 +18,7 @@ import { eventRoutes } from './routes/events';
 import { collabRoutes } from './routes/collab';
 import { commentRoutes } from './routes/comments';
 import { queryRoutes } from './routes/query';
+import { propertyDefinitionRoutes } from './routes/property-definitions';
 import { handleControl } from './control';
 import type { LiveEvents } from './live-events';
 import type { SeededKeys } from './seed';
@@ -33,7 +34,7 @@ export interface RecordedRequest {
   body?: unknown;
 }
 
-const ROUTES: Route[] = [...discoveryRoutes, ...projectRoutes, ...notebookRoutes, ...collabRoutes, ...eventRoutes, ...commentRoutes, ...queryRoutes];
+const ROUTES: Route[] = [...discoveryRoutes, ...projectRoutes, ...notebookRoutes, ...collabRoutes, ...eventRoutes, ...commentRoutes, ...queryRoutes, ...propertyDefinitionRoutes];
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
 export interface ServerState {
@@ -105,7 +106,7 @@ async function handle(state: ServerState, req: IncomingMessage, res: ServerRespo
 
 async function dispatch(state: ServerState, req: IncomingMessage, url: URL, method: string, raw: Buffer, record: RecordedRequest): Promise<Reply> {
   const match = matchRoute(ROUTES, url.pathname);
-  if (!match || (match.route.queryApi && !state.store.settings.queryApi)) throw notFound();
+  if (!match || (match.route.onlyWith && !state.store.settings[match.route.onlyWith])) throw notFound();
   const key = authenticate(state.store, req.headers);
   const action = match.route.methods[method === 'HEAD' ? 'GET' : method];
   if (!action) throw methodNotAllowed(method);

@@ -15,6 +15,7 @@
  *   store.settings.activityIgnoresLimit        an activity page holds every entry, whatever limit was asked
  *   store.settings.markdownOutOfResponses      notebook responses leave a Markdown notebook's Markdown out (GET .../markdown/ has it)
  *   store.settings.queryApi                    false: /query/ answers 404 (an older server; clients fall back to the events list)
+ *   store.settings.propertyDefinitionsApi      false: property_definitions answers 404 (an older server, or a proxy without it)
  *   store.settings.queryRunMs                  how long an async query run takes (ms; default 0)
  *   store.queries                              the Query API's result cache and async runs (query/runs.ts)
  *
@@ -30,6 +31,8 @@
  *   notebooksOf(projectId)                  every notebook of a project, deleted ones included
  *   getNotebook(projectId, shortId)         deleted ones included
  *   eventsOf(projectId): EventTable         see events.ts (persons, sorted rows, record(row), find(uuid))
+ *   propertyDefinitionsOf(projectId)        the project's property definitions (property-definitions.ts): read from its
+ *                                           events and persons, plus `add(kind, name, value)` for a property seen long ago
  *   currentProjectOf(userId)
  *
  * Changes (each records activity like the real server)
@@ -56,6 +59,7 @@
 import type { ActivityChange, ActivityEntry, ApiKey, Json, JsonObject, Notebook, Organization, Project, User } from './model';
 import { EventTable, type EventRecord, type NewEvent } from './events';
 import { EventWindowCache } from './events-query';
+import { PropertyDefinitions } from './property-definitions';
 import { Rng, randomBase62 } from './random';
 import { conflict, permissionDenied } from './errors';
 import { defaultProjectSettings } from './defaults';
@@ -74,6 +78,8 @@ export interface StoreSettings {
   markdownOutOfResponses: boolean;
   /** The Query API (/api/projects/:id/query/) exists; false answers 404 there, as older self-hosted servers do. */
   queryApi: boolean;
+  /** GET /api/projects/:id/property_definitions/ exists; false answers 404 there (an older server, for clients' fallbacks). */
+  propertyDefinitionsApi: boolean;
   /** How long an async query run takes before it completes (ms), so clients can poll and cancel it. */
   queryRunMs: number;
   /** What DELETE does to a project without events (see the top of this file); one with events always waits 48 hours. */
@@ -107,6 +113,7 @@ export class Store {
     newNotebooksAsMarkdown: true,
     markdownOutOfResponses: false,
     queryApi: true,
+    propertyDefinitionsApi: true,
     queryRunMs: 0,
     projectDeletion: 'scheduled',
     cancelDeletionRefusal: null,
@@ -121,6 +128,7 @@ export class Store {
   readonly queries: QueryRuns = new QueryRuns(this);
   private readonly notebooks = new Map<number, Notebook[]>();
   private readonly events = new Map<number, EventTable>();
+  private readonly definitions = new Map<number, PropertyDefinitions>();
   private readonly currentProject = new Map<number, number>();
   private lastMicros = 0;
   private nextProjectId = 1;
@@ -432,6 +440,15 @@ export class Store {
       this.events.set(projectId, table);
     }
     return table;
+  }
+
+  propertyDefinitionsOf(projectId: number): PropertyDefinitions {
+    let definitions = this.definitions.get(projectId);
+    if (!definitions) {
+      definitions = new PropertyDefinitions(this.eventsOf(projectId), projectId, () => this.clock().getTime());
+      this.definitions.set(projectId, definitions);
+    }
+    return definitions;
   }
 
   addEvents(projectId: number, n: number, opts: { withinHours?: number } = {}): void {

@@ -44,9 +44,17 @@ async function setText(document: vscode.TextDocument, text: string): Promise<voi
   assert.ok(await vscode.workspace.applyEdit(edit));
 }
 
-async function completionLabels(uri: vscode.Uri, position: vscode.Position): Promise<string[]> {
+async function completionItems(uri: vscode.Uri, position: vscode.Position): Promise<vscode.CompletionItem[]> {
   const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', uri, position);
-  return list.items.map((item) => (typeof item.label === 'string' ? item.label : item.label.label));
+  return list.items;
+}
+
+function labelOf(item: vscode.CompletionItem): string {
+  return typeof item.label === 'string' ? item.label : item.label.label;
+}
+
+async function completionLabels(uri: vscode.Uri, position: vscode.Position): Promise<string[]> {
+  return (await completionItems(uri, position)).map(labelOf);
 }
 
 describe('HogQL documents (in the editor)', () => {
@@ -117,8 +125,11 @@ describe('HogQL documents (in the editor)', () => {
     assert.equal(hogql.diagnostics.collection.get(unbound.uri)?.length ?? 0, 0);
   });
 
-  it('completes tables after FROM, fields of the table read, and property names after properties.', async () => {
+  it("completes tables after FROM, fields of the table read, and property names after properties. from PostHog's definitions", async () => {
     const editor = (await harness.run(COMMANDS.newHogQLQuery, project)) as vscode.TextEditor;
+    // Only PostHog's property definitions know it: no stored event carries it.
+    await localApi.addPropertyDefinition(project.project.id, 'event', 'legacy_coupon_code', 'SPRING24');
+    await localApi.addPropertyDefinition(project.project.id, 'person', 'lifetime_value', 120);
     await hogql.schemas.refresh(schemaKey({ connectionId: session.connection.id, projectId: project.project.id }));
     const document = editor.document;
     await setText(document, 'select  from ');
@@ -131,7 +142,12 @@ describe('HogQL documents (in the editor)', () => {
     await setText(document, 'select properties. from events');
     const properties = await completionLabels(document.uri, new vscode.Position(0, 'select properties.'.length));
     assert.ok(properties.includes('$browser'), `properties: ${properties.slice(0, 20).join(', ')}`);
+    assert.ok(properties.includes('legacy_coupon_code'), 'a property only a definition names');
     assert.ok(!properties.includes('timestamp'));
+    await setText(document, 'select person.properties. from events');
+    const personItems = await completionItems(document.uri, new vscode.Position(0, 'select person.properties.'.length));
+    const lifetimeValue = personItems.find((item) => labelOf(item) === 'lifetime_value');
+    assert.equal(lifetimeValue?.detail, 'person property · Numeric', "PostHog's type of it");
   });
 
   it('Run Query runs a HogQL document in its project and shows the rows in a done section; a selection runs alone', async () => {

@@ -8,3 +8,4 @@ export * from './discovery';
 export * from './shapes';
 export * from './collab';
 export * from './query';
+export * from './propertyDefinition';

@@ -53,7 +53,7 @@ function cancel(ctx: Ctx): Reply {
 }
 
 export const queryRoutes: Route[] = [
-  { ...route('/api/projects/:projectId/query', { POST: { scope: 'query:read', handler: (ctx) => run(ctx) } }, queryThrottle), queryApi: true },
+  { ...route('/api/projects/:projectId/query', { POST: { scope: 'query:read', handler: (ctx) => run(ctx) } }, queryThrottle), onlyWith: 'queryApi' },
   {
     ...route(
       '/api/projects/:projectId/query/:queryId',
@@ -64,6 +64,6 @@ export const queryRoutes: Route[] = [
       },
       queryThrottle,
     ),
-    queryApi: true,
+    onlyWith: 'queryApi',
   },
 ];

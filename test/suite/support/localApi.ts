@@ -129,6 +129,9 @@ export const localApi = {
   /** `count` events sharing one timestamp (now, or `timestamp`), with properties `n` (1, 2, …) and `properties`. */
   addEventsNow: (projectId: number, count: number, event: string, timestamp?: string, properties?: Record<string, unknown>) =>
     control<{ ids: string[]; timestamp: string }>('POST', 'events/now', { projectId, count, event, timestamp, properties }),
+  /** A property PostHog has a definition of but no stored event carries (seen long ago), typed from `value`. */
+  addPropertyDefinition: (projectId: number, type: 'event' | 'person', name: string, value: unknown) =>
+    control<void>('POST', 'property-definitions', { projectId, type, name, value }),
   liveEvents: (projectId: number, perSecond: number) => control<void>('POST', 'events/live', { projectId, perSecond }),
   /**
    * `count` events a steady `perSecond` back from now, every `clusterEvery`-th instant holding `clusterSize`

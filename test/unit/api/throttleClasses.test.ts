@@ -24,6 +24,7 @@ describe('PostHog\'s throttle classes', () => {
       ['POST', '/api/projects/1/notebooks/abc/collab/markdown_save/', {}, 'default'],
       ['GET', '/api/projects/1/notebooks/abc/activity/', undefined, 'default'],
       ['GET', '/api/projects/1/comments/', undefined, 'default'],
+      ['GET', '/api/projects/1/property_definitions/', undefined, 'default'],
       ['GET', '/api/organizations/o/projects/', undefined, 'default'],
       ['GET', '/api/users/@me/', undefined, 'default'],
       // A notebook named like an endpoint is still a notebook.
@@ -52,7 +53,7 @@ describe('every request goes through its class of the key\'s budget (local API)'
     return { client, budget: budgets.of(url, key) };
   }
 
-  test('notebooks, their collaboration endpoints, projects and users count against the default class; events against ClickHouse', async () => {
+  test('notebooks, their collaboration endpoints, projects, users and property definitions count against the default class; events against ClickHouse', async () => {
     const { client, budget } = connect();
     try {
       const notebook = await client.notebooks.create(projectId, { title: 'Counted', content: markdownDoc('# Counted\n'), text_content: '# Counted\n' });
@@ -60,11 +61,12 @@ describe('every request goes through its class of the key\'s budget (local API)'
       await client.notebooks.collab.presence(projectId, notebook.short_id, { client_id: 'tab', version: notebook.version, cursor: { head: 1 } });
       await client.users.me();
       await client.projects.listAccessible();
-      assert.equal(budget.sentWithin('default', 60_000), 5);
+      await client.propertyDefinitions.list(projectId, { type: 'event', limit: 1 }, { priority: 'bulk' });
+      assert.equal(budget.sentWithin('default', 60_000), 6);
       assert.equal(budget.sentWithin('clickhouse', 60_000), 0);
       await client.events.list(projectId, { limit: 1, after: new Date(Date.now() - 3_600_000).toISOString() });
       assert.equal(budget.sentWithin('clickhouse', 60_000), 1);
-      assert.equal(budget.sentWithin('default', 60_000), 5);
+      assert.equal(budget.sentWithin('default', 60_000), 6);
     } finally {
       await client.dispose();
     }

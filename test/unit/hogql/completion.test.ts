@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { completionSpot, tablesNamed } from '../../../src/hogql/completionSpot';
 import { suggestionsFor } from '../../../src/hogql/completions';
-import { propertyNamesOf } from '../../../src/hogql/propertyNames';
+import { definitionNames, MAX_NAMES, propertyNamesOf } from '../../../src/hogql/propertyNames';
 import { type ProjectSchema, SchemaCache, schemaTables } from '../../../src/hogql/schemaCache';
 
 const SCHEMA: ProjectSchema = {
@@ -10,8 +10,8 @@ const SCHEMA: ProjectSchema = {
     { name: 'events', type: 'posthog', fields: [{ name: 'event', type: 'string' }, { name: 'timestamp', type: 'datetime' }, { name: 'person', type: 'lazy_table', table: 'persons' }] },
     { name: 'persons', type: 'posthog', fields: [{ name: 'id', type: 'string' }, { name: 'created_at', type: 'datetime' }] },
   ],
-  eventProperties: ['$browser', '$current_url'],
-  personProperties: ['email'],
+  eventProperties: [{ name: '$browser', type: 'String' }, { name: '$current_url' }],
+  personProperties: [{ name: 'email', type: 'String' }],
 };
 
 function at(textWithCaret: string) {
@@ -46,6 +46,12 @@ describe('suggestionsFor', () => {
     assert.deepEqual(fields.map((item) => item.label), ['id', 'created_at']);
   });
 
+  test("a property's detail says whose it is, and PostHog's type of it where known", () => {
+    const details = suggestionsFor({ kind: 'property', owner: 'event', prefix: '' }, SCHEMA).map((item) => item.detail);
+    assert.deepEqual(details, ['event property · String', 'event property']);
+    assert.deepEqual(suggestionsFor({ kind: 'property', owner: 'person', prefix: '' }, SCHEMA)[0]!.detail, 'person property · String');
+  });
+
   test('an unknown table (an alias, a subquery) falls back to the events fields', () => {
     const fields = suggestionsFor({ kind: 'field', prefix: '', tables: ['nope'] }, SCHEMA).filter((item) => item.kind === 'field');
     assert.deepEqual(fields.map((item) => item.label), ['event', 'timestamp', 'person']);
@@ -75,6 +81,13 @@ describe('SchemaCache', () => {
     now = 1_000;
     assert.equal(cache.peek('p'), SCHEMA, 'an old schema is still answered while a fresh one loads');
     assert.equal(loads, 2);
+  });
+
+  test('clear forgets every schema and says so', () => {
+    let cleared = 0;
+    const cache = new SchemaCache(async () => SCHEMA, { maxAgeMs: () => 1_000, onClear: () => cleared++ });
+    cache.clear();
+    assert.equal(cleared, 1);
   });
 
   test('a failed load is remembered as long as a schema would be, and not retried at each keystroke', async () => {
@@ -109,6 +122,27 @@ describe('propertyNamesOf', () => {
       { properties: '{"$current_url":"https://x","plan":"free"}', person: null },
       { properties: 'not json', person: '{"properties":{"name":"Ann"}}' },
     ]);
-    assert.deepEqual(names, { event: ['$browser', '$current_url', 'plan'], person: ['email', 'name'] });
+    assert.deepEqual(names, {
+      event: [{ name: '$browser' }, { name: '$current_url' }, { name: 'plan' }],
+      person: [{ name: 'email' }, { name: 'name' }],
+    });
+  });
+});
+
+describe('definitionNames', () => {
+  test("keeps PostHog's order and types, each name once, without the virtual person properties", () => {
+    const names = definitionNames([
+      { id: 'a', name: 'zeta', property_type: 'Numeric' },
+      { id: 'b', name: 'alpha', property_type: null },
+      { id: 'c', name: 'zeta', property_type: 'String' },
+      { id: '$builtin_$virt_initial_channel_type', name: '$virt_initial_channel_type', property_type: 'String' },
+      { id: 7, name: 'signed_up_at', property_type: 'DateTime' },
+    ]);
+    assert.deepEqual(names, [{ name: 'zeta', type: 'Numeric' }, { name: 'alpha' }, { name: 'signed_up_at', type: 'DateTime' }]);
+  });
+
+  test('offers at most MAX_NAMES of a kind', () => {
+    const many = Array.from({ length: MAX_NAMES + 5 }, (_, i) => ({ id: String(i), name: `p${i}` }));
+    assert.equal(definitionNames(many).length, MAX_NAMES);
   });
 });
