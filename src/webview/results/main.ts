@@ -64,7 +64,10 @@ class ResultsPage implements PanelPage<ResultsExtensionMessage> {
   private scheduleSave(): void {
     this.saveTimer ??= setTimeout(() => {
       this.saveTimer = undefined;
-      if (this.document) this.vscode.setState(this.saved.state(this.document.uri, this.document.title));
+      if (!this.document) return;
+      const state = this.saved.state(this.document.uri, this.document.title);
+      this.vscode.setState(state);
+      this.list.dataset['savedSections'] = String(state.sections.length); // what a reload would bring back (tests wait for it)
     }, SAVE_DELAY_MS);
   }
 
