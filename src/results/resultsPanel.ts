@@ -25,9 +25,16 @@ export interface ResultsPanelDeps {
   readonly runAgain?: (sectionId: string) => void;
 }
 
-type SectionEntry =
-  | { section: ResultSection; state: ResultSectionState; generation: number; view: ResultView | undefined; at: number | undefined; restored?: undefined }
-  | { section: ResultSection; state: ResultSectionState; generation: number; view: ResultView | undefined; at: number; restored: RestoredSection };
+interface SectionEntry {
+  section: ResultSection;
+  state: ResultSectionState;
+  generation: number;
+  view: ResultView | undefined;
+  /** When the run ended (ms since the epoch); undefined while it runs. */
+  at: number | undefined;
+  /** A section brought back from the webview's state after a reload, until the card runs again. */
+  restored?: RestoredSection;
+}
 
 /**
  * One notebook's or HogQL document's Results panel: a section per card, in the order of first show. The

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { errorText } from '../api';
 import { oneSafeLine } from '../common/text';
 import { COMMANDS } from '../workbench/commandIds';
 import type { WorkbenchRegistry } from '../workbench/commands';
@@ -71,6 +72,12 @@ export class ResultsPanels extends Disposable implements ResultsView, vscode.Web
     return this.attach(panel, target);
   }
 
+  private runAgain(uri: vscode.Uri, sectionId: string): void {
+    this.registry?.executeCommand(COMMANDS.runQuery, uri, sectionId).then(undefined, (error: unknown) => {
+      void this.services.window.showErrorMessage(vscode.l10n.t('Could not run the query again: {0}', errorText(error)));
+    });
+  }
+
   private attach(panel: vscode.WebviewPanel, target: ResultsTarget, restored: readonly SavedSection[] = []): ResultsPanel {
     const key = target.uri.toString();
     const resultsPanel = new ResultsPanel(
@@ -81,7 +88,7 @@ export class ResultsPanels extends Disposable implements ResultsView, vscode.Web
         window: this.services.window,
         env: this.services.env,
         requestCancel: (sectionId) => this.cancelRequested.fire({ uri: key, sectionId }),
-        runAgain: (sectionId) => void this.registry?.executeCommand(COMMANDS.runQuery, target.uri, sectionId),
+        runAgain: (sectionId) => this.runAgain(target.uri, sectionId),
       },
       restored,
     );
