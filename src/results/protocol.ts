@@ -2,7 +2,7 @@
 // its esbuild bundle) and validate every message they receive. zod/mini keeps the webview bundle small.
 import * as z from 'zod/mini';
 import { parseMessage, type ParseResult } from '../common/webviewMessages';
-import { SAVED_ROWS_PER_SECTION } from './restoredResults';
+import { SAVED_ROWS_PER_SECTION, SAVED_SECTIONS, SAVED_TEXT_CHARS, SAVED_TITLE_CHARS } from './restoredResults';
 
 const text = (max: number) => z.string().check(z.maxLength(max));
 const count = () => z.int().check(z.minimum(0));
@@ -76,10 +76,10 @@ export type RowsMessage = Extract<ResultsExtensionMessage, { type: 'rows' }>;
  */
 export const SavedSectionSchema = z.object({
   id: sectionId(),
-  label: text(10_000),
+  label: text(SAVED_TEXT_CHARS),
   queryKind: text(200),
   state: z.enum(['done', 'failed', 'cancelled']),
-  summary: text(10_000),
+  summary: text(SAVED_TEXT_CHARS),
   at: z.number(),
   view: z.optional(SectionViewSchema),
   rows: z.array(z.array(z.string())).check(z.maxLength(SAVED_ROWS_PER_SECTION)),
@@ -89,8 +89,8 @@ export type SavedSection = z.infer<typeof SavedSectionSchema>;
 /** What the webview keeps with vscode.setState, for the panel serializer after a reload. */
 export const ResultsPanelStateSchema = z.object({
   uri: text(10_000),
-  title: text(1_000),
-  sections: z._default(z.array(SavedSectionSchema).check(z.maxLength(1_000)), []),
+  title: text(SAVED_TITLE_CHARS),
+  sections: z._default(z.array(SavedSectionSchema).check(z.maxLength(SAVED_SECTIONS)), []),
 });
 export type ResultsPanelState = z.infer<typeof ResultsPanelStateSchema>;
 

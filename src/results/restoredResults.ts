@@ -18,6 +18,11 @@ export const SAVED_ROWS_PER_SECTION = 1_000;
 export const SAVED_STATE_CHARS = 2_000_000;
 /** A chart is kept when it has at most this many values (series × intervals); else its table alone. */
 export const SAVED_CHART_POINTS = 5_000;
+/** More sections than a notebook has cards; beyond it, the first ones are kept. */
+export const SAVED_SECTIONS = 1_000;
+export const SAVED_TITLE_CHARS = 1_000;
+/** A label or state line (PostHog's error) is kept up to this many characters. */
+export const SAVED_TEXT_CHARS = 10_000;
 
 interface Kept {
   /** The section without its rows, and its JSON length. */
@@ -48,10 +53,10 @@ export class SavedResults {
     const view = message.view && savedView(message.view, message.restored?.rows);
     const meta: Omit<SavedSection, 'rows'> = {
       id: message.id,
-      label: message.label,
-      queryKind: message.queryKind,
+      label: message.label.slice(0, SAVED_TEXT_CHARS),
+      queryKind: message.queryKind.slice(0, 200),
       state: message.state,
-      summary: message.summary,
+      summary: message.summary.slice(0, SAVED_TEXT_CHARS),
       at: message.at ?? this.now(),
       ...(view ? { view } : {}),
     };
@@ -73,12 +78,12 @@ export class SavedResults {
     return taken.length > 0;
   }
 
-  /** The state to save: every kept section, and the first rows of each while the total stays in SAVED_STATE_CHARS. */
+  /** The state to save: the kept sections, in order, and the first rows of each while the total stays in SAVED_STATE_CHARS. */
   state(uri: string, title: string): ResultsPanelState {
-    let chars = JSON.stringify({ uri, title }).length;
+    let chars = JSON.stringify({ uri, title: title.slice(0, SAVED_TITLE_CHARS) }).length;
     const sections: SavedSection[] = [];
     for (const kept of this.sections.values()) {
-      if (!kept) continue;
+      if (!kept || chars + kept.metaChars > SAVED_STATE_CHARS || sections.length === SAVED_SECTIONS) continue;
       chars += kept.metaChars;
       let count = 0;
       while (count < kept.rows.length && chars + kept.rowChars[count]! <= SAVED_STATE_CHARS) {
@@ -87,7 +92,7 @@ export class SavedResults {
       }
       sections.push({ ...kept.meta, rows: kept.rows.slice(0, count) });
     }
-    return { uri, title, sections };
+    return { uri, title: title.slice(0, SAVED_TITLE_CHARS), sections };
   }
 }
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ResultsPanelStateSchema, type RowsMessage, type SectionMessage, type SectionView } from '../../../src/results/protocol';
-import { isTruncated, restoredSection, SAVED_CHART_POINTS, SAVED_ROWS_PER_SECTION, SAVED_STATE_CHARS, SavedResults } from '../../../src/results/restoredResults';
+import { isTruncated, restoredSection, SAVED_CHART_POINTS, SAVED_ROWS_PER_SECTION, SAVED_STATE_CHARS, SAVED_TEXT_CHARS, SavedResults } from '../../../src/results/restoredResults';
 import { rowChunks } from '../../../src/results/resultModel';
 
 const RUN_AT = Date.UTC(2026, 10, 29, 5, 30);
@@ -107,6 +107,14 @@ describe('what a Results webview keeps for after a reload', () => {
     assert.equal(small!.view?.chart?.series.length, 2);
     assert.equal(big!.view?.kind, 'trends');
     assert.equal(big!.view?.chart, undefined);
+  });
+
+  test('long labels, errors and titles are cut to what the state\'s schema reads back', () => {
+    const saved = new SavedResults();
+    show(saved, section('x'.repeat(500), undefined, { state: 'failed', label: 'L'.repeat(50_000), summary: 'E'.repeat(50_000) }));
+    const state = saved.state('posthog:/n.md', 'T'.repeat(5_000));
+    assert.equal(state.sections[0]!.summary.length, SAVED_TEXT_CHARS);
+    assert.ok(ResultsPanelStateSchema.safeParse(state).success);
   });
 
   test('a restored section saved again keeps the run\'s row count and time (a second reload says the same)', () => {
