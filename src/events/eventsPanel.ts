@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
 import { type BudgetWait, type CallOptions, type EventsBatch, EVENTS_QUERY_MAX_PAGE, HogQLError, isAbortError, errorText, type PostHogClient } from '../api';
-import { Disposable } from '../workbench/disposable';
-import { webviewOptions } from '../workbench/webviewOptions';
+import { WebviewPanelHost } from '../workbench/webviewPanelHost';
 import { displayLanguage, type EnvApi, type WindowApi } from '../workbench/window';
 import type { ConnectionSession } from '../connections';
 import { projectKey } from '../common/keys';
@@ -69,7 +68,7 @@ export interface EventsPanelDeps {
  * One project's events panel. The webview only shows what it is sent; this side makes every request
  * (the key never enters the webview) and validates every message it receives.
  */
-export class EventsPanel extends Disposable {
+export class EventsPanel extends WebviewPanelHost {
   private generation = 0;
   private pager: EventPager | undefined;
   private filters: FilterState;
@@ -82,19 +81,25 @@ export class EventsPanel extends Disposable {
   readonly onDidPost = this.posted.event;
   private readonly received = this._register(new vscode.EventEmitter<WebviewMessage>());
   readonly onDidReceive = this.received.event;
-  private readonly closed = this._register(new vscode.EventEmitter<void>());
-  readonly onDidDispose = this.closed.event;
   /** Live mode: new events at the top as they arrive. */
   readonly live: PanelLive;
 
   constructor(
-    readonly panel: vscode.WebviewPanel,
+    panel: vscode.WebviewPanel,
     readonly session: ConnectionSession,
     readonly project: PanelProject,
     private readonly deps: EventsPanelDeps,
     restored?: { filters?: FilterState; scrollTop?: number },
   ) {
-    super();
+    super(panel, deps.extensionUri, (asset) =>
+      webviewPageHtml({
+        cspSource: panel.webview.cspSource,
+        scriptUri: asset('dist', 'webview', 'events.js'),
+        styleUris: [asset('media', 'events.css')],
+        title: vscode.l10n.t('Events of {0}', project.name),
+        strings: translatePanelWords(),
+      }),
+    );
     this.filters = restored?.filters ?? defaultFilters();
     this.suggestions = new EventSuggestions(async (query, signal) => (await this.client()).events.values(project.id, query, { signal, noWait: true }));
     this.scrollTop = restored?.scrollTop ?? 0;
@@ -110,17 +115,6 @@ export class EventsPanel extends Disposable {
         learn: (events) => this.suggestions.learn(events),
       }),
     );
-    panel.webview.options = webviewOptions(deps.extensionUri);
-    panel.iconPath = vscode.Uri.joinPath(deps.extensionUri, 'media', 'posthog.svg');
-    panel.webview.html = this.html();
-    this._register(panel.webview.onDidReceiveMessage((data: unknown) => this.receive(data)));
-    this._register(
-      panel.onDidDispose(() => {
-        this.closed.fire();
-        this.dispose();
-      }),
-    );
-    this._register({ dispose: () => panel.dispose() });
   }
 
   private scrollTop: number;
@@ -130,7 +124,7 @@ export class EventsPanel extends Disposable {
   }
 
   /** Handles a message as if the webview had sent it; malformed messages are dropped (and logged). */
-  async receive(data: unknown): Promise<void> {
+  override async receive(data: unknown): Promise<void> {
     const parsed = parseWebviewMessage(data);
     if (!parsed.ok) {
       console.warn(`PostHog events panel: ignored a malformed message (${parsed.problem})`);
@@ -396,18 +390,6 @@ export class EventsPanel extends Disposable {
 
   private now(): Date {
     return this.deps.now?.() ?? new Date();
-  }
-
-  private html(): string {
-    const webview = this.panel.webview;
-    const asset = (...path: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(this.deps.extensionUri, ...path)).toString();
-    return webviewPageHtml({
-      cspSource: webview.cspSource,
-      scriptUri: asset('dist', 'webview', 'events.js'),
-      styleUris: [asset('media', 'events.css')],
-      title: vscode.l10n.t('Events of {0}', this.project.name),
-      strings: translatePanelWords(),
-    });
   }
 
   override dispose(): void {

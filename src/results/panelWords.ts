@@ -18,6 +18,12 @@ export const RESULTS_WORDS = [
   'Rows of {0}',
   'Series',
   'Total',
+  'Restored from the run at {0}: the first {1} of {2} rows. Run again for all.',
+  'Restored from the run at {0}: its table only, as the chart was too large to keep. Run again to draw it.',
+  'Restored from the run at {0}. Run again for a fresh result.',
+  'Run again',
+  'Run this query again (counts against the key’s HogQL queries an hour)',
+  'Export the first {0} rows as CSV…',
 ] as const;
 
 export type ResultsWord = (typeof RESULTS_WORDS)[number];

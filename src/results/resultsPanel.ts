@@ -2,11 +2,12 @@ import * as vscode from 'vscode';
 import { errorText } from '../api';
 import { oneSafeLine } from '../common/text';
 import { webviewPageHtml } from '../common/webviewPage';
-import { Disposable } from '../workbench/disposable';
+import { WebviewPanelHost } from '../workbench/webviewPanelHost';
 import { displayLanguage, type EnvApi, type WindowApi } from '../workbench/window';
 import { writeTableFile, type TableFileFormat } from './exportTable';
 import { RESULTS_WORDS } from './panelWords';
-import { parseResultsWebviewMessage, type ResultsExtensionMessage, type ResultsWebviewMessage, type SectionView } from './protocol';
+import { parseResultsWebviewMessage, type ResultsExtensionMessage, type ResultsWebviewMessage, type SavedSection, type SectionView } from './protocol';
+import { isTruncated, restoredSection, type RestoredSection } from './restoredResults';
 import { resultView, rowChunks, type ResultView } from './resultModel';
 import type { ResultSection, ResultSectionState, ResultsTarget } from './resultsView';
 
@@ -20,6 +21,8 @@ export interface ResultsPanelDeps {
   readonly window: WindowApi;
   readonly env: EnvApi;
   readonly requestCancel: (sectionId: string) => void;
+  /** Runs a section's query again (the Run Query command), when the panel can. */
+  readonly runAgain?: (sectionId: string) => void;
 }
 
 interface SectionEntry {
@@ -27,38 +30,43 @@ interface SectionEntry {
   state: ResultSectionState;
   generation: number;
   view: ResultView | undefined;
+  /** When the run ended (ms since the epoch); undefined while it runs. */
+  at: number | undefined;
+  /** A section brought back from the webview's state after a reload, until the card runs again. */
+  restored?: RestoredSection;
 }
 
 /**
  * One notebook's or HogQL document's Results panel: a section per card, in the order of first show. The
- * extension keeps every section (the webview only shows what it is sent, and gets it all again after a
- * reload); rows go to the webview as text, in chunks.
+ * extension keeps every section (the webview only shows what it is sent, and gets it all again when it
+ * reloads); rows go to the webview as text, in chunks. After a window reload, the sections the webview
+ * kept (restoredResults.ts) come back as restored sections, until their query runs again.
  */
-export class ResultsPanel extends Disposable {
+export class ResultsPanel extends WebviewPanelHost {
   private readonly sections = new Map<string, SectionEntry>();
   private ready = false;
   private readonly posted = this._register(new vscode.EventEmitter<ResultsExtensionMessage>());
   /** What the panel sent to its webview (tests watch it). */
   readonly onDidPost = this.posted.event;
-  private readonly closed = this._register(new vscode.EventEmitter<void>());
-  readonly onDidDispose = this.closed.event;
 
   constructor(
-    readonly panel: vscode.WebviewPanel,
+    panel: vscode.WebviewPanel,
     readonly target: ResultsTarget,
     private readonly deps: ResultsPanelDeps,
+    restored: readonly SavedSection[] = [],
   ) {
-    super();
-    panel.iconPath = vscode.Uri.joinPath(deps.extensionUri, 'media', 'posthog.svg');
-    panel.webview.html = this.html();
-    this._register(panel.webview.onDidReceiveMessage((data: unknown) => this.receive(data)));
-    this._register(
-      panel.onDidDispose(() => {
-        this.closed.fire();
-        this.dispose();
+    super(panel, deps.extensionUri, (asset) =>
+      webviewPageHtml({
+        cspSource: panel.webview.cspSource,
+        scriptUri: asset('dist', 'webview', 'results.js'),
+        styleUris: [asset('dist', 'webview', 'results.css'), asset('media', 'results.css')],
+        title: panel.title,
+        strings: Object.fromEntries(RESULTS_WORDS.map((word) => [word, vscode.l10n.t(word)])),
       }),
     );
-    this._register({ dispose: () => panel.dispose() });
+    for (const saved of restored) {
+      this.sections.set(saved.id, restoredEntry(saved));
+    }
   }
 
   get sectionIds(): string[] {
@@ -68,13 +76,14 @@ export class ResultsPanel extends Disposable {
   show(section: ResultSection, state: ResultSectionState): void {
     const previous = this.sections.get(section.id);
     const view = state.state === 'done' ? resultView(section.queryKind, state.response) : undefined;
-    const entry = { section, state, generation: (previous?.generation ?? 0) + 1, view };
+    const at = state.state === 'running' ? undefined : Date.now();
+    const entry = { section, state, generation: (previous?.generation ?? 0) + 1, view, at };
     this.sections.set(section.id, entry);
     this.postSection(entry);
   }
 
   /** Handles a message as if the webview had sent it; malformed messages are dropped. */
-  async receive(data: unknown): Promise<void> {
+  override async receive(data: unknown): Promise<void> {
     const parsed = parseResultsWebviewMessage(data);
     if (!parsed.ok) {
       console.warn(`PostHog results panel: ignored a malformed message (${parsed.problem})`);
@@ -92,6 +101,9 @@ export class ResultsPanel extends Disposable {
         return;
       case 'cancel':
         if (this.sections.get(message.id)?.state.state === 'running') this.deps.requestCancel(message.id);
+        return;
+      case 'rerun':
+        if (this.sections.get(message.id)?.restored) this.deps.runAgain?.(message.id);
         return;
       case 'copy':
         await this.deps.env.clipboard.writeText(message.text);
@@ -111,17 +123,20 @@ export class ResultsPanel extends Disposable {
     if (!this.ready) {
       return; // sent with all the others once the webview is ready
     }
-    const { section, state, generation, view } = entry;
+    const { section, state, generation, view, at, restored } = entry;
+    const shownView = restored ? restoredSectionView(restored) : view && sectionView(view);
     this.post({
       type: 'section',
       id: section.id,
       generation,
       label: section.label,
       queryKind: section.queryKind,
-      canOpen: section.webUrl !== undefined,
+      canOpen: section.webUrl !== undefined, // not a restored section's: the link is not kept
       state: state.state,
-      summary: summary(state, view),
-      ...(view ? { view: sectionView(view) } : {}),
+      summary: restored ? restored.saved.summary : summary(state, view),
+      ...(shownView ? { view: shownView } : {}),
+      ...(at !== undefined ? { at } : {}),
+      ...(restored ? { restored: { rows: restored.runRows } } : {}),
     });
     if (view && view.kind !== 'unsupported') {
       this.postRows(section.id, generation, view);
@@ -140,10 +155,18 @@ export class ResultsPanel extends Disposable {
       return;
     }
     const table = entry.view.table;
+    const part = entry.restored && isTruncated(entry.restored) ? { rows: table.rows.length, of: entry.restored.runRows } : undefined;
+    if (entry.restored && format !== 'csv') {
+      // The restored rows are text: a JSON file would say the values had other types than PostHog sent.
+      void this.deps.window.showInformationMessage(vscode.l10n.t('A restored result can be exported as CSV only: run the query again to export it as JSON.'));
+      return;
+    }
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-    const fileName = `${safeFileName(entry.section.label)}.${format}`;
+    const fileName = `${safeFileName(entry.section.label)}${part ? ` (first ${part.rows} of ${part.of} rows)` : ''}.${format}`;
     const uri = await this.deps.window.showSaveDialog({
-      title: vscode.l10n.t('Export Results of {0}', oneSafeLine(entry.section.label)),
+      title: part
+        ? vscode.l10n.t('Export the First {0} of {1} Rows of {2}', count(part.rows), count(part.of), oneSafeLine(entry.section.label))
+        : vscode.l10n.t('Export Results of {0}', oneSafeLine(entry.section.label)),
       saveLabel: vscode.l10n.t('Export'),
       defaultUri: folder ? vscode.Uri.joinPath(folder, fileName) : undefined,
       filters: format === 'csv' ? { CSV: ['csv'] } : { JSON: ['json'] },
@@ -161,7 +184,12 @@ export class ResultsPanel extends Disposable {
         { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Exporting results of {0}', oneSafeLine(entry.section.label)) },
         () => writeTableFile(table, uri.fsPath, format, formulaCells),
       );
-      void this.deps.window.showInformationMessage(vscode.l10n.t('Exported {0} rows to {1}.', rows.toLocaleString('en-US'), vscode.workspace.asRelativePath(uri)));
+      const where = vscode.workspace.asRelativePath(uri);
+      void this.deps.window.showInformationMessage(
+        part
+          ? vscode.l10n.t('Exported the first {0} of {1} rows to {2}: run the query again to export all.', count(rows), count(part.of), where)
+          : vscode.l10n.t('Exported {0} rows to {1}.', count(rows), where),
+      );
     } catch (error) {
       void this.deps.window.showErrorMessage(vscode.l10n.t('Could not export the results: {0}', errorText(error)));
     }
@@ -175,17 +203,6 @@ export class ResultsPanel extends Disposable {
     void this.panel.webview.postMessage(message);
   }
 
-  private html(): string {
-    const webview = this.panel.webview;
-    const asset = (...path: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(this.deps.extensionUri, ...path)).toString();
-    return webviewPageHtml({
-      cspSource: webview.cspSource,
-      scriptUri: asset('dist', 'webview', 'results.js'),
-      styleUris: [asset('dist', 'webview', 'results.css'), asset('media', 'results.css')],
-      title: this.panel.title,
-      strings: Object.fromEntries(RESULTS_WORDS.map((word) => [word, vscode.l10n.t(word)])),
-    });
-  }
 }
 
 function sectionView(view: ResultView): SectionView {
@@ -194,6 +211,23 @@ function sectionView(view: ResultView): SectionView {
   }
   const base = { kind: view.kind, columns: [...view.table.columns], rowCount: view.table.rows.length };
   return view.kind === 'trends' ? { ...base, chart: { days: [...view.chart.days], series: view.chart.series.map((series) => ({ ...series, values: [...series.values] })) } } : base;
+}
+
+/** A restored section's view as saved, its row count the rows it holds (the webview gets those). */
+function restoredSectionView(restored: RestoredSection): SectionView | undefined {
+  const view = restored.saved.view;
+  return view && { ...view, rowCount: restored.saved.rows.length };
+}
+
+function restoredEntry(saved: SavedSection): SectionEntry {
+  const restored = restoredSection(saved);
+  const section = { id: saved.id, label: saved.label, queryKind: saved.queryKind };
+  const state: ResultSectionState = saved.state === 'failed' ? { state: 'failed', message: saved.summary } : saved.state === 'cancelled' ? { state: 'cancelled' } : { state: 'done', response: undefined, durationMs: 0 };
+  return { section, state, generation: 1, view: restored.view, at: saved.at, restored };
+}
+
+function count(rows: number): string {
+  return rows.toLocaleString('en-US');
 }
 
 function summary(state: ResultSectionState, view: ResultView | undefined): string {
@@ -213,7 +247,7 @@ function doneSummary(view: ResultView | undefined, seconds: string): string {
   if (!view || view.kind === 'unsupported') {
     return vscode.l10n.t('Done in {0} s', seconds);
   }
-  const rows = view.table.rows.length.toLocaleString('en-US');
+  const rows = count(view.table.rows.length);
   if (view.kind === 'table') {
     return view.hasMore
       ? vscode.l10n.t('{0} rows in {1} s; PostHog has more: add a LIMIT to the query to get more', rows, seconds)

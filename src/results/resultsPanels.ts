@@ -1,10 +1,12 @@
 import * as vscode from 'vscode';
+import { errorText } from '../api';
 import { oneSafeLine } from '../common/text';
+import { COMMANDS } from '../workbench/commandIds';
 import type { WorkbenchRegistry } from '../workbench/commands';
 import { Disposable } from '../workbench/disposable';
 import { webviewOptions } from '../workbench/webviewOptions';
 import type { EnvApi, WindowApi } from '../workbench/window';
-import { ResultsPanelStateSchema } from './protocol';
+import { ResultsPanelStateSchema, type SavedSection } from './protocol';
 import { RESULTS_VIEW_TYPE, ResultsPanel } from './resultsPanel';
 import type { ResultSection, ResultSectionState, ResultsTarget, ResultsView } from './resultsView';
 
@@ -16,10 +18,13 @@ export interface ResultsServices {
 
 /**
  * The Results panels: one per notebook or HogQL document, opened beside its editor on the first show and
- * kept while hidden; after a window reload the serializer brings the panel back, empty until the next run.
+ * kept while hidden; after a window reload the serializer brings the panel back with the sections its
+ * webview kept (restored, never run again on their own: a run spends the key's HogQL budget).
  */
 export class ResultsPanels extends Disposable implements ResultsView, vscode.WebviewPanelSerializer {
   private readonly panels = new Map<string, ResultsPanel>();
+  /** Where Run Query is, once the feature registered the serializer. */
+  private registry: WorkbenchRegistry | undefined;
   private readonly cancelRequested = this._register(new vscode.EventEmitter<{ readonly uri: string; readonly sectionId: string }>());
   readonly onDidRequestCancel = this.cancelRequested.event;
 
@@ -30,6 +35,7 @@ export class ResultsPanels extends Disposable implements ResultsView, vscode.Web
 
   /** The serializer that restores panels after a reload (registered once, by the feature). */
   register(registry: WorkbenchRegistry): this {
+    this.registry = registry;
     this._register(registry.registerWebviewPanelSerializer(RESULTS_VIEW_TYPE, this));
     return this;
   }
@@ -49,8 +55,7 @@ export class ResultsPanels extends Disposable implements ResultsView, vscode.Web
       panel.dispose();
       return;
     }
-    panel.webview.options = webviewOptions(this.services.extensionUri);
-    this.attach(panel, { uri: vscode.Uri.parse(parsed.data.uri), title: parsed.data.title });
+    this.attach(panel, { uri: vscode.Uri.parse(parsed.data.uri), title: parsed.data.title }, parsed.data.sections);
   }
 
   private panelFor(target: ResultsTarget): ResultsPanel {
@@ -67,14 +72,26 @@ export class ResultsPanels extends Disposable implements ResultsView, vscode.Web
     return this.attach(panel, target);
   }
 
-  private attach(panel: vscode.WebviewPanel, target: ResultsTarget): ResultsPanel {
-    const key = target.uri.toString();
-    const resultsPanel = new ResultsPanel(panel, target, {
-      extensionUri: this.services.extensionUri,
-      window: this.services.window,
-      env: this.services.env,
-      requestCancel: (sectionId) => this.cancelRequested.fire({ uri: key, sectionId }),
+  private runAgain(uri: vscode.Uri, sectionId: string): void {
+    this.registry?.executeCommand(COMMANDS.runQuery, uri, sectionId).then(undefined, (error: unknown) => {
+      void this.services.window.showErrorMessage(vscode.l10n.t('Could not run the query again: {0}', errorText(error)));
     });
+  }
+
+  private attach(panel: vscode.WebviewPanel, target: ResultsTarget, restored: readonly SavedSection[] = []): ResultsPanel {
+    const key = target.uri.toString();
+    const resultsPanel = new ResultsPanel(
+      panel,
+      target,
+      {
+        extensionUri: this.services.extensionUri,
+        window: this.services.window,
+        env: this.services.env,
+        requestCancel: (sectionId) => this.cancelRequested.fire({ uri: key, sectionId }),
+        runAgain: (sectionId) => this.runAgain(target.uri, sectionId),
+      },
+      restored,
+    );
     this.panels.set(key, resultsPanel);
     resultsPanel.onDidDispose(() => {
       if (this.panels.get(key) === resultsPanel) this.panels.delete(key);

@@ -18,6 +18,8 @@ export interface WorkbenchRegistry {
   registerWebviewPanelSerializer(viewType: string, serializer: vscode.WebviewPanelSerializer): vscode.Disposable;
   /** Sets a context key that menus' `when` clauses read. */
   setContext(key: string, value: unknown): void;
+  /** Runs one of the extension's commands, as a menu would. */
+  executeCommand(id: CommandId, ...args: unknown[]): Thenable<unknown>;
 }
 
 /** Registers a feature's commands, keyed by COMMANDS.<name>; one disposable releases them all. */

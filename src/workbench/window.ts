@@ -247,6 +247,7 @@ export const VSCODE_REGISTRY: WorkbenchRegistry = {
   registerCommand: (id, run) => vscode.commands.registerCommand(id, run),
   registerWebviewPanelSerializer: (viewType, serializer) => vscode.window.registerWebviewPanelSerializer(viewType, serializer),
   setContext: (key, value) => void vscode.commands.executeCommand('setContext', key, value),
+  executeCommand: (id, ...args) => vscode.commands.executeCommand(id, ...args),
 };
 
 /** An AbortSignal that aborts when VS Code cancels the token. */

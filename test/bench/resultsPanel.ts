@@ -2,11 +2,14 @@
 // rows reach the page as the extension posts them). Measured: from the response's last byte (its text
 // complete) to the first rows painted, for 10,000 rows × 10 columns: the extension's part (parse, the
 // section and row messages, serialised as postMessage does) plus the page's (messages in, rows painted); and
-// the page's JS heap holding 50,000 rows × 10 columns, with the rows in the DOM at the bottom.
+// the page's JS heap holding 50,000 rows × 10 columns, with the rows in the DOM at the bottom; and what the
+// page's copy for a reload costs at its 2 MB cap: building it, and setState (as VS Code's webview does it:
+// JSON.stringify, then a postMessage of the text to the workbench's frame).
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { SAVED_ROWS_PER_SECTION, SavedResults } from '../../src/results/restoredResults';
 import { resultView, rowChunks } from '../../src/results/resultModel';
 import { launchChromium, VIEWPORT } from '../host/browser';
 import { repoRoot } from '../host/paths';
@@ -17,6 +20,7 @@ import { type Figure, median } from './results';
 const COLUMNS = 10;
 const PAINT_RUNS = 5;
 const DOM_ROWS_BUDGET = 200;
+const CAP_SECTIONS = 24;
 
 function responseText(rows: number): string {
   const columns = Array.from({ length: COLUMNS }, (_, column) => `col_${column}`);
@@ -39,7 +43,15 @@ async function openPanelPage(page: Page, script: string, styles: string): Promis
   await page.setContent('<!DOCTYPE html><html><body><main id="app" data-l10n="{}"></main></body></html>');
   await page.addStyleTag({ content: styles });
   await page.evaluate(() => {
-    (window as unknown as { acquireVsCodeApi: () => unknown }).acquireVsCodeApi = () => ({ postMessage: () => undefined, getState: () => undefined, setState: () => undefined });
+    const saves: { ms: number; chars: number }[] = [];
+    const channel = new MessageChannel();
+    const setState = (state: unknown) => {
+      const started = performance.now();
+      const text = JSON.stringify(state);
+      channel.port1.postMessage(text);
+      saves.push({ ms: performance.now() - started, chars: text.length });
+    };
+    Object.assign(window, { __stateSaves: saves, acquireVsCodeApi: () => ({ postMessage: () => undefined, getState: () => undefined, setState }) });
   });
   await page.addScriptTag({ content: script });
 }
@@ -56,6 +68,43 @@ function postAndTimeFirstPaint(page: Page, messages: string[]): Promise<number> 
       }),
     messages,
   );
+}
+
+/**
+ * Twenty-four 2,000-row sections whose first 1,000 rows are about 95 KB of JSON each: more than the 2 MB
+ * the page keeps. The page's setState is timed; building the same copy is timed in Node with the same class.
+ */
+async function stateAtTheCap(browser: Browser, script: string, styles: string): Promise<{ setStateMs: number; buildMs: number; chars: number; sections: number; saves: number; messages: number }> {
+  const page = await browser.newPage({ viewport: VIEWPORT });
+  await openPanelPage(page, script, styles);
+  const messages: string[] = [JSON.stringify({ type: 'init', uri: 'posthog:/bench.md', title: 'Bench' })];
+  const saved = new SavedResults();
+  for (let index = 0; index < CAP_SECTIONS; index++) {
+    const id = `bench-${index}`;
+    const view = resultView('HogQLQuery', JSON.parse(responseText(2_000)));
+    if (view.kind !== 'table') throw new Error('the canned response is not a table');
+    const section = { type: 'section' as const, id, generation: 1, label: id, queryKind: 'HogQLQuery', canOpen: false, state: 'done' as const, summary: '', at: 0, view: { kind: 'table' as const, columns: [...view.table.columns], rowCount: view.table.rows.length } };
+    messages.push(JSON.stringify(section));
+    saved.section(section);
+    for (const chunk of rowChunks(view.table)) {
+      messages.push(JSON.stringify({ type: 'rows', id, generation: 1, ...chunk }));
+      saved.rows({ type: 'rows', id, generation: 1, ...chunk });
+    }
+  }
+  const started = performance.now();
+  saved.state('posthog:/bench.md', 'Bench');
+  const buildMs = performance.now() - started;
+  await page.evaluate((texts) => texts.forEach((text) => window.postMessage(JSON.parse(text), '*')), messages);
+  const saves = await page.waitForFunction(() => {
+    const recorded = (window as unknown as { __stateSaves: { ms: number; chars: number }[] }).__stateSaves;
+    return recorded.length > 0 && recorded;
+  }, undefined, { timeout: 60_000 });
+  await saves.dispose();
+  await page.waitForTimeout(1_500); // a save after the first, if the messages took longer than its delay
+  const recorded = await page.evaluate(() => (window as unknown as { __stateSaves: { ms: number; chars: number }[] }).__stateSaves);
+  await page.close();
+  const last = recorded.at(-1)!;
+  return { setStateMs: last.ms, buildMs, chars: last.chars, sections: CAP_SECTIONS, saves: recorded.length, messages: messages.length };
 }
 
 export async function benchResultsPanel(): Promise<Figure[]> {
@@ -95,6 +144,7 @@ export async function benchResultsPanel(): Promise<Figure[]> {
       );
     }
     const loaded = await heap(session, page.mainFrame());
+    const saving = await stateAtTheCap(browser, script, styles);
 
     const section = 'Results panel (its script in headless Chromium, no workbench)';
     const total = extensionMs.map((ms, run) => ms + pageMs[run]!);
@@ -107,6 +157,13 @@ export async function benchResultsPanel(): Promise<Figure[]> {
         note: `median of ${PAINT_RUNS}: extension ${median(extensionMs).toFixed(0)} ms (parse, messages), page ${median(pageMs).toFixed(0)} ms; VS Code's own message passing not included`,
       },
       { section, what: 'page JS heap holding 50,000 rows × 10 columns (after GC)', value: loaded.usedMB, unit: 'MB', note: `${(loaded.usedMB - before.usedMB).toFixed(1)} MB more than the empty panel` },
+      {
+        section,
+        what: 'the copy kept for a reload at its 2 MB cap: setState (JSON.stringify and post)',
+        value: saving.setStateMs,
+        unit: 'ms',
+        note: `${(saving.chars / 1e6).toFixed(2)} M characters, ${saving.sections} sections × their first ${SAVED_ROWS_PER_SECTION.toLocaleString('en-US')} rows; building the copy ${saving.buildMs.toFixed(1)} ms (Node); ${saving.saves} setState for ${saving.messages} messages (coalesced)`,
+      },
       { section, what: 'most rows in the DOM at 50,000 rows (top, middle, bottom)', value: Math.max(...domRows), unit: 'rows', budget: `≤ ${DOM_ROWS_BUDGET}`, pass: Math.max(...domRows) <= DOM_ROWS_BUDGET, note: domRows.join(', ') },
     ];
   } finally {

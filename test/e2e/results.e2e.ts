@@ -104,4 +104,41 @@ describe('Results panel (e2e)', () => {
 
     await workbench.screenshot(path.join(resultsDir, 'query-results-canned.png'));
   });
+
+  // Last of the file: the window reloads (the test runner extension does not run the suites again).
+  it('after a window reload, the panel shows the results it had, each marked restored, without running anything', async () => {
+    const { workbench, page, api, resultsDir } = e2e();
+    await workbench.runCommand('PostHog Test: Show Canned Results');
+    const before = await resultsFrame(page, 'Canned results');
+    await waitUntil(page, async () => (await before.locator('.sections').getAttribute('data-saved-sections')) === '3', 'the webview kept its three finished sections');
+    // Runs only: the restored notebook editor's SQL cells are checked again (HogQLMetadata), which runs nothing.
+    const runs = () =>
+      api.requests
+        .filter((request) => request.method === 'POST' && request.path.includes('/query/'))
+        .map((request) => (request.body as { query?: { kind?: string } } | undefined)?.query?.kind)
+        .filter((kind) => kind !== 'HogQLMetadata' && kind !== 'DatabaseSchemaQuery');
+    const runsBefore = runs().length;
+
+    page.once('dialog', (dialog) => void dialog.accept()); // a "leave the page?" prompt would keep the old page
+    await workbench.runCommand('Developer: Reload Window');
+    await workbench.waitUntilReady();
+    const frame = await resultsFrame(page, 'Canned results', 60_000);
+    const table = frame.locator('section[data-section="card-sql"]');
+    await waitUntil(page, async () => (await table.locator('.note.restored').count()) === 1, 'the table section is restored', 60_000);
+    assert.match(await table.locator('.note.restored').innerText(), /^Restored from the run at .+: the first 1,000 of 10,000 rows\. Run again for all\.$/);
+    assert.match(await table.locator('.summary').innerText(), /^10,000 rows in [\d.]+ s$/, 'the run\'s state line');
+    assert.deepEqual(await table.locator('.row.header .cell').allInnerTexts(), Array.from({ length: 10 }, (_, column) => `col_${column}`));
+    await waitUntil(page, async () => (await table.locator('.grid').getAttribute('aria-rowcount')) === '1001', 'the 1,000 kept rows are in the grid');
+    await waitUntil(page, async () => (await table.locator('.cell', { hasText: HOSTILE_CELL }).count()) === 1, 'the hostile cell shows as its text');
+    assert.equal(await frame.locator('img').count(), 0, 'no markup from the server is rendered');
+    assert.deepEqual(await table.locator('.tools vscode-button').allInnerTexts(), ['Copy cell', 'Copy row', 'Export the first 1,000 rows as CSV…', 'Run again']);
+
+    const trends = frame.locator('section[data-section="card-trends"]');
+    await waitUntil(page, async () => (await trends.locator('.chart-canvas canvas').count()) > 0, 'the restored trend is drawn');
+    assert.match(await trends.locator('.note.restored').innerText(), /^Restored from the run at .+\. Run again for a fresh result\.$/);
+    assert.deepEqual(await frame.locator('section.result h2').allInnerTexts(), ['Pageviews and sign-ups', 'Daily active users (SQL)', 'Sign-up funnel'], 'the running section had no result to keep');
+    assert.deepEqual(runs().slice(runsBefore), [], 'no query was run to restore it');
+
+    await workbench.screenshot(path.join(resultsDir, 'query-results-restored.png'));
+  });
 });

@@ -5,7 +5,8 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'mocha';
 import * as vscode from 'vscode';
 import type { ResultsPanel, ResultsPanels } from '../../src/results';
-import type { ResultsExtensionMessage } from '../../src/results/protocol';
+import type { ResultsExtensionMessage, ResultsPanelState } from '../../src/results/protocol';
+import { COMMANDS } from '../../src/workbench/commandIds';
 import { ExplorerHarness } from './support/explorerHarness';
 import { runnerSecrets } from './support/runnerContext';
 import {
@@ -131,5 +132,70 @@ describe('Results panel (in the editor)', () => {
     assert.deepEqual(written.columns.slice(0, 3), ['Series', 'Total', '2026-11-22']);
     assert.deepEqual(written.rows[1]!.slice(0, 3), ['signed_up', 33, 2]);
     assert.ok(harness.window.messages.some((message) => message.text.startsWith('Exported 10,000 rows to')));
+  });
+
+  it('restores a panel from the state its webview kept: sections marked restored, Run again through Run Query, export of what it holds', async () => {
+    const uri = vscode.Uri.parse('posthog-test:/notebooks/restored.md');
+    const kept = Array.from({ length: 1_000 }, (_, row) => [`row ${row}`, row === 1 ? HOSTILE_CELL : String(row)]);
+    const state: ResultsPanelState = {
+      uri: uri.toString(),
+      title: 'Restored demo',
+      sections: [
+        { id: 'card-big', label: 'Big table', queryKind: 'HogQLQuery', state: 'done', summary: '10,000 rows in 2.0 s', at: Date.UTC(2026, 10, 29, 5, 0), view: { kind: 'table', columns: ['name', 'value'], rowCount: 10_000 }, rows: kept },
+        { id: 'card-broken', label: 'Broken', queryKind: 'HogQLQuery', state: 'failed', summary: 'Unknown table', at: Date.UTC(2026, 10, 29, 5, 1), rows: [] },
+      ],
+    };
+    const webviewPanel = vscode.window.createWebviewPanel('posthogExplorer.results', 'Results: Restored demo', vscode.ViewColumn.Active);
+    await panels.deserializeWebviewPanel(webviewPanel, state);
+    const panel = panels.panel(uri);
+    assert.ok(panel, 'the panel is known again, for the next run to show in');
+    const posted: ResultsExtensionMessage[] = [];
+    panel.onDidPost((message) => posted.push(message));
+    await waitFor(panel.onDidPost, (message) => message.type === 'rows' && message.id === 'card-big' && message.start + message.rows.length === 1_000, 'the restored rows');
+    const [big, broken] = posted.filter((message) => message.type === 'section');
+    assert.ok(big?.type === 'section' && broken?.type === 'section');
+    assert.deepEqual(big.restored, { rows: 10_000 });
+    assert.equal(big.view?.rowCount, 1_000, 'the webview is told what the copy holds');
+    assert.equal(big.summary, '10,000 rows in 2.0 s');
+    assert.equal(big.at, Date.UTC(2026, 10, 29, 5, 0));
+    assert.deepEqual([broken.state, broken.summary, broken.restored], ['failed', 'Unknown table', { rows: 0 }]);
+
+    const runs: unknown[][] = [];
+    const runQuery = harness.registry.commands.get(COMMANDS.runQuery);
+    harness.registry.commands.set(COMMANDS.runQuery, (...args) => runs.push(args));
+    try {
+      await panel.receive({ type: 'rerun', id: 'card-big' });
+      await panel.receive({ type: 'rerun', id: 'no-such-card' });
+    } finally {
+      harness.registry.commands.set(COMMANDS.runQuery, runQuery!);
+    }
+    assert.deepEqual(runs, [[uri, 'card-big']], 'Run again goes through Run Query, for the restored card only');
+
+    const csv = path.join(tmp, 'restored.csv');
+    harness.window.saveTargets.push(vscode.Uri.file(csv));
+    await panel.receive({ type: 'export', id: 'card-big', format: 'csv' });
+    const records = csvRecords(readFileSync(csv, 'utf8'));
+    assert.equal(records.length, 1_001);
+    assert.equal(records[2]![1], HOSTILE_CELL);
+    assert.match(harness.window.messages.at(-1)!.text, /^Exported the first 1,000 of 10,000 rows to .*: run the query again to export all\.$/);
+    harness.window.saveTargets.push(vscode.Uri.file(path.join(tmp, 'restored.json')));
+    await panel.receive({ type: 'export', id: 'card-big', format: 'json' });
+    assert.equal(harness.window.saveTargets.length, 1, 'no save dialog for JSON: the restored values are text');
+    harness.window.saveTargets.length = 0;
+    assert.match(harness.window.messages.at(-1)!.text, /exported as CSV only/);
+
+    panels.show({ uri, title: 'Restored demo' }, { id: 'card-big', label: 'Big table', queryKind: 'HogQLQuery' }, done(hogqlResponse(3, 2)));
+    const fresh = posted.at(-2);
+    assert.ok(fresh?.type === 'section' && fresh.id === 'card-big');
+    assert.equal(fresh.restored, undefined, 'a new run replaces the restored copy');
+    assert.equal(fresh.generation, 2);
+    panel.dispose();
+  });
+
+  it('a saved state it cannot read closes the panel', async () => {
+    const webviewPanel = vscode.window.createWebviewPanel('posthogExplorer.results', 'Results', vscode.ViewColumn.Active);
+    const closed = new Promise<void>((resolve) => webviewPanel.onDidDispose(() => resolve()));
+    await panels.deserializeWebviewPanel(webviewPanel, { uri: 'x', title: 'y', sections: [{ id: 'no rows' }] });
+    await closed;
   });
 });

@@ -14,18 +14,12 @@ import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import { type ExtensionMessage, type FilterState, PanelStateSchema, parseExtensionMessage, type WebviewMessage } from '../../events/protocol';
 import { EventDetailView } from './detail';
 import { button, debounce, el } from '../shared/dom';
+import { runPanelPage, type VsCodeApi } from '../shared/page';
 import { FilterForm } from './form';
 import { t } from './l10n';
 import { LiveControls } from './live';
 import { VirtualTable } from './table';
-import { TimeText } from './timeText';
-
-interface VsCodeApi {
-  postMessage(message: unknown): void;
-  getState(): unknown;
-  setState(state: unknown): void;
-}
-declare function acquireVsCodeApi(): VsCodeApi;
+import { TimeText } from '../shared/timeText';
 
 type ResetMessage = Extract<ExtensionMessage, { type: 'reset' }>;
 type StatusMessage = Extract<ExtensionMessage, { type: 'status' }>;
@@ -218,13 +212,4 @@ function showLine(line: HTMLElement, text: string): void {
   line.hidden = !text;
 }
 
-const page = new EventsPage(acquireVsCodeApi());
-window.addEventListener('message', (event: MessageEvent) => {
-  const parsed = parseExtensionMessage(event.data);
-  if (parsed.ok) {
-    page.receive(parsed.message);
-  } else {
-    console.warn(`Ignored a malformed message from the extension: ${parsed.problem}`);
-  }
-});
-page.start(document.getElementById('app')!);
+runPanelPage((vscode) => new EventsPage(vscode), parseExtensionMessage);

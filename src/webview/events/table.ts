@@ -2,7 +2,7 @@
 // The results table: rows kept in flat arrays, only the rows in view (plus a few) in the DOM.
 import { el } from '../shared/dom';
 import { t } from './l10n';
-import { TimeText } from './timeText';
+import { TimeText } from '../shared/timeText';
 import { MAX_RENDERED_ROWS, shouldLoadMore, visibleRange } from '../shared/virtualRange';
 
 export const ROW_HEIGHT = 24;

@@ -1,17 +1,15 @@
 /// <reference lib="dom" />
 // One card's section: its label and state (a spinner and Cancel while it runs, "N rows in T s", PostHog's
 // error), then what its result shows as: a table, a trends chart beside its series and totals, or a link
-// to PostHog for kinds not drawn here.
+// to PostHog for kinds not drawn here. A section restored after a window reload says what it holds, offers
+// Run again, and exports only what it holds, as CSV (its rows are text).
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-progress-ring/index.js';
-import type { ResultsExtensionMessage, ResultsWebviewMessage } from '../../results/protocol';
+import type { ResultsWebviewMessage, RowsMessage, SectionMessage } from '../../results/protocol';
 import { button, el } from '../shared/dom';
 import { TrendsChartView } from './chart';
 import { ResultGrid } from './grid';
 import { t } from './l10n';
-
-type SectionMessage = Extract<ResultsExtensionMessage, { type: 'section' }>;
-type RowsMessage = Extract<ResultsExtensionMessage, { type: 'rows' }>;
 
 export class ResultSectionView {
   readonly element: HTMLElement;
@@ -28,6 +26,8 @@ export class ResultSectionView {
   constructor(
     private readonly id: string,
     private readonly send: (message: ResultsWebviewMessage) => void,
+    /** A time (ms since the epoch) as the editor's language writes it. */
+    private readonly timeText: (ms: number) => string,
   ) {
     this.element = el('section', { class: 'result', 'data-section': id });
     const header = el('header');
@@ -52,13 +52,16 @@ export class ResultSectionView {
     this.cancel.removeAttribute('disabled');
     this.element.setAttribute('aria-busy', String(running));
     this.grid = undefined;
-    this.tools.replaceChildren(...this.openButton(message));
-    if (message.state !== 'done') {
-      // A new run replaces the old result only once it is done: keep showing the last one meanwhile.
-      if (!running) this.content.replaceChildren();
-      return;
+    this.tools.replaceChildren(...this.restoredButtons(message), ...this.openButton(message));
+    if (running) {
+      return; // a new run replaces the old result only once it has ended: keep showing the last one meanwhile
     }
     this.content.replaceChildren();
+    if (message.state === 'done') this.showResult(message);
+    if (message.restored) this.content.prepend(el('p', { class: 'note restored' }, this.restoredText(message, message.restored.rows)));
+  }
+
+  private showResult(message: SectionMessage): void {
     const view = message.view;
     if (!view || view.kind === 'unsupported') {
       this.content.append(el('p', { class: 'note' }, t('This kind of result is not drawn here: open it in PostHog to see it as PostHog shows it.')));
@@ -72,7 +75,20 @@ export class ResultSectionView {
     this.grid = new ResultGrid(t('Rows of {0}', message.label), { copy: (text) => this.send({ type: 'copy', text }) });
     this.grid.reset(view.columns);
     this.content.append(this.grid.element);
-    this.tools.prepend(...this.tableButtons());
+    this.tools.prepend(...this.tableButtons(message));
+  }
+
+  /** What a restored section holds, and from when. */
+  private restoredText(message: SectionMessage, runRows: number): string {
+    const at = message.at === undefined ? '' : this.timeText(message.at);
+    const view = message.view;
+    if (view && view.kind !== 'unsupported' && view.rowCount < runRows) {
+      return t('Restored from the run at {0}: the first {1} of {2} rows. Run again for all.', at, count(view.rowCount), count(runRows));
+    }
+    if (view?.kind === 'trends' && !view.chart) {
+      return t('Restored from the run at {0}: its table only, as the chart was too large to keep. Run again to draw it.', at);
+    }
+    return t('Restored from the run at {0}. Run again for a fresh result.', at);
   }
 
   rows(message: RowsMessage): void {
@@ -81,7 +97,7 @@ export class ResultSectionView {
     }
   }
 
-  private tableButtons(): HTMLElement[] {
+  private tableButtons(message: SectionMessage): HTMLElement[] {
     const copyCell = button(t('Copy cell'), { secondary: true });
     copyCell.addEventListener('click', () => {
       const cell = this.grid?.activeCell;
@@ -92,11 +108,28 @@ export class ResultSectionView {
       const cell = this.grid?.activeCell;
       if (cell) this.send({ type: 'copy', text: this.grid!.rowText(cell.row) });
     });
-    const csv = button(t('Export CSV…'), { secondary: true });
+    const held = message.view?.rowCount ?? 0;
+    const truncated = message.restored !== undefined && held < message.restored.rows;
+    const csv = button(truncated ? t('Export the first {0} rows as CSV…', count(held)) : t('Export CSV…'), { secondary: true });
     csv.addEventListener('click', () => this.send({ type: 'export', id: this.id, format: 'csv' }));
+    if (message.restored) {
+      return [copyCell, copyRow, csv]; // its rows are text now: JSON would misstate PostHog's types
+    }
     const json = button(t('Export JSON…'), { secondary: true });
     json.addEventListener('click', () => this.send({ type: 'export', id: this.id, format: 'json' }));
     return [copyCell, copyRow, csv, json];
+  }
+
+  private restoredButtons(message: SectionMessage): HTMLElement[] {
+    if (!message.restored) {
+      return [];
+    }
+    const again = button(t('Run again'), { title: t('Run this query again (counts against the key’s HogQL queries an hour)') });
+    again.addEventListener('click', () => {
+      again.setAttribute('disabled', '');
+      this.send({ type: 'rerun', id: this.id });
+    });
+    return [again];
   }
 
   private openButton(message: SectionMessage): HTMLElement[] {
@@ -107,4 +140,8 @@ export class ResultSectionView {
     open.addEventListener('click', () => this.send({ type: 'open', id: this.id }));
     return [open];
   }
+}
+
+function count(rows: number): string {
+  return rows.toLocaleString('en-US');
 }

@@ -12,12 +12,18 @@ export interface SuiteFile {
   load(): void;
 }
 
+/** The report URL the suites already ran for, in this profile. */
+const RAN_FOR_KEY = 'posthogExplorerTest.ranFor';
+
 export function startRunner(context: vscode.ExtensionContext, files: SuiteFile[]): void {
   // Suites use this extension's real SecretStorage (and other context services) through it, also under
   // @vscode/test-electron, where test/electron/index.ts activates this extension and runs the suites itself.
   publishRunnerContext(context);
   const reportUrl = process.env[REPORT_URL_ENV];
   if (!reportUrl) return; // Not started by the test host: run nothing.
+  // Once per test host: an e2e test that reloads the window activates this extension again.
+  if (context.globalState.get(RAN_FOR_KEY) === reportUrl) return;
+  void context.globalState.update(RAN_FOR_KEY, reportUrl);
   const reporter = new Reporter(reportUrl);
   runSuites(files, reporter).catch((error) => reporter.send({ type: 'crash', error: describeError(error) }));
 }

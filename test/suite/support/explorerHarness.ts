@@ -44,6 +44,13 @@ export class RecordingRegistry implements WorkbenchRegistry {
   }
 
   setContext(): void {}
+
+  /** Runs the recorded command, as VS Code runs the registered one. */
+  async executeCommand(id: string, ...args: unknown[]): Promise<unknown> {
+    const command = this.commands.get(id);
+    if (!command) throw new Error(`No command ${id} is registered`);
+    return command(...args);
+  }
 }
 
 let harnesses = 0;

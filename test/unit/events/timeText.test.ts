@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { TimeText } from '../../../src/webview/events/timeText';
+import { TimeText } from '../../../src/webview/shared/timeText';
 
 describe('time text', () => {
   const now = Date.parse('2026-11-23T12:00:00Z');
