@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { QueryNode } from '../api';
-import { readPostHogBlocks, scanTags, type PhBlock, type PhComponent, type PhLocatedBlock, type PhPropValue, type TagInfo } from '../notebooks';
+import { parseTagAt, postHogLines, readPostHogBlocks, type PhBlock, type PhComponent, type PhLocatedBlock, type PhPropValue } from '../notebooks';
 import { innerQuery, queryKindLabel } from './innerQuery';
 
 /** A query card or SQL cell of a notebook's Markdown, as PostHog's web app reads it. */
@@ -34,46 +34,65 @@ const SQL_TAGS = new Set(['HogQLSQL', 'SQLV2']);
 
 const CARD_TAG_START = /^[ \t]*<(?:Query|Insight|HogQLSQL|SQLV2)\b/m;
 
+/** Where a text's lines are: a line's text (without its line break) and the offset in the text where it starts. */
+export interface CardText {
+  lineText(line: number): string;
+  offsetOfLine(line: number): number;
+}
+
 /** Every query card and SQL cell of a notebook's Markdown, in document order. Linear in the text. */
 export function findQueryCards(markdown: string): QueryCard[] {
-  // PostHog's reader takes a few hundred ms on a 2 MB notebook; the lenses ask after each edit.
+  // A quick test first: most notebooks have no card, and PostHog's reader takes a few hundred ms on 2 MB.
   if (!CARD_TAG_START.test(markdown)) {
     return [];
   }
-  const { blocks } = readPostHogBlocks(markdown);
-  const runnable = blocks.filter((block) => isCardBlock(block.node));
-  if (runnable.length === 0) {
-    return [];
-  }
-  const tagsByLine = tagsAtLineStarts(markdown);
+  return cardsOfBlocks(readPostHogBlocks(markdown).blocks, linesOf(markdown));
+}
+
+/**
+ * The query cards and SQL cells among blocks of PostHog's reading (readPostHogBlocks, or a reading that follows
+ * edits: QueryCardReading) of a text. Linear in the blocks; each card is read from its own lines only.
+ */
+export function cardsOfBlocks(blocks: readonly PhLocatedBlock[], text: CardText): QueryCard[] {
   const seen = new Map<string, number>();
-  return runnable.map((block) => {
-    const previous = blocks[blocks.indexOf(block) - 1];
-    return toCard(markdown, block, block.node as PhComponent, headingText(previous), tagsByLine.get(block.line), seen);
+  const cards: QueryCard[] = [];
+  blocks.forEach((block, index) => {
+    if (isCardBlock(block.node)) {
+      cards.push(toCard(text, block, block.node, headingText(blocks[index - 1]), seen));
+    }
   });
+  return cards;
 }
 
 function isCardBlock(node: PhBlock): node is PhComponent {
   return node.type === 'component' && (QUERY_TAGS.has(node.tagName) || SQL_TAGS.has(node.tagName));
 }
 
-function tagsAtLineStarts(markdown: string): Map<number, TagInfo> {
-  const byLine = new Map<number, TagInfo>();
-  for (const tag of scanTags(markdown).tags) {
-    if (!byLine.has(tag.line)) {
-      byLine.set(tag.line, tag);
-    }
-  }
-  return byLine;
+/** A text's lines as PostHog's reader splits them, found only when a SQL cell asks. */
+function linesOf(markdown: string): CardText {
+  let lines: string[] | undefined;
+  let starts: number[] | undefined;
+  return {
+    lineText: (line) => (lines ??= postHogLines(markdown))[line] ?? '',
+    offsetOfLine: (line) => (starts ??= lineStarts(markdown))[line] ?? markdown.length,
+  };
 }
 
-function toCard(markdown: string, block: PhLocatedBlock, node: PhComponent, heading: string | undefined, tag: TagInfo | undefined, seen: Map<string, number>): QueryCard {
+function lineStarts(markdown: string): number[] {
+  const starts = [0];
+  for (const match of markdown.matchAll(/\r\n?|\n/g)) {
+    starts.push(match.index + match[0].length);
+  }
+  return starts;
+}
+
+function toCard(text: CardText, block: PhLocatedBlock, node: PhComponent, heading: string | undefined, seen: Map<string, number>): QueryCard {
   const range = { startLine: block.line, endLine: block.endLine };
   const id = cardId(node, seen);
   if (SQL_TAGS.has(node.tagName)) {
-    const text = typeof node.props['code'] === 'string' ? node.props['code'] : '';
-    const sql = { text, offset: codeOffset(markdown, tag, text) };
-    return { id, kind: 'sql', tag: node.tagName, label: heading ?? sqlLabel(text), range, query: { kind: 'HogQLQuery', query: text }, sql };
+    const code = typeof node.props['code'] === 'string' ? node.props['code'] : '';
+    const sql = { text: code, offset: codeOffset(text, block, node, code) };
+    return { id, kind: 'sql', tag: node.tagName, label: heading ?? sqlLabel(code), range, query: { kind: 'HogQLQuery', query: code }, sql };
   }
   const saved = savedInsightOf(node);
   const query = saved === undefined ? innerQuery(node.props['query']) : undefined;
@@ -99,13 +118,34 @@ function savedInsightOf(node: PhComponent): string | undefined {
   return undefined;
 }
 
-/** Where the code's text starts in the document: after `"` or `'`, or after `{"` for a braced JSON string. */
-function codeOffset(markdown: string, tag: TagInfo | undefined, text: string): number {
-  const span = tag?.propSpans['code'];
-  if (!span || text === '') {
-    return span?.valueStart ?? -1;
+/**
+ * Where the code's text starts in the document: after `"` or `'`, or after `{"` for a braced JSON string; -1
+ * when the tag has no `code` prop. Read from the card's own tag (its trimmed lines, `raw`), so that the offset
+ * depends on the card's lines only.
+ */
+function codeOffset(text: CardText, block: PhLocatedBlock, node: PhComponent, code: string): number {
+  const raw = node.raw ?? '';
+  const parse = parseTagAt(raw, 0);
+  const span = parse.ok ? parse.tag.propSpans['code'] : undefined;
+  if (!span) {
+    return -1;
   }
-  return span.valueStart + (markdown.startsWith('{"', span.valueStart) ? 2 : 1);
+  const valueStart = code === '' ? span.valueStart : span.valueStart + (raw.startsWith('{"', span.valueStart) ? 2 : 1);
+  const lineBreak = raw.lastIndexOf('\n', valueStart - 1);
+  if (lineBreak === -1) {
+    const firstLine = text.lineText(block.line);
+    return text.offsetOfLine(block.line) + firstLine.length - firstLine.trimStart().length + valueStart;
+  }
+  const lineInTag = countLineBreaks(raw, valueStart);
+  return text.offsetOfLine(block.line + lineInTag) + valueStart - lineBreak - 1;
+}
+
+function countLineBreaks(text: string, end: number): number {
+  let count = 0;
+  for (let index = text.indexOf('\n'); index !== -1 && index < end; index = text.indexOf('\n', index + 1)) {
+    count++;
+  }
+  return count;
 }
 
 /** A heading written just before a card names it, as notebooks are written. */
