@@ -26,6 +26,10 @@ export class QueryCardReading {
     }
   }
 
+  get lineCount(): number {
+    return this.reading.lineCount;
+  }
+
   /** The cards, with SQL cells' offsets in the text as `offsetOfLine` gives a line's start. */
   cards(offsetOfLine: (line: number) => number): QueryCard[] {
     const text: CardText = { lineText: (line) => this.reading.lineAt(line), offsetOfLine };
