@@ -19,9 +19,18 @@ export interface QueryCard {
    * A SQL cell's code, and the offset in the document where its written value's text starts (after the quote).
    * The offset maps characters exactly up to the first escape (`\n`, `\"`) in the written value.
    */
-  readonly sql?: { text: string; offset: number };
+  readonly sql?: SqlCode;
   /** A saved insight's short id (an Insight tag or a SavedInsightNode): shown in PostHog, not run here. */
   readonly savedInsight?: string;
+}
+
+/** A SQL cell's code: as PostHog reads it (`text`, HTML entities decoded), and as written (for editor offsets). */
+export interface SqlCode {
+  readonly text: string;
+  /** Where `text` starts in the document (after the quote); -1 when the tag has no `code` prop. */
+  readonly offset: number;
+  /** Where the `code` prop's written value starts (its quote or brace), and its value as written (scanTags' reading). */
+  readonly written?: { readonly valueStart: number; readonly code: unknown };
 }
 
 /** Tags whose node is a query (ph-query): an inline query, or a saved insight by short id. */
@@ -40,10 +49,15 @@ export interface CardText {
   offsetOfLine(line: number): number;
 }
 
+/** Whether a line starts with a card's tag: a text without one has no card (a quick test, before reading). */
+export function mayHoldQueryCards(markdown: string): boolean {
+  return CARD_TAG_START.test(markdown);
+}
+
 /** Every query card and SQL cell of a notebook's Markdown, in document order. Linear in the text. */
 export function findQueryCards(markdown: string): QueryCard[] {
-  // A quick test first: most notebooks have no card, and PostHog's reader takes a few hundred ms on 2 MB.
-  if (!CARD_TAG_START.test(markdown)) {
+  // Most notebooks have no card, and PostHog's reader takes a few hundred ms on 2 MB.
+  if (!mayHoldQueryCards(markdown)) {
     return [];
   }
   return cardsOfBlocks(readPostHogBlocks(markdown).blocks, linesOf(markdown));
@@ -91,7 +105,7 @@ function toCard(text: CardText, block: PhLocatedBlock, node: PhComponent, headin
   const id = cardId(node, seen);
   if (SQL_TAGS.has(node.tagName)) {
     const code = typeof node.props['code'] === 'string' ? node.props['code'] : '';
-    const sql = { text: code, offset: codeOffset(text, block, node, code) };
+    const sql = sqlCode(text, block, node, code);
     return { id, kind: 'sql', tag: node.tagName, label: heading ?? sqlLabel(code), range, query: { kind: 'HogQLQuery', query: code }, sql };
   }
   const saved = savedInsightOf(node);
@@ -119,25 +133,29 @@ function savedInsightOf(node: PhComponent): string | undefined {
 }
 
 /**
- * Where the code's text starts in the document: after `"` or `'`, or after `{"` for a braced JSON string; -1
- * when the tag has no `code` prop. Read from the card's own tag (its trimmed lines, `raw`), so that the offset
- * depends on the card's lines only.
+ * Where the code's text starts in the document: after `"` or `'`, or after `{"` for a braced JSON string.
+ * Read from the card's own tag (its trimmed lines, `raw`), so that it depends on the card's lines only.
  */
-function codeOffset(text: CardText, block: PhLocatedBlock, node: PhComponent, code: string): number {
+function sqlCode(text: CardText, block: PhLocatedBlock, node: PhComponent, code: string): SqlCode {
   const raw = node.raw ?? '';
   const parse = parseTagAt(raw, 0);
   const span = parse.ok ? parse.tag.propSpans['code'] : undefined;
-  if (!span) {
-    return -1;
+  if (!parse.ok || !span) {
+    return { text: code, offset: -1 };
   }
-  const valueStart = code === '' ? span.valueStart : span.valueStart + (raw.startsWith('{"', span.valueStart) ? 2 : 1);
-  const lineBreak = raw.lastIndexOf('\n', valueStart - 1);
+  const textStart = code === '' ? span.valueStart : span.valueStart + (raw.startsWith('{"', span.valueStart) ? 2 : 1);
+  const written = { valueStart: offsetInDocument(text, block, raw, span.valueStart), code: parse.tag.props['code'] };
+  return { text: code, offset: offsetInDocument(text, block, raw, textStart), written };
+}
+
+/** The document offset of an offset in a card's `raw` (its lines joined, the first line's indent trimmed). */
+function offsetInDocument(text: CardText, block: PhLocatedBlock, raw: string, at: number): number {
+  const lineBreak = raw.lastIndexOf('\n', at - 1);
   if (lineBreak === -1) {
     const firstLine = text.lineText(block.line);
-    return text.offsetOfLine(block.line) + firstLine.length - firstLine.trimStart().length + valueStart;
+    return text.offsetOfLine(block.line) + firstLine.length - firstLine.trimStart().length + at;
   }
-  const lineInTag = countLineBreaks(raw, valueStart);
-  return text.offsetOfLine(block.line + lineInTag) + valueStart - lineBreak - 1;
+  return text.offsetOfLine(block.line + countLineBreaks(raw, at)) + at - lineBreak - 1;
 }
 
 function countLineBreaks(text: string, end: number): number {
