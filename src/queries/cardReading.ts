@@ -1,5 +1,5 @@
-import { type LinePosition, PostHogBlockReading } from '../notebooks';
-import { type CardText, cardsOfBlocks, type QueryCard } from './cards';
+import { type LinePosition, PostHogBlockReading, type RereadExtent } from '../notebooks';
+import { cardBlockIndexes, type CardText, cardsOfBlocks, type QueryCard } from './cards';
 
 /** A VS Code content change: a range of the text before it, and what replaced it. */
 export interface TextChange {
@@ -13,7 +13,12 @@ export interface TextChange {
  * neighbourhood, not the whole text. The cards always equal findQueryCards of the edited text.
  */
 export class QueryCardReading {
-  private constructor(private readonly reading: PostHogBlockReading) {}
+  /** Which of the reading's blocks are cards, kept with each edit so that a big notebook's blocks are not searched again. */
+  private cardIndexes: number[];
+
+  private constructor(private readonly reading: PostHogBlockReading) {
+    this.cardIndexes = cardBlockIndexes(reading.blocks, 0, reading.blocks.length);
+  }
 
   static of(text: string): QueryCardReading {
     return new QueryCardReading(PostHogBlockReading.of(text));
@@ -22,8 +27,18 @@ export class QueryCardReading {
   /** Applies one event's changes, whose ranges all refer to the text before the event. */
   apply(changes: readonly TextChange[]): void {
     for (const change of [...changes].sort(lastFirst)) {
-      this.reading.replace(change.range.start, change.range.end, change.text);
+      this.followCards(this.reading.replace(change.range.start, change.range.end, change.text));
     }
+  }
+
+  private followCards(extent: RereadExtent): void {
+    const replacedEnd = extent.fromBlock + extent.oldBlocks;
+    const moved = extent.newBlocks - extent.oldBlocks;
+    this.cardIndexes = [
+      ...this.cardIndexes.filter((index) => index < extent.fromBlock),
+      ...cardBlockIndexes(this.reading.blocks, extent.fromBlock, extent.fromBlock + extent.newBlocks),
+      ...this.cardIndexes.filter((index) => index >= replacedEnd).map((index) => index + moved),
+    ];
   }
 
   get lineCount(): number {
@@ -33,7 +48,7 @@ export class QueryCardReading {
   /** The cards, with SQL cells' offsets in the text as `offsetOfLine` gives a line's start. */
   cards(offsetOfLine: (line: number) => number): QueryCard[] {
     const text: CardText = { lineText: (line) => this.reading.lineAt(line), offsetOfLine };
-    return cardsOfBlocks(this.reading.blocks, text);
+    return cardsOfBlocks(this.reading.blocks, text, this.cardIndexes);
   }
 }
 

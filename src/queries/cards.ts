@@ -67,15 +67,23 @@ export function findQueryCards(markdown: string): QueryCard[] {
  * The query cards and SQL cells among blocks of PostHog's reading (readPostHogBlocks, or a reading that follows
  * edits: QueryCardReading) of a text. Linear in the blocks; each card is read from its own lines only.
  */
-export function cardsOfBlocks(blocks: readonly PhLocatedBlock[], text: CardText): QueryCard[] {
+export function cardsOfBlocks(blocks: readonly PhLocatedBlock[], text: CardText, cardIndexes = cardBlockIndexes(blocks, 0, blocks.length)): QueryCard[] {
   const seen = new Map<string, number>();
-  const cards: QueryCard[] = [];
-  blocks.forEach((block, index) => {
-    if (isCardBlock(block.node)) {
-      cards.push(toCard(text, block, block.node, headingText(blocks[index - 1]), seen));
-    }
+  return cardIndexes.map((index) => {
+    const block = blocks[index]!;
+    return toCard(text, block, block.node as PhComponent, headingText(blocks[index - 1]), seen);
   });
-  return cards;
+}
+
+/** The indexes of the card blocks among blocks [from, to). */
+export function cardBlockIndexes(blocks: readonly PhLocatedBlock[], from: number, to: number): number[] {
+  const indexes: number[] = [];
+  for (let index = from; index < to; index++) {
+    if (isCardBlock(blocks[index]!.node)) {
+      indexes.push(index);
+    }
+  }
+  return indexes;
 }
 
 function isCardBlock(node: PhBlock): node is PhComponent {

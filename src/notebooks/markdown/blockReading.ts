@@ -7,8 +7,12 @@ export interface LinePosition {
   readonly character: number;
 }
 
-/** What an edit re-read: the lines read again, and how many old blocks were replaced by how many new ones. */
+/**
+ * What an edit re-read: the lines read again, and how many old blocks, from block `fromBlock` on, were replaced
+ * by how many new ones.
+ */
 export interface RereadExtent {
+  readonly fromBlock: number;
   readonly fromLine: number;
   readonly toLine: number;
   readonly oldBlocks: number;
@@ -25,6 +29,9 @@ export interface RereadExtent {
  * reading also was (a block's start or a blank line between blocks), the rest reads as before, shifted. Code
  * left open and `<!--` without a `-->` ending a line reach the end of the text: an edit after them re-reads
  * from them on (and, for an open fence, to the end).
+ *
+ * An edit costs the blocks it re-reads plus a pass over the blocks after it, whose lines it moves in place: the
+ * blocks given out are valid until the next edit.
  */
 export class PostHogBlockReading {
   private constructor(
@@ -86,10 +93,15 @@ export class PostHogBlockReading {
     if (read.end >= this.lines.length) {
       resumeAt = oldBlocks.length;
     }
-    const kept = oldBlocks.slice(resumeAt).map((block) => shiftBlock(block, delta));
-    this.blockList = [...oldBlocks.slice(0, firstChanged), ...read.blocks, ...kept];
-    this.reaches = [...oldReaches.slice(0, firstChanged), ...read.reaches, ...oldReaches.slice(resumeAt).map((reach) => reach + delta)];
-    return { fromLine: restart, toLine: read.end, oldBlocks: resumeAt - firstChanged, newBlocks: read.blocks.length };
+    if (delta !== 0) {
+      for (let index = resumeAt; index < oldBlocks.length; index++) {
+        moveBlock(oldBlocks[index]!, delta);
+        oldReaches[index]! += delta;
+      }
+    }
+    this.blockList = spliced(oldBlocks, firstChanged, resumeAt, read.blocks);
+    this.reaches = spliced(oldReaches, firstChanged, resumeAt, read.reaches);
+    return { fromBlock: firstChanged, fromLine: restart, toLine: read.end, oldBlocks: resumeAt - firstChanged, newBlocks: read.blocks.length };
   }
 
   /** The first block whose reading looked at `line` or after (blocks after it too may, but start later). */
@@ -118,22 +130,26 @@ function resumptionAt(blocks: readonly PhLocatedBlock[], from: number, line: num
   return previous !== undefined && low - 1 >= from && previous.endLine > line ? undefined : low;
 }
 
-/** `lines` with [from, to) replaced, in place unless too many lines come in to pass them as arguments. */
-function spliced(lines: string[], from: number, to: number, inserted: string[]): string[] {
-  if (inserted.length <= MAX_SPLICED_LINES) {
-    lines.splice(from, to - from, ...inserted);
-    return lines;
+/** `items` with [from, to) replaced, in place unless too many come in to pass them as arguments. */
+function spliced<T>(items: T[], from: number, to: number, inserted: T[]): T[] {
+  if (inserted.length <= MAX_SPLICED_ITEMS) {
+    items.splice(from, to - from, ...inserted);
+    return items;
   }
-  return lines.slice(0, from).concat(inserted, lines.slice(to));
+  return items.slice(0, from).concat(inserted, items.slice(to));
 }
 
 /** Spread arguments past tens of thousands overflow the stack. */
-const MAX_SPLICED_LINES = 10_000;
+const MAX_SPLICED_ITEMS = 10_000;
 
-function shiftBlock(block: PhLocatedBlock, delta: number): PhLocatedBlock {
-  if (delta === 0) {
-    return block;
+type Mutable<T> = { -readonly [Key in keyof T]: T[Key] };
+
+/** The reading's own blocks (and errors) move with their lines, without a copy of each per keystroke. */
+function moveBlock(block: PhLocatedBlock, delta: number): void {
+  const movable = block as Mutable<PhLocatedBlock>;
+  movable.line += delta;
+  movable.endLine += delta;
+  if (block.error) {
+    (block.error as Mutable<NonNullable<PhLocatedBlock['error']>>).line += delta;
   }
-  const moved = { node: block.node, line: block.line + delta, endLine: block.endLine + delta };
-  return block.error ? { ...moved, error: { ...block.error, line: block.error.line + delta } } : moved;
 }

@@ -31,7 +31,7 @@ describe('PostHogBlockReading: a reading that follows edits', () => {
     const paragraphs = Array.from({ length: 100 }, (_, index) => `paragraph ${index}`);
     const reading = PostHogBlockReading.of(paragraphs.join('\n\n'));
     const extent = reading.replace({ line: 100, character: 0 }, { line: 100, character: 0 }, 'new line\n\n');
-    assert.deepEqual(extent, { fromLine: 100, toLine: 103, oldBlocks: 1, newBlocks: 2 });
+    assert.deepEqual(extent, { fromBlock: 50, fromLine: 100, toLine: 103, oldBlocks: 1, newBlocks: 2 });
     assert.deepEqual(reading.blocks.at(-1), { node: { type: 'paragraph', children: [{ type: 'text', text: 'paragraph 99' }] }, line: 200, endLine: 201 });
   });
 
