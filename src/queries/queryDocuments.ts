@@ -84,7 +84,13 @@ export class QueryDocuments {
       this.read.delete(key);
       return;
     }
-    known.reading.apply(event.contentChanges);
+    try {
+      known.reading.apply(event.contentChanges);
+    } catch (error) {
+      // A reading an edit broke half-way is not kept: the next ask reads the whole text.
+      this.read.delete(key);
+      throw error;
+    }
     if (known.reading.lineCount !== document.lineCount) {
       // Line breaks counted differently than the editor does: read the text again rather than misplace cards.
       this.read.delete(key);
