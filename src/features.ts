@@ -23,8 +23,12 @@ const FEATURES = {
   projects: registerProjects,
   hogql: registerHogQL,
   results: registerResults,
-  queries: (services: Services, earlier: { readonly results?: ResultsFeature; readonly hogql?: HogQLFeature }) =>
-    registerQueries(services, earlier.results!.panels, earlier.hogql!.targets),
+  queries: (services: Services, earlier: { readonly results?: ResultsFeature; readonly hogql?: HogQLFeature }) => {
+    const queries = registerQueries(services, earlier.results!.panels, earlier.hogql!.targets);
+    // The SQL cells HogQL checks and completes are the cards the lenses run, read once per edit.
+    earlier.hogql!.sqlCells.use(queries.documents);
+    return queries;
+  },
 };
 
 export type Features = { readonly [Name in keyof typeof FEATURES]: ReturnType<(typeof FEATURES)[Name]> };

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { completionSpot } from './completionSpot';
 import { type HogQLSuggestion, suggestionsFor } from './completions';
 import type { HogQLTargets } from './hogqlTargets';
-import { HOGQL_LANGUAGE_ID, queryAt } from './queryTexts';
+import { HOGQL_LANGUAGE_ID, queryAt, type SqlCells } from './queryTexts';
 import type { SchemaCache } from './schemaCache';
 
 const ITEM_KINDS: Record<HogQLSuggestion['kind'], vscode.CompletionItemKind> = {
@@ -18,6 +18,7 @@ export class HogQLCompletion implements vscode.CompletionItemProvider {
     private readonly targets: HogQLTargets,
     private readonly schemas: SchemaCache,
     private readonly posthogScheme: string,
+    private readonly cells: SqlCells,
   ) {}
 
   /** Where it completes: HogQL documents, and notebooks' Markdown (inside SQL cells only). */
@@ -27,7 +28,7 @@ export class HogQLCompletion implements vscode.CompletionItemProvider {
 
   provideCompletionItems(document: vscode.TextDocument, position: vscode.Position): vscode.CompletionList | undefined {
     const target = this.targets.targetOf(document);
-    const query = target && queryAt(document, document.offsetAt(position), this.posthogScheme);
+    const query = target && queryAt(document, document.offsetAt(position), this.posthogScheme, this.cells);
     if (!target || !query) {
       return undefined;
     }

@@ -5,7 +5,7 @@ import { Disposable } from '../workbench/disposable';
 import { CheckScheduler, type CheckOutcome, type Timers } from './checkScheduler';
 import type { HogQLTargets, QueryTarget } from './hogqlTargets';
 import { type NoticeSeverity, type PlacedNotice, placeNotices } from './notices';
-import { holdsQueries, queryTexts } from './queryTexts';
+import { holdsQueries, queryTexts, type SqlCells } from './queryTexts';
 import { plainTextMap } from './textOffsets';
 
 export const DIAGNOSTIC_SOURCE = 'PostHog';
@@ -24,6 +24,7 @@ export interface HogQLDiagnosticsOptions {
   readonly targets: HogQLTargets;
   readonly log: vscode.LogOutputChannel;
   readonly posthogScheme: string;
+  readonly cells: SqlCells;
   readonly delayMs: () => number;
   readonly timers?: Timers;
 }
@@ -87,7 +88,7 @@ export class HogQLDiagnostics extends Disposable {
     }
     const found: PlacedNotice[] = [];
     // One after another: a notebook's cells never make more than one check in flight.
-    for (const map of queryTexts(document, text, this.options.posthogScheme)) {
+    for (const map of queryTexts(document, text, this.options.posthogScheme, this.options.cells)) {
       if (map.text.trim() === '') {
         continue;
       }

@@ -13,11 +13,12 @@ import { diagnosticsDelayMs, schemaMaxAgeMs } from './hogqlSettings';
 import { HogQLStatusBar } from './hogqlStatusBar';
 import { HogQLTargets, type QueryTarget } from './hogqlTargets';
 import { ProjectSchemaLoader } from './projectSchema';
+import { SqlCells } from './queryTexts';
 import { SchemaCache } from './schemaCache';
 
 export { HogQLTargets, type QueryTarget } from './hogqlTargets';
 export { DIAGNOSTIC_SOURCE } from './hogqlDiagnostics';
-export { HOGQL_LANGUAGE_ID } from './queryTexts';
+export { HOGQL_LANGUAGE_ID, type SqlCellSource } from './queryTexts';
 export { DIAGNOSTICS_DELAY_SETTING, SCHEMA_MAX_AGE_SETTING } from './hogqlSettings';
 
 export interface HogQLServices {
@@ -35,6 +36,8 @@ const TRIGGER_CHARACTERS = ['.', ' '];
 /** The HogQL language: documents bound to a project, completion from its schema, PostHog's checks as diagnostics. */
 export class HogQLFeature extends Disposable {
   readonly targets: HogQLTargets;
+  /** Notebooks' SQL cells: the wiring hands over src/queries' cards (`sqlCells.use`), read in one place. */
+  readonly sqlCells = new SqlCells();
   readonly schemas: SchemaCache;
   readonly diagnostics: HogQLDiagnostics;
   readonly completion: HogQLCompletion;
@@ -56,9 +59,9 @@ export class HogQLFeature extends Disposable {
       onClear: () => loader.forget(),
     });
     this.diagnostics = this._register(
-      new HogQLDiagnostics({ connections, targets: this.targets, log, posthogScheme: scheme, delayMs: diagnosticsDelayMs, ...(options.timers ? { timers: options.timers } : {}) }),
+      new HogQLDiagnostics({ connections, targets: this.targets, log, posthogScheme: scheme, cells: this.sqlCells, delayMs: diagnosticsDelayMs, ...(options.timers ? { timers: options.timers } : {}) }),
     );
-    this.completion = new HogQLCompletion(this.targets, this.schemas, scheme);
+    this.completion = new HogQLCompletion(this.targets, this.schemas, scheme, this.sqlCells);
     this._register(vscode.languages.registerCompletionItemProvider(this.completion.selector(), this.completion, ...TRIGGER_CHARACTERS));
     this.statusBar = this._register(new HogQLStatusBar(connections, this.targets, services.window));
     this.commands = this._register(new HogQLCommands(connections, services.window, this.targets, this.schemas).register(services.registry));

@@ -28,7 +28,20 @@ import { NotebookVersions } from './history/notebookVersions';
 import { DEFAULT_POLL_SECONDS, NotebookSessions } from './session';
 
 /** PostHog's reading of a notebook's Markdown, for features that look into notebooks (query cards). */
-export { readPostHogBlocks, scanTags, type PhBlock, type PhComponent, type PhLocatedBlock, type PhPropValue, type TagInfo } from './markdown';
+export {
+  type LinePosition,
+  parseTagAt,
+  PostHogBlockReading,
+  postHogLines,
+  readPostHogBlocks,
+  type RereadExtent,
+  scanTags,
+  type PhBlock,
+  type PhComponent,
+  type PhLocatedBlock,
+  type PhPropValue,
+  type TagInfo,
+} from './markdown';
 export { parseNotebookPath, type NotebookPath } from './model/notebookPaths';
 
 export const POLL_INTERVAL_SETTING = 'posthogExplorer.notebooks.pollIntervalSeconds';

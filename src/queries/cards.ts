@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { QueryNode } from '../api';
-import { readPostHogBlocks, scanTags, type PhBlock, type PhComponent, type PhLocatedBlock, type PhPropValue, type TagInfo } from '../notebooks';
+import { parseTagAt, postHogLines, readPostHogBlocks, type PhBlock, type PhComponent, type PhLocatedBlock, type PhPropValue } from '../notebooks';
 import { innerQuery, queryKindLabel } from './innerQuery';
 
 /** A query card or SQL cell of a notebook's Markdown, as PostHog's web app reads it. */
@@ -19,9 +19,18 @@ export interface QueryCard {
    * A SQL cell's code, and the offset in the document where its written value's text starts (after the quote).
    * The offset maps characters exactly up to the first escape (`\n`, `\"`) in the written value.
    */
-  readonly sql?: { text: string; offset: number };
+  readonly sql?: SqlCode;
   /** A saved insight's short id (an Insight tag or a SavedInsightNode): shown in PostHog, not run here. */
   readonly savedInsight?: string;
+}
+
+/** A SQL cell's code: as PostHog reads it (`text`, HTML entities decoded), and as written (for editor offsets). */
+export interface SqlCode {
+  readonly text: string;
+  /** Where `text` starts in the document (after the quote); -1 when the tag has no `code` prop. */
+  readonly offset: number;
+  /** Where the `code` prop's written value starts (its quote or brace), and its value as written (scanTags' reading). */
+  readonly written?: { readonly valueStart: number; readonly code: unknown };
 }
 
 /** Tags whose node is a query (ph-query): an inline query, or a saved insight by short id. */
@@ -34,46 +43,78 @@ const SQL_TAGS = new Set(['HogQLSQL', 'SQLV2']);
 
 const CARD_TAG_START = /^[ \t]*<(?:Query|Insight|HogQLSQL|SQLV2)\b/m;
 
+/** Where a text's lines are: a line's text (without its line break) and the offset in the text where it starts. */
+export interface CardText {
+  lineText(line: number): string;
+  offsetOfLine(line: number): number;
+}
+
+/** Whether a line starts with a card's tag: a text without one has no card (a quick test, before reading). */
+export function mayHoldQueryCards(markdown: string): boolean {
+  return CARD_TAG_START.test(markdown);
+}
+
 /** Every query card and SQL cell of a notebook's Markdown, in document order. Linear in the text. */
 export function findQueryCards(markdown: string): QueryCard[] {
-  // PostHog's reader takes a few hundred ms on a 2 MB notebook; the lenses ask after each edit.
-  if (!CARD_TAG_START.test(markdown)) {
+  // Most notebooks have no card, and PostHog's reader takes a few hundred ms on 2 MB.
+  if (!mayHoldQueryCards(markdown)) {
     return [];
   }
-  const { blocks } = readPostHogBlocks(markdown);
-  const runnable = blocks.filter((block) => isCardBlock(block.node));
-  if (runnable.length === 0) {
-    return [];
-  }
-  const tagsByLine = tagsAtLineStarts(markdown);
+  return cardsOfBlocks(readPostHogBlocks(markdown).blocks, linesOf(markdown));
+}
+
+/**
+ * The query cards and SQL cells among blocks of PostHog's reading (readPostHogBlocks, or a reading that follows
+ * edits: QueryCardReading) of a text. Linear in the blocks; each card is read from its own lines only.
+ */
+export function cardsOfBlocks(blocks: readonly PhLocatedBlock[], text: CardText, cardIndexes = cardBlockIndexes(blocks, 0, blocks.length)): QueryCard[] {
   const seen = new Map<string, number>();
-  return runnable.map((block) => {
-    const previous = blocks[blocks.indexOf(block) - 1];
-    return toCard(markdown, block, block.node as PhComponent, headingText(previous), tagsByLine.get(block.line), seen);
+  return cardIndexes.map((index) => {
+    const block = blocks[index]!;
+    return toCard(text, block, block.node as PhComponent, headingText(blocks[index - 1]), seen);
   });
+}
+
+/** The indexes of the card blocks among blocks [from, to). */
+export function cardBlockIndexes(blocks: readonly PhLocatedBlock[], from: number, to: number): number[] {
+  const indexes: number[] = [];
+  for (let index = from; index < to; index++) {
+    if (isCardBlock(blocks[index]!.node)) {
+      indexes.push(index);
+    }
+  }
+  return indexes;
 }
 
 function isCardBlock(node: PhBlock): node is PhComponent {
   return node.type === 'component' && (QUERY_TAGS.has(node.tagName) || SQL_TAGS.has(node.tagName));
 }
 
-function tagsAtLineStarts(markdown: string): Map<number, TagInfo> {
-  const byLine = new Map<number, TagInfo>();
-  for (const tag of scanTags(markdown).tags) {
-    if (!byLine.has(tag.line)) {
-      byLine.set(tag.line, tag);
-    }
-  }
-  return byLine;
+/** A text's lines as PostHog's reader splits them, found only when a SQL cell asks. */
+function linesOf(markdown: string): CardText {
+  let lines: string[] | undefined;
+  let starts: number[] | undefined;
+  return {
+    lineText: (line) => (lines ??= postHogLines(markdown))[line] ?? '',
+    offsetOfLine: (line) => (starts ??= lineStarts(markdown))[line] ?? markdown.length,
+  };
 }
 
-function toCard(markdown: string, block: PhLocatedBlock, node: PhComponent, heading: string | undefined, tag: TagInfo | undefined, seen: Map<string, number>): QueryCard {
+function lineStarts(markdown: string): number[] {
+  const starts = [0];
+  for (const match of markdown.matchAll(/\r\n?|\n/g)) {
+    starts.push(match.index + match[0].length);
+  }
+  return starts;
+}
+
+function toCard(text: CardText, block: PhLocatedBlock, node: PhComponent, heading: string | undefined, seen: Map<string, number>): QueryCard {
   const range = { startLine: block.line, endLine: block.endLine };
   const id = cardId(node, seen);
   if (SQL_TAGS.has(node.tagName)) {
-    const text = typeof node.props['code'] === 'string' ? node.props['code'] : '';
-    const sql = { text, offset: codeOffset(markdown, tag, text) };
-    return { id, kind: 'sql', tag: node.tagName, label: heading ?? sqlLabel(text), range, query: { kind: 'HogQLQuery', query: text }, sql };
+    const code = typeof node.props['code'] === 'string' ? node.props['code'] : '';
+    const sql = sqlCode(text, block, node, code);
+    return { id, kind: 'sql', tag: node.tagName, label: heading ?? sqlLabel(code), range, query: { kind: 'HogQLQuery', query: code }, sql };
   }
   const saved = savedInsightOf(node);
   const query = saved === undefined ? innerQuery(node.props['query']) : undefined;
@@ -99,13 +140,38 @@ function savedInsightOf(node: PhComponent): string | undefined {
   return undefined;
 }
 
-/** Where the code's text starts in the document: after `"` or `'`, or after `{"` for a braced JSON string. */
-function codeOffset(markdown: string, tag: TagInfo | undefined, text: string): number {
-  const span = tag?.propSpans['code'];
-  if (!span || text === '') {
-    return span?.valueStart ?? -1;
+/**
+ * Where the code's text starts in the document: after `"` or `'`, or after `{"` for a braced JSON string.
+ * Read from the card's own tag (its trimmed lines, `raw`), so that it depends on the card's lines only.
+ */
+function sqlCode(text: CardText, block: PhLocatedBlock, node: PhComponent, code: string): SqlCode {
+  const raw = node.raw ?? '';
+  const parse = parseTagAt(raw, 0);
+  const span = parse.ok ? parse.tag.propSpans['code'] : undefined;
+  if (!parse.ok || !span) {
+    return { text: code, offset: -1 };
   }
-  return span.valueStart + (markdown.startsWith('{"', span.valueStart) ? 2 : 1);
+  const textStart = code === '' ? span.valueStart : span.valueStart + (raw.startsWith('{"', span.valueStart) ? 2 : 1);
+  const written = { valueStart: offsetInDocument(text, block, raw, span.valueStart), code: parse.tag.props['code'] };
+  return { text: code, offset: offsetInDocument(text, block, raw, textStart), written };
+}
+
+/** The document offset of an offset in a card's `raw` (its lines joined, the first line's indent trimmed). */
+function offsetInDocument(text: CardText, block: PhLocatedBlock, raw: string, at: number): number {
+  const lineBreak = raw.lastIndexOf('\n', at - 1);
+  if (lineBreak === -1) {
+    const firstLine = text.lineText(block.line);
+    return text.offsetOfLine(block.line) + firstLine.length - firstLine.trimStart().length + at;
+  }
+  return text.offsetOfLine(block.line + countLineBreaks(raw, at)) + at - lineBreak - 1;
+}
+
+function countLineBreaks(text: string, end: number): number {
+  let count = 0;
+  for (let index = text.indexOf('\n'); index !== -1 && index < end; index = text.indexOf('\n', index + 1)) {
+    count++;
+  }
+  return count;
 }
 
 /** A heading written just before a card names it, as notebooks are written. */

@@ -45,6 +45,7 @@ export class QueriesFeature extends Disposable {
     this.lenses = this._register(new QueryLenses(scheme, this.documents, this.runner.runs));
     this.commands = this._register(new QueryCommands(this.targets, this.documents, this.runner, services.connections, services.window, services.env).register(services.registry));
     this.budget = this._register(new BudgetStatus(services.window, this.runner, (document) => this.targetOf(document)));
+    this._register(vscode.workspace.onDidChangeTextDocument((event) => this.documents.follow(event)));
     this._register(
       vscode.workspace.onDidCloseTextDocument((document) => {
         this.documents.forget(document.uri);

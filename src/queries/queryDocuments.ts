@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { parseNotebookPath } from '../notebooks';
-import { findQueryCards, type QueryCard } from './cards';
+import { QueryCardReading } from './cardReading';
+import { mayHoldQueryCards, type QueryCard } from './cards';
 
 /** Where a document's queries go: a project of a connection (the contract HogQL's document targets keep). */
 export interface QueryTarget {
@@ -21,12 +22,21 @@ export interface NotebookRef extends QueryTarget {
 
 export const HOGQL_LANGUAGE = 'hogql';
 
+/** What is known of a document at a version: PostHog's reading of its text, kept while it may hold cards. */
+interface KnownDocument {
+  version: number;
+  readonly reading: QueryCardReading | undefined;
+  cards: QueryCard[] | undefined;
+}
+
 /**
- * The query cards of notebook Markdown documents of the `posthog` file system, read once per version of the
- * text (the lenses ask on every change; commands ask again).
+ * The query cards of notebook Markdown documents of the `posthog` file system: the lenses, the commands and
+ * the budget's status all ask here. The lenses ask on every change, so a document's reading follows its edits
+ * (`follow`, re-reading only the blocks an edit can change) instead of reading a big notebook again.
  */
 export class QueryDocuments {
-  private readonly read = new Map<string, { version: number; cards: QueryCard[] }>();
+  private readonly read = new Map<string, KnownDocument>();
+  private wholeReads = 0;
 
   constructor(private readonly scheme: string) {}
 
@@ -40,13 +50,54 @@ export class QueryDocuments {
       return [];
     }
     const key = document.uri.toString();
-    const known = this.read.get(key);
-    if (known?.version === document.version) {
-      return known.cards;
+    let known = this.read.get(key);
+    if (known?.version !== document.version) {
+      known = readWhole(document);
+      this.read.set(key, known);
+      this.wholeReads++;
     }
-    const cards = findQueryCards(document.getText());
-    this.read.set(key, { version: document.version, cards });
-    return cards;
+    known.cards ??= known.reading?.cards((line) => document.offsetAt(new vscode.Position(line, 0))) ?? [];
+    return known.cards;
+  }
+
+  /** The SQL cells as tags (src/hogql's SqlCellSource): name, the code as written, where its value starts. */
+  sqlCellTagsOf(document: vscode.TextDocument): { name: string; props: Record<string, unknown>; propSpans: Record<string, { valueStart: number }> }[] {
+    return this.cardsOf(document).flatMap((card) =>
+      card.sql?.written ? [{ name: card.tag, props: { code: card.sql.written.code }, propSpans: { code: { valueStart: card.sql.written.valueStart } } }] : [],
+    );
+  }
+
+  /** How many times a document's whole text was read (the first time, or when its edits could not be followed). */
+  get readsOfWholeText(): number {
+    return this.wholeReads;
+  }
+
+  /** Applies an edit to the document's reading, if it has one of the version before; else forgets it. */
+  follow(event: vscode.TextDocumentChangeEvent): void {
+    const { document } = event;
+    const key = document.uri.toString();
+    const known = this.read.get(key);
+    if (!known || known.version === document.version) {
+      return;
+    }
+    if (!known.reading || known.version !== document.version - 1 || event.contentChanges.length === 0) {
+      this.read.delete(key);
+      return;
+    }
+    try {
+      known.reading.apply(event.contentChanges);
+    } catch (error) {
+      // A reading an edit broke half-way is not kept: the next ask reads the whole text.
+      this.read.delete(key);
+      throw error;
+    }
+    if (known.reading.lineCount !== document.lineCount) {
+      // Line breaks counted differently than the editor does: read the text again rather than misplace cards.
+      this.read.delete(key);
+      return;
+    }
+    known.version = document.version;
+    known.cards = undefined;
   }
 
   /** The card on a line, if any. */
@@ -61,4 +112,10 @@ export class QueryDocuments {
   forget(uri: vscode.Uri): void {
     this.read.delete(uri.toString());
   }
+}
+
+/** The whole text read; a text without a card tag is not read (most notebooks), and read once one is typed. */
+function readWhole(document: vscode.TextDocument): KnownDocument {
+  const text = document.getText();
+  return { version: document.version, reading: mayHoldQueryCards(text) ? QueryCardReading.of(text) : undefined, cards: undefined };
 }

@@ -1,7 +1,7 @@
 // `npm run bench`: what users feel, measured against the local API with injected latency, side by side with a
 // naive client and the network's floor; then activation, DOM rows and memory in the real editor, and the package
 // size. Prints a table and writes bench-results/bench.json (and bench.md, the same table in Markdown).
-//   npm run bench [-- --no-editor] [-- --latency 50] [-- --parts package,lists,notebook,live-notebook,notebook-pressure,live-carets,hostile,events,results,queries,editor,startup,live]
+//   npm run bench [-- --no-editor] [-- --latency 50] [-- --parts package,lists,notebook,live-notebook,notebook-pressure,live-carets,hostile,events,results,queries,cards,editor,startup,live]
 //   [-- --live-minutes 10] [-- --live-notebook-minutes 6]
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import * as os from 'node:os';
@@ -11,6 +11,7 @@ import { extensionVsix, repoRoot } from '../host/paths';
 import { runToCompletion } from '../host/processes';
 import { describeError } from '../host/protocol';
 import { benchAdversarial } from './adversarial';
+import { benchCards } from './cards';
 import { BenchApi } from './benchApi';
 import { benchEditor } from './editor';
 import { benchEvents } from './events';
@@ -26,7 +27,7 @@ import { benchResultsPanel } from './resultsPanel';
 import { benchStartup } from './startup';
 import { type Figure, markdownTable, textTable } from './results';
 
-const KNOWN_PARTS = ['package', 'lists', 'notebook', 'live-notebook', 'notebook-pressure', 'live-carets', 'hostile', 'events', 'results', 'queries', 'editor', 'startup', 'live'];
+const KNOWN_PARTS = ['package', 'lists', 'notebook', 'live-notebook', 'notebook-pressure', 'live-carets', 'hostile', 'events', 'results', 'queries', 'cards', 'editor', 'startup', 'live'];
 const { values: options } = parseArgs({
   options: {
     'no-editor': { type: 'boolean', default: false },
@@ -107,6 +108,7 @@ async function main(): Promise<number> {
   if (parts.has('events')) await attempt('Live pace on one key (an hour of virtual time)', () => benchLivePace());
   if (parts.has('results')) await attempt('Results panel: 10,000 and 50,000 rows', () => benchResultsPanel());
   if (parts.has('queries')) await attempt('Query cards: cancel, and a query running a minute', () => benchQueries(latencyMs));
+  if (parts.has('cards')) await attempt('Query cards of a 2 MB notebook, per keystroke', () => benchCards());
   if (parts.has('editor')) await attempt('Real editor (activation, events webview)', () => benchEditor());
   if (parts.has('startup')) await attempt('VS Code startup, before and after activation on first use', () => benchStartup());
   if (parts.has('live')) await attempt(`Live events, ${options['live-minutes']} min in the real editor`, () => benchLive(Number(options['live-minutes'])));

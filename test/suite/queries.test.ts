@@ -3,7 +3,7 @@ import { after, afterEach, before, beforeEach, describe, it } from 'mocha';
 import * as vscode from 'vscode';
 import type { Notebook } from '../../src/api';
 import type { ConnectionSession } from '../../src/connections';
-import { QueriesFeature } from '../../src/queries';
+import { findQueryCards, QueriesFeature } from '../../src/queries';
 import type { ResultSection, ResultSectionState, ResultsTarget, ResultsView } from '../../src/results';
 import type { RecordedRequest } from '../api-server/server';
 import { closeAllEditors, waitFor } from './support/editorWaits';
@@ -115,6 +115,35 @@ describe('Running a notebook\'s queries', function () {
     assert.equal(document.getText(), before, 'running never changes the notebook');
     assert.equal(document.isDirty, false, 'nor leaves it unsaved');
     assert.equal((await localApi.requests()).filter((request) => request.path.includes('/notebooks/') && request.method !== 'GET').length, 0, 'nor saves it');
+  });
+
+  it('the cards follow edits without reading the whole notebook again: typing, several carets, a fence, undo', async () => {
+    const paragraphs = Array.from({ length: 40 }, (_, index) => `Paragraph ${index} of notes.`);
+    const markdown = ['# Weekly', '', queryTag(sql('select 1')), '', ...paragraphs.slice(0, 20).flatMap((text) => [text, '']), '## Events', '', queryTag(sql('select 2')), '', ...paragraphs.slice(20).flatMap((text) => [text, '']), '<Insight id="Ab12Cd34" />', ''].join('\n');
+    const { document, editor } = await openNotebook('Queries: cards follow edits', markdown);
+    const documents = queries.documents;
+    const sameAsWholeReading = (step: string) => assert.deepEqual(documents.cardsOf(document), findQueryCards(document.getText()), step);
+    sameAsWholeReading('opened');
+    assert.equal(documents.cardsOf(document).length, 3);
+    const wholeReads = documents.readsOfWholeText;
+
+    assert.ok(await editor.edit((builder) => builder.insert(new vscode.Position(4, 0), 'Typed words ')));
+    sameAsWholeReading('a word typed');
+    assert.ok(await editor.edit((builder) => {
+      builder.insert(new vscode.Position(0, 2), 'The ');
+      builder.insert(new vscode.Position(30, 0), 'A new paragraph.\n\n');
+      builder.delete(new vscode.Range(50, 0, 52, 0));
+    }));
+    sameAsWholeReading('three carets at once');
+    const fenceLine = documents.cardsOf(document)[1]!.range.startLine;
+    assert.ok(await editor.edit((builder) => builder.insert(new vscode.Position(fenceLine, 0), '```\n')));
+    sameAsWholeReading('a fence opened above the second card');
+    assert.equal(documents.cardsOf(document).length, 1, 'the open fence takes the cards after it into its code');
+    await vscode.commands.executeCommand('undo');
+    sameAsWholeReading('undone');
+    assert.equal(documents.cardsOf(document).length, 3);
+    assert.deepEqual(lensTitles(document, fenceLine), ['$(play) Run', '$(link-external) Open in PostHog']);
+    assert.equal(documents.readsOfWholeText, wholeReads, 'each edit re-read its neighbourhood only');
   });
 
   it('shows PostHog\'s error on the lens and in the results', async () => {

@@ -7,6 +7,7 @@ export * from './spelling';
 export * from './tags';
 export * from './toMarkdown';
 export * from './posthogModel';
-export { type PhLocatedBlock, readPostHogBlocks, readPostHogMarkdown } from './posthogReader';
+export { type PhLocatedBlock, postHogLines, readPostHogBlocks, readPostHogMarkdown } from './posthogReader';
+export { type LinePosition, PostHogBlockReading, type RereadExtent } from './blockReading';
 export { commentThreadIds, escapeInlineText as escapePostHogText, formatTag as formatPostHogTag, toPostHogMarkdown, unlabelledMentionIds, type PostHogConversion, type PostHogConversionOptions, type PostHogLoss, type PostHogLossKind } from './legacyConversion';
 export { UNCLOSED_CODE_BLOCK, unclosedFenceLine } from './posthogLines';

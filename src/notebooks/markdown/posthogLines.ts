@@ -290,6 +290,15 @@ export class CommentEnds {
     return at === this.trimmed[line]!.length - 3 ? line : -1;
   }
 
+  /** The last line `endOf(start)` looks at: the line of the first `-->`, or the last line when none comes. */
+  reachOf(start: number): number {
+    if (this.trimmed[start]!.indexOf('-->', 4) !== -1) {
+      return start;
+    }
+    const [line] = this.nextArrow(start + 1);
+    return line === -1 ? this.trimmed.length - 1 : line;
+  }
+
   private nextArrow(from: number): [number, number] {
     const count = this.trimmed.length;
     if (!this.ends) {

@@ -60,7 +60,29 @@ export interface PhLocatedBlock {
 
 /** PostHog's reading of the text (as readPostHogMarkdown), each block with the lines it was read from. */
 export function readPostHogBlocks(markdown: string | null | undefined): { blocks: PhLocatedBlock[]; errors: PhParseError[] } {
-  return new BlockReader((markdown ?? '').replace(/\r\n?/g, '\n').split('\n')).read();
+  const lines = postHogLines(markdown ?? '');
+  const { blocks, errors } = new BlockReader(lines, lines.map((line) => line.trim())).read(0);
+  return { blocks, errors };
+}
+
+/** The text's lines as PostHog's reader splits them (`\r\n`, `\r` and `\n` end a line). */
+export function postHogLines(text: string): string[] {
+  return text.replace(/\r\n?/g, '\n').split('\n');
+}
+
+/**
+ * The blocks read from line `from` on, up to the end or the first line where `stop` says so, each with its
+ * reach: the last line its reading looked at (a block depends on its lines up to its reach, never on lines
+ * before it, which is what lets a reading resume after an edit: src/notebooks/markdown/blockReading.ts).
+ */
+export function readPostHogBlocksFrom(
+  lines: readonly string[],
+  trimmed: readonly string[],
+  from: number,
+  stop: (index: number) => boolean,
+): { blocks: PhLocatedBlock[]; reaches: number[]; end: number } {
+  const { blocks, reaches, end } = new BlockReader(lines, trimmed).read(from, stop);
+  return { blocks, reaches, end };
 }
 
 /** A line of exactly one space: PostHog's empty paragraph. */
@@ -69,25 +91,32 @@ export const EMPTY_PARAGRAPH_LINE = ' ';
 interface BlockRead {
   readonly node?: PhBlock;
   readonly next: number;
+  /** The last line the reading looked at (at least the block's last line). */
+  readonly reach: number;
   readonly error?: PhParseError;
 }
 
 class BlockReader {
-  private readonly trimmed: string[];
   private readonly comments: CommentEnds;
+  private readonly last: number;
 
-  constructor(private readonly lines: string[]) {
-    this.trimmed = lines.map((line) => line.trim());
+  constructor(
+    private readonly lines: readonly string[],
+    private readonly trimmed: readonly string[],
+  ) {
     this.comments = new CommentEnds(this.trimmed);
+    this.last = lines.length - 1;
   }
 
-  read(): { blocks: PhLocatedBlock[]; errors: PhParseError[] } {
+  read(from: number, stop: (index: number) => boolean = () => false): { blocks: PhLocatedBlock[]; reaches: number[]; errors: PhParseError[]; end: number } {
     const blocks: PhLocatedBlock[] = [];
+    const reaches: number[] = [];
     const errors: PhParseError[] = [];
-    let index = 0;
-    while (index < this.lines.length) {
+    let index = from;
+    while (index < this.lines.length && !stop(index)) {
       if (this.lines[index] === EMPTY_PARAGRAPH_LINE) {
         blocks.push({ node: { type: 'paragraph', children: [] }, line: index, endLine: index + 1 });
+        reaches.push(index);
         index++;
         continue;
       }
@@ -102,10 +131,16 @@ class BlockReader {
       }
       if (read.node) {
         blocks.push(read.error ? { node: read.node, line: index, endLine: next, error: read.error } : { node: read.node, line: index, endLine: next });
+        reaches.push(Math.max(read.reach, next - 1));
       }
       index = next;
     }
-    return { blocks, errors };
+    return { blocks, reaches, errors, end: index };
+  }
+
+  /** The line after a run that stopped at `next`, looked at to end it (the last line when the run reached the end). */
+  private stoppedAt(next: number): number {
+    return Math.min(next, this.last);
   }
 
   private block(index: number): BlockRead {
@@ -116,10 +151,10 @@ class BlockReader {
     }
     const image = imageOf(trimmed);
     if (image) {
-      return { node: { type: 'component', tagName: IMAGE_TAG, props: { alt: image.alt, src: image.src } }, next: index + 1 };
+      return { node: { type: 'component', tagName: IMAGE_TAG, props: { alt: image.alt, src: image.src } }, next: index + 1, reach: index };
     }
     if (isDivider(trimmed)) {
-      return { node: { type: 'component', tagName: DIVIDER_TAG, props: {} }, next: index + 1 };
+      return { node: { type: 'component', tagName: DIVIDER_TAG, props: {} }, next: index + 1, reach: index };
     }
     if (trimmed.startsWith('<!--')) {
       const end = this.comments.endOf(index);
@@ -132,13 +167,14 @@ class BlockReader {
     }
     const heading = headingOf(line);
     if (heading) {
-      return { node: { type: 'heading', level: heading.level, children: readPostHogInline(heading.text) }, next: index + 1 };
+      return { node: { type: 'heading', level: heading.level, children: readPostHogInline(heading.text) }, next: index + 1, reach: index };
     }
     if (isTableStart(trimmed, this.lines[index + 1])) {
       return this.table(index);
     }
     if (isListLine(line)) {
-      return readList(this.lines, index, this.lines.length);
+      const list = readList(this.lines, index, this.lines.length);
+      return { ...list, reach: this.stoppedAt(list.next) };
     }
     if (trimmed.startsWith('>')) {
       return this.quote(index);
@@ -152,7 +188,21 @@ class BlockReader {
       index++;
     }
     const node: PhParagraph = { type: 'paragraph', children: readPostHogInline(this.lines.slice(start, index).join('\n')) };
-    return { node, next: index };
+    return { node, next: index, reach: this.paragraphReach(start, index) };
+  }
+
+  /**
+   * A paragraph looked at the line ending it, after a `|` line at the next one too (a table's separator row),
+   * and from each `<!--` line it passed or stopped at, as far as the `-->` that would close a note.
+   */
+  private paragraphReach(start: number, next: number): number {
+    let reach = this.stoppedAt(next < this.lines.length && this.trimmed[next]!.startsWith('|') ? next + 1 : next);
+    for (let index = start; index <= Math.min(next, this.last); index++) {
+      if (this.trimmed[index]!.startsWith('<!--')) {
+        reach = Math.max(reach, this.comments.reachOf(index));
+      }
+    }
+    return reach;
   }
 
   private endsParagraph(index: number): boolean {
@@ -172,9 +222,9 @@ class BlockReader {
       node.language = language;
     }
     if (index < this.lines.length) {
-      return { node, next: index + 1 };
+      return { node, next: index + 1, reach: index };
     }
-    return { node, next: index, error: { message: 'Unclosed code block', raw: this.lines.slice(start).join('\n'), line: start + 1 } };
+    return { node, next: index, reach: this.last, error: { message: 'Unclosed code block', raw: this.lines.slice(start).join('\n'), line: start + 1 } };
   }
 
   private commentNote(start: number, end: number): BlockRead {
@@ -183,20 +233,21 @@ class BlockReader {
       .join('\n')
       .trim();
     const text = raw.slice(4, raw.length - 3).trim();
-    return { node: { type: 'component', tagName: COMMENT_NOTE_TAG, props: { text } }, next: end + 1 };
+    return { node: { type: 'component', tagName: COMMENT_NOTE_TAG, props: { text } }, next: end + 1, reach: end };
   }
 
   /** A tag runs over non-blank lines until one ends with `/>` or holds `</Name>`. */
   private component(start: number): BlockRead {
     const { raw, next, closed } = componentLines(this.lines, this.trimmed, start);
     if (!closed) {
-      return { node: rawParagraph(raw), next, error: { message: 'Unclosed component tag', raw, line: start + 1 } };
+      return { node: rawParagraph(raw), next, reach: this.stoppedAt(next), error: { message: 'Unclosed component tag', raw, line: start + 1 } };
     }
     const component = readComponentTag(raw);
+    const reach = next - 1;
     if (!component) {
-      return { node: rawParagraph(raw), next, error: { message: 'Invalid notebook component tag', raw, line: start + 1 } };
+      return { node: rawParagraph(raw), next, reach, error: { message: 'Invalid notebook component tag', raw, line: start + 1 } };
     }
-    return { node: component, next };
+    return { node: component, next, reach };
   }
 
   private table(start: number): BlockRead {
@@ -208,7 +259,7 @@ class BlockReader {
       rows.push(splitTableRow(this.lines[index]!).map(tableCell));
       index++;
     }
-    return { node: { type: 'table', headers, rows, alignments }, next: index };
+    return { node: { type: 'table', headers, rows, alignments }, next: index, reach: this.stoppedAt(index) };
   }
 
   private quote(start: number): BlockRead {
@@ -221,7 +272,7 @@ class BlockReader {
       texts.push(unquote(this.trimmed[index]!));
       index++;
     }
-    return { node: { type: 'blockquote', children: readPostHogInline(texts.join('\n')) }, next: index };
+    return { node: { type: 'blockquote', children: readPostHogInline(texts.join('\n')) }, next: index, reach: this.stoppedAt(index) };
   }
 
   private quotedList(start: number): BlockRead {
@@ -234,7 +285,7 @@ class BlockReader {
       listLines.push(unquote(trimmed));
     }
     const read = readList(listLines, 0, listLines.length);
-    return { node: { ...(read.node as PhList), blockquote: true }, next: start + read.next };
+    return { node: { ...(read.node as PhList), blockquote: true }, next: start + read.next, reach: this.stoppedAt(start + listLines.length) };
   }
 }
 
@@ -260,7 +311,7 @@ export function componentLines(lines: readonly string[], trimmed: readonly strin
  * List lines from `start` while each is an item. Depth is the indent's columns (a tab counts 4) halved, at
  * most one more than the item before.
  */
-function readList(lines: readonly string[], start: number, end: number): BlockRead {
+function readList(lines: readonly string[], start: number, end: number): { node: PhList; next: number } {
   const ordered = isOrderedListLine(lines[start]!);
   const parsed = [];
   let index = start;

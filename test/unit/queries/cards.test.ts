@@ -54,6 +54,13 @@ describe('findQueryCards: cards and cells as PostHog reads a notebook', () => {
     }
   });
 
+  test("a SQL cell's code offset is read from its own lines: a code span opened on the line before does not hide it", () => {
+    const markdown = ['Counts with `count()', '<SQLV2 code="select `event`, count() from events group by 1" />', '', 'more text'].join('\n');
+    const [cell] = findQueryCards(markdown);
+    assert.equal(cell?.sql?.text, 'select `event`, count() from events group by 1');
+    assert.equal(markdown.slice(cell!.sql!.offset, cell!.sql!.offset + cell!.sql!.text.length), cell!.sql!.text);
+  });
+
   test('saved insights are cards with a short id and nothing to send', () => {
     const markdown = `${queryTag({ kind: 'SavedInsightNode', shortId: 'Xk3pQ9aZ' })}\n\n<Insight id="Ab12Cd34" />`;
     const cards = findQueryCards(markdown);
