@@ -80,6 +80,9 @@ describe('Events explorer (e2e)', () => {
       properties: { $current_url: HOSTILE, $browser: HOSTILE_SCRIPT, $lib: HOSTILE_SCRIPT, note: HOSTILE },
     });
 
+    // A fresh panel: the previous test's one, revealed again, may reload its page and fill the form with the
+    // filters it had (its 'init') just after this test typed into it.
+    await workbench.runCommand('View: Close All Editors');
     await workbench.openViewContainer('PostHog');
     await workbench.waitForSidebarIdle();
     await workbench.expandTreeItem('Hedgebox Inc.');
@@ -103,6 +106,8 @@ describe('Events explorer (e2e)', () => {
     assert.equal(first?.query['limit'], String(PAGE_SIZE));
 
     const grid = frame.locator('.grid');
+    // Rows are drawn on the animation frame after a page arrives, so the count waits for that frame.
+    await waitUntil(page, async () => (await frame.locator('.grid .row.data').count()) > 0, 'the loaded rows are drawn');
     const domRows: number[] = [await frame.locator('.grid .row.data').count()];
     let loaded = await loadedCount(frame);
     const initiallyLoaded = loaded;
