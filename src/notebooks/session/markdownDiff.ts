@@ -9,24 +9,26 @@ export interface TextSpan {
   readonly text: string;
 }
 
-/** zlib's CRC-32 table, and three more for slicing by 4 bytes: two UTF-16 units take four independent lookups. */
+/** zlib's CRC-32 table, and seven more for slicing by 8 bytes: four UTF-16 units take eight independent lookups. */
 const CRC_TABLES = (() => {
-  const tables = [new Int32Array(256), new Int32Array(256), new Int32Array(256), new Int32Array(256)] as const;
+  const tables = Array.from({ length: 8 }, () => new Int32Array(256));
   for (let byte = 0; byte < 256; byte++) {
     let crc = byte;
     for (let bit = 0; bit < 8; bit++) {
       crc = crc & 1 ? 0xedb88320 ^ (crc >>> 1) : crc >>> 1;
     }
-    tables[0][byte] = crc;
+    tables[0]![byte] = crc;
   }
   for (let byte = 0; byte < 256; byte++) {
-    for (let table = 1; table < 4; table++) {
-      const previous = tables[table - 1][byte]!;
-      tables[table][byte] = (previous >>> 8) ^ tables[0][previous & 0xff]!;
+    for (let table = 1; table < 8; table++) {
+      const previous = tables[table - 1]![byte]!;
+      tables[table]![byte] = (previous >>> 8) ^ tables[0]![previous & 0xff]!;
     }
   }
   return tables;
 })();
+// Module constants rather than a destructuring (an iterator call) on every call of the CRC loop.
+const [CRC0, CRC1, CRC2, CRC3, CRC4, CRC5, CRC6, CRC7] = CRC_TABLES as [Int32Array, Int32Array, Int32Array, Int32Array, Int32Array, Int32Array, Int32Array, Int32Array];
 
 /** CRC-32 (zlib's) of the text's UTF-16-LE bytes, lone surrogates as they are: PostHog's base_crc. */
 export function markdownCrc(text: string): number {
@@ -35,16 +37,22 @@ export function markdownCrc(text: string): number {
 
 /** The CRC-32 of a text followed by `text`, from the CRC of the text before it. */
 function continueCrc(before: number, text: string): number {
-  const [t0, t1, t2, t3] = CRC_TABLES;
   let crc = before ^ -1;
   let index = 0;
+  for (const quads = text.length - 3; index < quads; index += 4) {
+    const x = crc ^ (text.charCodeAt(index) | (text.charCodeAt(index + 1) << 16));
+    const y = text.charCodeAt(index + 2) | (text.charCodeAt(index + 3) << 16);
+    crc =
+      CRC7[x & 0xff]! ^ CRC6[(x >>> 8) & 0xff]! ^ CRC5[(x >>> 16) & 0xff]! ^ CRC4[x >>> 24]! ^
+      CRC3[y & 0xff]! ^ CRC2[(y >>> 8) & 0xff]! ^ CRC1[(y >>> 16) & 0xff]! ^ CRC0[y >>> 24]!;
+  }
   for (const pairs = text.length - 1; index < pairs; index += 2) {
     const x = crc ^ (text.charCodeAt(index) | (text.charCodeAt(index + 1) << 16));
-    crc = t3[x & 0xff]! ^ t2[(x >>> 8) & 0xff]! ^ t1[(x >>> 16) & 0xff]! ^ t0[x >>> 24]!;
+    crc = CRC3[x & 0xff]! ^ CRC2[(x >>> 8) & 0xff]! ^ CRC1[(x >>> 16) & 0xff]! ^ CRC0[x >>> 24]!;
   }
   if (index < text.length) {
     const x = crc ^ text.charCodeAt(index);
-    crc = t1[x & 0xff]! ^ t0[(x >>> 8) & 0xff]! ^ (x >>> 16);
+    crc = CRC1[x & 0xff]! ^ CRC0[(x >>> 8) & 0xff]! ^ (x >>> 16);
   }
   return (crc ^ -1) >>> 0;
 }
@@ -105,6 +113,7 @@ function multiplyModP(a: number, b: number): number {
   for (let bit = 0x80000000; bit !== 0; bit >>>= 1) {
     if ((a & bit) !== 0) {
       product ^= b;
+      if ((a & (bit - 1)) === 0) break; // no higher power of x left in a
     }
     b = b & 1 ? (b >>> 1) ^ POLYNOMIAL : b >>> 1;
   }
@@ -137,9 +146,10 @@ const CHUNK_SHIFT_TABLES = (() => {
   return [0, 8, 16, 24].map((bits) => Int32Array.from({ length: 256 }, (_, byte) => multiplyModP(shift, byte << bits)));
 })();
 
+const [SHIFT0, SHIFT1, SHIFT2, SHIFT3] = CHUNK_SHIFT_TABLES as [Int32Array, Int32Array, Int32Array, Int32Array];
+
 function shiftByChunk(crc: number): number {
-  const [t0, t1, t2, t3] = CHUNK_SHIFT_TABLES as [Int32Array, Int32Array, Int32Array, Int32Array];
-  return (t0[crc & 0xff]! ^ t1[(crc >>> 8) & 0xff]! ^ t2[(crc >>> 16) & 0xff]! ^ t3[crc >>> 24]!) >>> 0;
+  return (SHIFT0[crc & 0xff]! ^ SHIFT1[(crc >>> 8) & 0xff]! ^ SHIFT2[(crc >>> 16) & 0xff]! ^ SHIFT3[crc >>> 24]!) >>> 0;
 }
 
 interface Chunk {
@@ -197,8 +207,7 @@ class ChunkedText {
     if (!spansFit(spans, this.length)) {
       return false;
     }
-    this.joinGroupsAcross(spans);
-    const starts = startsOf(this.groups, groupLength);
+    const starts = this.joinGroupsAcross(spans);
     const byGroup = new Map<number, TextSpan[]>();
     for (const span of spans) {
       const index = indexAt(starts, span.start);
@@ -219,9 +228,12 @@ class ChunkedText {
     return true;
   }
 
-  /** A span that starts in one group and ends in another makes them one group, so that each span is in one. */
-  private joinGroupsAcross(spans: readonly TextSpan[]): void {
-    let starts = startsOf(this.groups, groupLength);
+  /**
+   * A span that starts in one group and ends in another makes them one group, so that each span is in one.
+   * Gives where each group then starts.
+   */
+  private joinGroupsAcross(spans: readonly TextSpan[]): number[] {
+    let starts = groupStarts(this.groups);
     for (const span of spans) {
       const first = indexAt(starts, span.start);
       const last = span.end > span.start ? indexAt(starts, span.end - 1) : first;
@@ -229,9 +241,10 @@ class ChunkedText {
         const joined = new ChunkGroup(this.groups.slice(first, last + 1).flatMap((group) => group.chunks));
         this.groups.splice(first, last + 1 - first, joined);
         this.knownPrefixes = Math.min(this.knownPrefixes, first + 1);
-        starts = startsOf(this.groups, groupLength);
+        starts = groupStarts(this.groups);
       }
     }
+    return starts;
   }
 
   /** Groups grown past twice their size are split (from the last, so that the indices before stay). */
@@ -266,7 +279,7 @@ class ChunkGroup {
 
   /** Applies spans relative to the group's text (in order, within it). */
   apply(spans: readonly TextSpan[]): void {
-    const starts = startsOf(this.chunks, (chunk) => chunk.text.length);
+    const starts = chunkStarts(this.chunks);
     const regions = regionsOf(spans, starts, this.chunks);
     // From the last region back, so that the chunks before a region keep their places.
     for (let index = regions.length - 1; index >= 0; index--) {
@@ -290,10 +303,6 @@ class ChunkGroup {
     this.length = length;
     this.shift = shiftFor(2 * length);
   }
-}
-
-function groupLength(group: ChunkGroup): number {
-  return group.length;
 }
 
 function combineChunk(before: number, chunk: Chunk): number {
@@ -341,13 +350,24 @@ interface Region {
   readonly spans: TextSpan[];
 }
 
-/** Where each part starts in the text they make together. */
-function startsOf<Part>(parts: readonly Part[], lengthOf: (part: Part) => number): number[] {
-  const starts: number[] = [];
+/** Where each group starts in the text. */
+function groupStarts(groups: readonly ChunkGroup[]): number[] {
+  const starts = new Array<number>(groups.length);
   let total = 0;
-  for (const part of parts) {
-    starts.push(total);
-    total += lengthOf(part);
+  for (let index = 0; index < groups.length; index++) {
+    starts[index] = total;
+    total += groups[index]!.length;
+  }
+  return starts;
+}
+
+/** Where each chunk starts in its group's text. */
+function chunkStarts(chunks: readonly Chunk[]): number[] {
+  const starts = new Array<number>(chunks.length);
+  let total = 0;
+  for (let index = 0; index < chunks.length; index++) {
+    starts[index] = total;
+    total += chunks[index]!.text.length;
   }
   return starts;
 }
