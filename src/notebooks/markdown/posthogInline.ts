@@ -118,8 +118,9 @@ class MarkSet {
   constructor(readonly marks: readonly PhMark[]) {}
 
   with(mark: PhMark): MarkSet {
-    if (this.marks.some((existing) => existing.type === mark.type)) {
-      return this;
+    // A loop, not `some`: a closure for every emphasis read was a fifth of the garbage on delimiter-heavy text.
+    for (const existing of this.marks) {
+      if (existing.type === mark.type) return this;
     }
     const key = mark.type === 'link' ? `link\u0000${mark.href}` : mark.type === 'ref' || mark.type === 'mention' ? `${mark.type}\u0000${mark.id}` : mark.type;
     this.added ??= new Map();
