@@ -332,14 +332,53 @@ class LegacyReader {
     while (index < this.lines.length && this.trimmed[index]!.startsWith('>')) {
       index++;
     }
-    const inner = this.lines.slice(start, index).map((line) => line.trimStart().replace(/^>[ \t]?/, ''));
+    const lines = this.lines.slice(start, index);
+    const starts = lines.map((line) => afterQuoteMarker(line, 0));
+    // While every line still starts with `>`, the inner reading is one quote of them all (nothing else reads
+    // a `>` line): such levels (`>>>>>>> x`) are peeled here, rather than by a reader of their own each.
+    let levels = 1;
+    while (peelQuoteLevel(lines, starts)) {
+      if (++levels > MAX_QUOTE_LEVELS) {
+        throw new RangeError('quotes nest too deeply'); // markdownToDoc says so at the deepest line
+      }
+    }
+    const inner = lines.map((line, at) => line.slice(starts[at]));
     const blocks = new LegacyReader(inner, this.lineOffset + start, this.problems).read().map((block) => block.node);
-    return { node: { type: 'blockquote', content: blocks.length > 0 ? blocks : [{ type: 'paragraph' }] }, next: index };
+    let node: PmNode = { type: 'blockquote', content: blocks.length > 0 ? blocks : [{ type: 'paragraph' }] };
+    for (let level = 1; level < levels; level++) {
+      node = { type: 'blockquote', content: [node] };
+    }
+    return { node, next: index };
   }
 
   private inline(text: string, line: number): PmNode[] {
     return legacyInlineNodes(readLegacyInline(text), (message) => this.problem(line, line + 1, message));
   }
+}
+
+/** Deeper than this, a quote would be refused by what walks the document later (and by the reader's own stack). */
+const MAX_QUOTE_LEVELS = 1_000;
+
+/** Whitespace (as trimStart sees it), `>`, and a space or tab, where a quote line's marker is. */
+const QUOTE_MARKER = /\s*>[ \t]?/y;
+
+/** Moves each line's start past one more quote marker, when every line has one. */
+function peelQuoteLevel(lines: readonly string[], starts: number[]): boolean {
+  for (let at = 0; at < lines.length; at++) {
+    if (afterQuoteMarker(lines[at]!, starts[at]!) === -1) {
+      return false;
+    }
+  }
+  for (let at = 0; at < lines.length; at++) {
+    starts[at] = afterQuoteMarker(lines[at]!, starts[at]!);
+  }
+  return true;
+}
+
+/** Where the line goes on after a quote marker at `from`; -1 when there is none. */
+function afterQuoteMarker(line: string, from: number): number {
+  QUOTE_MARKER.lastIndex = from;
+  return QUOTE_MARKER.test(line) ? QUOTE_MARKER.lastIndex : -1;
 }
 
 function capitalise(text: string): string {
@@ -415,12 +454,12 @@ function legacyInlineNodes(inline: (PhInline | InlineTag)[], problem: (message: 
       const read = nodeOfTag(item.tag);
       if ('problem' in read) {
         problem(read.problem);
-        pushText(nodes, item.source, legacyMarks(item.marks ?? []));
+        pushText(nodes, item.source, legacyMarksOf(item.marks ?? NO_PH_MARKS));
       } else if (read.node.type.startsWith('ph-') && !INLINE_PH_NODES.has(read.node.type)) {
         problem(`The tag <${item.tag.name}> stands for a block: put it alone on its own line.`);
-        pushText(nodes, item.source, legacyMarks(item.marks ?? []));
+        pushText(nodes, item.source, legacyMarksOf(item.marks ?? NO_PH_MARKS));
       } else {
-        const marks = legacyMarks(item.marks ?? []);
+        const marks = legacyMarksOf(item.marks ?? NO_PH_MARKS);
         nodes.push(marks.length > 0 ? { ...read.node, marks } : read.node);
       }
       continue;
@@ -431,13 +470,13 @@ function legacyInlineNodes(inline: (PhInline | InlineTag)[], problem: (message: 
       const id = /^\d+$/.test(mention.id) ? Number(mention.id) : undefined;
       if (id === undefined) {
         problem(`A mention needs a member's number as its id (<mention id="42">), not ${JSON.stringify(mention.id)}.`);
-        pushText(nodes, item.text, legacyMarks(item.marks ?? []));
+        pushText(nodes, item.text, legacyMarksOf(item.marks ?? NO_PH_MARKS));
       } else if (!(previous?.type === 'ph-mention' && previous.attrs?.['id'] === id)) {
         nodes.push({ type: 'ph-mention', attrs: { id } });
       }
       continue;
     }
-    pushText(nodes, item.text, legacyMarks(item.marks ?? []));
+    pushText(nodes, item.text, legacyMarksOf(item.marks ?? NO_PH_MARKS));
   }
   return nodes;
 }
@@ -475,6 +514,24 @@ function sameMarks(a: readonly PmMark[], b: readonly PmMark[]): boolean {
 
 function sameMark(a: PmMark, b: PmMark): boolean {
   return a.type === b.type && ((a.attrs === undefined && b.attrs === undefined) || JSON.stringify(a.attrs) === JSON.stringify(b.attrs));
+}
+
+const NO_PH_MARKS: readonly PhMark[] = [];
+
+/**
+ * legacyMarks, converted once per marks array: PostHog's reader gives texts of the same marks one array, so
+ * a paragraph of a million texts converts a handful of arrays, and its texts share the converted ones (which
+ * nothing changes: a text's marks are only ever read or replaced). Weak: an array goes with its reading.
+ */
+const CONVERTED_MARKS = new WeakMap<readonly PhMark[], PmMark[]>();
+
+function legacyMarksOf(marks: readonly PhMark[]): PmMark[] {
+  let legacy = CONVERTED_MARKS.get(marks);
+  if (legacy === undefined) {
+    legacy = legacyMarks(marks);
+    CONVERTED_MARKS.set(marks, legacy);
+  }
+  return legacy;
 }
 
 /** PostHog's marks as the legacy editor's, in its order: a ref is a comment highlight. One loop: this runs for every text read. */

@@ -7,6 +7,7 @@ import {
   isWhitespaceAt,
   isWhitespaceCode,
   lowerBound,
+  lowerBoundNear,
 } from './posthogText';
 
 /**
@@ -556,9 +557,28 @@ export function sanitizeLinkHref(href: string): string | undefined {
 }
 
 /** Where a closer can be: everywhere, and outside the code spans of each pairing (made when first needed). */
+const EMPHASIS_CHARS = new Set(EMPHASIS.map((emphasis) => emphasis.token[0]!));
+
+/** Every index where `token` starts, overlapping ones too, in one pass (a growing typed array: no count pass). */
+function allIndexesOf(text: string, token: string): Int32Array {
+  let found = new Int32Array(16);
+  let count = 0;
+  for (let at = text.indexOf(token); at !== -1; at = text.indexOf(token, at + 1)) {
+    if (count === found.length) {
+      const grown = new Int32Array(found.length * 2);
+      grown.set(found);
+      found = grown;
+    }
+    found[count++] = at;
+  }
+  return found.subarray(0, count);
+}
+
 interface Candidates {
   readonly all: Int32Array;
   readonly outside: (ArrayLike<number> | undefined)[];
+  /** Where the last search in these lists ended, to search from there next time. */
+  hint: number;
 }
 
 /**
@@ -572,8 +592,10 @@ class CloserIndex {
   /** 1 where an odd run of backslashes ends just before. */
   private readonly escaped: Uint8Array;
   private readonly backticks: number[] = [];
-  /** Closer candidates by token, for text (0) and for emphasis (1). */
-  private readonly candidates = [new Map<string, Candidates>(), new Map<string, Candidates>()];
+  /** Closer candidates by token, for text (0) and for emphasis (1); made when first needed, as most texts need none. */
+  private candidates: [Map<string, Candidates>, Map<string, Candidates>] | undefined;
+  /** Where each emphasis character is, found when first needed. */
+  private charPlaces: Map<string, Int32Array> | undefined;
   private hrefCloses: Map<number, number> | undefined;
 
   constructor(
@@ -615,9 +637,11 @@ class CloserIndex {
     const first = lowerBound(backticks, from);
     const last = lowerBound(backticks, end);
     const unpaired = (last - first) % 2 === 1 ? backticks[last - 1]! : -1;
-    const { all, outside } = this.candidatesOf(token, afterFrom, wordBoundary);
+    const candidates = this.candidatesOf(token, afterFrom, wordBoundary);
+    const { all, outside } = candidates;
     const list = (outside[first % 2] ??= this.outsideSpans(all, first % 2));
-    const found = list[lowerBound(list, lowest)];
+    candidates.hint = lowerBoundNear(list, lowest, candidates.hint);
+    const found = list[candidates.hint];
     if (found !== undefined && found <= highest && (unpaired === -1 || found < unpaired)) {
       return found;
     }
@@ -652,19 +676,20 @@ class CloserIndex {
   }
 
   private candidatesOf(token: string, emphasis: boolean, wordBoundary: boolean): Candidates {
-    const cache = this.candidates[emphasis ? 1 : 0]!;
+    this.candidates ??= [new Map(), new Map()];
+    const cache = this.candidates[emphasis ? 1 : 0];
     let entry = cache.get(token);
     if (!entry) {
       const { text } = this;
-      // Counted first, then kept in a typed array of that size: on delimiter-heavy text the lists have a
-      // million entries, and growing arrays of that size was much of a read's garbage.
-      let count = 0;
-      for (let at = text.indexOf(token); at !== -1; at = text.indexOf(token, at + 1)) {
-        count++;
-      }
-      const found = new Int32Array(count);
+      // Typed arrays: on delimiter-heavy text the lists have a million entries, and growing arrays of that
+      // size was much of a read's garbage.
+      const occurrences = this.occurrencesOf(token);
+      const found = new Int32Array(occurrences.length);
       let kept = 0;
-      for (let at = text.indexOf(token); at !== -1; at = text.indexOf(token, at + 1)) {
+      // Indexed loops over typed arrays here and below: `for…of` made an iterator result per entry where the
+      // loop was not optimised, which was 40% of a delimiter-heavy read's garbage.
+      for (let index = 0; index < occurrences.length; index++) {
+        const at = occurrences[index]!;
         if (this.escaped[at] === 1) {
           continue;
         }
@@ -677,10 +702,42 @@ class CloserIndex {
         found[kept++] = at;
       }
       const all = found.subarray(0, kept);
-      entry = { all, outside: [undefined, undefined] };
+      entry = { all, outside: [undefined, undefined], hint: 0 };
       cache.set(token, entry);
     }
     return entry;
+  }
+
+  /**
+   * Where `token` starts in the text, in order (overlapping ones too). An emphasis token (`*`, `**`, `_`, `__`,
+   * `~~`) is found among the places of its character, found once for all its tokens: on delimiter-heavy text a
+   * call of indexOf per match was most of the time of a read.
+   */
+  private occurrencesOf(token: string): Int32Array {
+    const char = token[0]!;
+    if (!EMPHASIS_CHARS.has(char) || token !== char.repeat(token.length)) {
+      return allIndexesOf(this.text, token);
+    }
+    this.charPlaces ??= new Map();
+    let places = this.charPlaces.get(char);
+    if (!places) {
+      places = allIndexesOf(this.text, char);
+      this.charPlaces.set(char, places);
+    }
+    if (token.length === 1) {
+      return places;
+    }
+    const { text } = this;
+    const code = char.charCodeAt(0);
+    const found = new Int32Array(places.length);
+    let count = 0;
+    for (let index = 0; index < places.length; index++) {
+      const at = places[index]!;
+      if (text.charCodeAt(at + 1) === code) {
+        found[count++] = at;
+      }
+    }
+    return found.subarray(0, count);
   }
 
   /** The candidates outside the code spans of the pairing that opens at backticks of this parity. */
@@ -691,7 +748,8 @@ class CloserIndex {
     }
     const kept: number[] = [];
     let before = 0;
-    for (const at of all) {
+    for (let index = 0; index < all.length; index++) {
+      const at = all[index]!;
       while (before < backticks.length && backticks[before]! < at) {
         before++;
       }

@@ -83,3 +83,38 @@ export function lowerBound(sorted: ArrayLike<number>, value: number): number {
   }
   return low;
 }
+
+/**
+ * lowerBound, searched outward from `hint` (where an earlier search ended) by doubling steps: a reader that
+ * moves forward asks for answers near the last one, so a search costs a few reads rather than a full halving.
+ */
+export function lowerBoundNear(sorted: ArrayLike<number>, value: number, hint: number): number {
+  const length = sorted.length;
+  let low: number;
+  let high = Math.min(Math.max(hint, 0), length);
+  let step = 1;
+  if (high < length && sorted[high]! < value) {
+    // Everything before `low` is below the value; the answer is at most `high`.
+    low = high + 1;
+    while (low + step - 1 < length && sorted[low + step - 1]! < value) {
+      low += step;
+      step *= 2;
+    }
+    high = Math.min(low + step - 1, length);
+  } else {
+    while (high - step >= 0 && sorted[high - step]! >= value) {
+      high -= step;
+      step *= 2;
+    }
+    low = Math.max(high - step + 1, 0);
+  }
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (sorted[middle]! < value) {
+      low = middle + 1;
+    } else {
+      high = middle;
+    }
+  }
+  return low;
+}

@@ -148,6 +148,23 @@ describe('markdownToDoc reads what people type, as PostHog reads it', () => {
   test('an image alone in its paragraph is a notebook image', () => {
     assert.deepEqual(contentOf('![Chart](https://posthog.com/c.png)'), [{ type: 'ph-image', attrs: { src: 'https://posthog.com/c.png', alt: 'Chart' } }]);
   });
+
+  test('quotes in quotes: each level is a quote of its lines without one marker, however the levels are spelled', () => {
+    const quoteLine = fc
+      .tuple(fc.array(fc.constantFrom('>', '> ', ' >', '>\t', '  > '), { minLength: 1, maxLength: 5 }), fc.constantFrom('', 'x', '- item', '# T', '**b**', '>'))
+      .map(([markers, rest]) => markers.join('') + rest);
+    fc.assert(
+      fc.property(fc.array(quoteLine, { minLength: 1, maxLength: 6 }), (lines) => {
+        const inner = lines.map((line) => line.trimStart().replace(/^>[ \t]?/, '')).join('\n');
+        const innerContent = markdownToDoc(inner).doc.content;
+        assert.deepEqual(markdownToDoc(lines.join('\n')).doc.content, [{ type: 'blockquote', content: innerContent.length > 0 ? innerContent : [p()] }]);
+      }),
+      { numRuns: 300 },
+    );
+    assert.deepEqual(contentOf('>>> deep\n> >\n> > a'), [
+      { type: 'blockquote', content: [{ type: 'blockquote', content: [{ type: 'blockquote', content: [p(text('deep'))] }, p(text('a'))] }] },
+    ]);
+  });
 });
 
 describe('markdownToDoc names what cannot become a node', () => {
