@@ -1,6 +1,6 @@
 import type { MarkdownIssue } from './issues';
 import { sanitizeLinkHref } from './posthogInline';
-import type { PhBlock, PhInline, PhPropValue } from './posthogModel';
+import type { PhBlock, PhInline, PhMark, PhPropValue } from './posthogModel';
 import { readPostHogMarkdown } from './posthogReader';
 import { isPythonBlank, isPythonSpace, pythonJoinLines, pythonStrip, pythonStripEnd } from './pythonText';
 import { isWhitespaceCode } from './posthogText';
@@ -208,9 +208,10 @@ function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function childrenOf(node: Json | undefined): Json[] {
-  const content = node?.['content'];
-  return Array.isArray(content) ? content.filter(isObject) : [];
+// childrenOf and marksOf give the node's own array when all of it is objects (the usual case): nothing here
+// changes them, and a copy per node was much of Convert's garbage on a paragraph of 200,000 runs.
+function childrenOf(node: Json | undefined): readonly Json[] {
+  return objectsIn(node?.['content']);
 }
 
 function typeOf(node: Json): string | undefined {
@@ -223,9 +224,17 @@ function attrsOf(node: Json): Json | undefined {
   return isObject(attrs) ? attrs : undefined;
 }
 
-function marksOf(node: Json): Json[] {
-  const marks = node['marks'];
-  return Array.isArray(marks) ? marks.filter(isObject) : [];
+function marksOf(node: Json): readonly Json[] {
+  return objectsIn(node['marks']);
+}
+
+const NO_OBJECTS: readonly Json[] = [];
+
+function objectsIn(value: unknown): readonly Json[] {
+  if (!Array.isArray(value)) {
+    return NO_OBJECTS;
+  }
+  return value.every(isObject) ? (value as Json[]) : value.filter(isObject);
 }
 
 /** A list's Markdown in parts: runs of lines (items, nested items, paragraphs that may stay quoted) and blocks between them. */
@@ -707,7 +716,7 @@ class PostHogWriter {
     return this.unknownNode(node);
   }
 
-  private inline(nodes: Json[]): string {
+  private inline(nodes: readonly Json[]): string {
     const written = nodes.map((node) => this.inlineNode(node));
     // A `!` right before a link's `[` would make it an image: `![label](url)` alone on a line is one.
     return written.map((text, index) => (text.endsWith('!') && written[index + 1]?.startsWith('[') ? `${text.slice(0, -1)}\\!` : text)).join('');
@@ -764,8 +773,7 @@ class PostHogWriter {
   private text(node: Json): string {
     const text = textOf(node);
     const marks = marksOf(node);
-    const types = new Set(marks.map((mark) => mark.type));
-    const code = types.has('code');
+    const code = hasMarkType(marks, 'code');
     let written = code ? `\`${escapeCode(text)}\`` : escapeInlineText(text);
     let wrapped = code;
     const link = marks.find((mark) => mark.type === 'link');
@@ -780,11 +788,15 @@ class PostHogWriter {
         this.lose('link', `The link to ${JSON.stringify(href ?? null)} on ${quoteText(text)} is dropped: PostHog keeps only http(s) links.`);
       }
     }
-    if (types.has('underline')) {
+    if (hasMarkType(marks, 'underline')) {
       written = `<u>${written}</u>`;
       wrapped = true;
     }
-    written = emphasise(written, wrapped, { bold: types.has('bold') || types.has('strong'), italic: types.has('italic') || types.has('em'), strike: types.has('strike') });
+    written = emphasise(written, wrapped, {
+      bold: hasMarkType(marks, 'bold') || hasMarkType(marks, 'strong'),
+      italic: hasMarkType(marks, 'italic') || hasMarkType(marks, 'em'),
+      strike: hasMarkType(marks, 'strike'),
+    });
     for (const mark of marks) {
       if (!KNOWN_MARKS.has(String(mark.type))) {
         this.lose('mark', `The mark "${String(mark.type)}" on ${quoteText(text)} has no place in PostHog's Markdown.`);
@@ -797,10 +809,32 @@ class PostHogWriter {
   }
 }
 
+/** Whether a mark of the type is among the marks: a loop, as a Set of types per text was a sixth of Convert's garbage. */
+function hasMarkType(marks: readonly Json[], type: string): boolean {
+  for (const mark of marks) {
+    if (mark.type === type) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/** keptMarks of a text with one simple mark, shared (MarkedText only reads them). */
+const ONE_KEPT_MARK = new Map<string, readonly string[]>();
+
 /** The marks PostHog keeps of a text, as strings: code, bold, italic, underline, strike, http(s) links and comment highlights. */
-function keptMarks(marks: Json[]): string[] {
+function keptMarks(marks: readonly Json[]): readonly string[] {
   if (marks.length === 0) {
-    return [];
+    return NO_MARKS;
+  }
+  const only = marks.length === 1 ? String(marks[0]!.type) : undefined;
+  if (only !== undefined && only !== 'link' && only !== 'comment' && KNOWN_MARKS.has(only)) {
+    let kept = ONE_KEPT_MARK.get(only);
+    if (kept === undefined) {
+      kept = [only === 'strong' ? 'bold' : only === 'em' ? 'italic' : only];
+      ONE_KEPT_MARK.set(only, kept);
+    }
+    return kept;
   }
   const kept = new Set<string>();
   for (const mark of marks) {
@@ -900,11 +934,20 @@ const NO_MARKS: readonly never[] = [];
 /** The characters (not whitespace) of a reading's text, with their marks, in order. */
 function readingText(blocks: PhBlock[]): MarkedText {
   const chars = new MarkedText();
+  // PostHog's reader gives texts of the same marks one array: each is turned into strings once.
+  const keys = new Map<readonly PhMark[], string[]>();
+  const keysOf = (marks: readonly PhMark[]): string[] => {
+    let kept = keys.get(marks);
+    if (kept === undefined) {
+      kept = marks.map((mark) => (mark.type === 'link' ? `link:${mark.href}` : mark.type === 'ref' || mark.type === 'mention' ? `${mark.type}:${mark.id}` : mark.type)).sort();
+      keys.set(marks, kept);
+    }
+    return kept;
+  };
   const inline = (nodes: readonly PhInline[]) => {
     for (const node of nodes) {
       if (node.type === 'text') {
-        const marks = (node.marks ?? NO_MARKS).map((mark) => (mark.type === 'link' ? `link:${mark.href}` : mark.type === 'ref' || mark.type === 'mention' ? `${mark.type}:${mark.id}` : mark.type));
-        chars.push(node.text, marks.sort());
+        chars.push(node.text, keysOf(node.marks ?? NO_MARKS));
       }
     }
   };
@@ -965,11 +1008,15 @@ function emphasise(text: string, wrapped: boolean, marks: { bold: boolean; itali
   return leading + core + trailing;
 }
 
-function commentMarkIds(marks: Json[]): string[] {
-  return marks.flatMap((mark) => {
-    const id = attrsOf(mark)?.['id'];
-    return mark.type === 'comment' && typeof id === 'string' && id !== '' ? [id] : [];
-  });
+function commentMarkIds(marks: readonly Json[]): string[] {
+  const ids: string[] = [];
+  for (const mark of marks) {
+    const id = mark.type === 'comment' ? attrsOf(mark)?.['id'] : undefined;
+    if (typeof id === 'string' && id !== '') {
+      ids.push(id);
+    }
+  }
+  return ids;
 }
 
 /** Every comment mark id in a node and what it holds, in document order. */

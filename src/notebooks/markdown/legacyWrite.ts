@@ -92,8 +92,18 @@ export function writeInline(nodes: PmNode[], where: InlineWhere): string {
 
 /** Whether the line holds one tag and nothing else but whitespace. */
 function loneTag(line: Piece[]): boolean {
-  const content = line.filter((piece) => piece.kind === 'text' && (piece.tag || piece.text.trim() !== ''));
-  return content.length === 1 && content[0]!.kind === 'text' && content[0]!.tag;
+  // A loop that stops at the second piece of content: a paragraph's line can hold a million pieces.
+  let tag = false;
+  let content = 0;
+  for (const piece of line) {
+    if (piece.kind === 'text' && (piece.tag || piece.text.trim() !== '')) {
+      if (++content > 1) {
+        return false;
+      }
+      tag = piece.tag;
+    }
+  }
+  return content === 1 && tag;
 }
 
 function lineAfter(pieces: Piece[], breakIndex: number): Piece[] {
@@ -136,16 +146,25 @@ function writeLine(line: Piece[], where: InlineWhere, first: boolean): string {
 
 function inlinePiece(node: PmNode): Piece {
   if (node.type === 'text') {
-    const marks = Array.isArray(node.marks) ? node.marks.filter(isObject) : [];
-    return { kind: 'text', text: writeText(typeof node.text === 'string' ? node.text : '', marks as PmMark[]), tag: false };
+    return { kind: 'text', text: writeText(typeof node.text === 'string' ? node.text : '', objectMarks(node)), tag: false };
   }
   if (node.type === 'ph-mention' && isPlainMention(node)) {
     return { kind: 'text', text: `<mention id="${String(node.attrs!['id'])}">@member</mention>`, tag: false };
   }
   const tag = formatNodeTag(node, false);
-  const marks = Array.isArray(node.marks) ? (node.marks.filter(isObject) as PmMark[]) : [];
+  const marks = objectMarks(node);
   // Marks around a tag (bold, a link…) are written around it; a tag inside marks starts no block.
   return marks.length > 0 ? { kind: 'text', text: wrapMarks(tag, marks, true), tag: false } : { kind: 'text', text: tag, tag: true };
+}
+
+const NO_MARKS: PmMark[] = [];
+
+/** The node's marks that are objects (others have no place; the read-back check names them): its own array when all are. */
+function objectMarks(node: PmNode): PmMark[] {
+  if (!Array.isArray(node.marks)) {
+    return NO_MARKS;
+  }
+  return node.marks.every(isObject) ? node.marks : (node.marks.filter(isObject) as PmMark[]);
 }
 
 /** A mention PostHog's `<mention>` holds exactly: only a member id (the name comes from the members). */
@@ -168,7 +187,7 @@ function writeText(text: string, marks: PmMark[] = []): string {
 
 export function markText(text: string, marks: PmMark[]): string {
   const code = marks.some((mark) => mark.type === 'code');
-  return wrapMarks(code ? `\`${text.replace(/[\\`]/g, '\\$&')}\`` : escapeText(text), marks.filter((mark) => mark.type !== 'code'), code);
+  return code ? wrapMarks(`\`${text.replace(/[\\`]/g, '\\$&')}\``, marks.filter((mark) => mark.type !== 'code'), true) : wrapMarks(escapeText(text), marks, false);
 }
 
 /** Marks other than code around written content; `wrapped` when something already stands at its edges. */

@@ -34,6 +34,9 @@ interface Thread {
 
 /** The block as one discussion thread whose replies all have a string id, if it is one. */
 function threadOf(lines: readonly string[]): Thread | undefined {
+  if (!lines[0]?.trimStart().startsWith('<Comment')) {
+    return undefined; // not a thread: no need to read it (a merge of thousands of conflicting paragraphs reads none)
+  }
   const reading = readPostHogMarkdown(lines.join('\n'));
   const [node] = reading.nodes;
   if (reading.nodes.length !== 1 || reading.errors.length > 0 || node?.type !== 'component') {

@@ -199,6 +199,10 @@ function spanTriple(region: Region, offset: number): { base: Span; ours: Span; t
 
 /** The line-by-line merge of the three, or undefined if both sides changed the same lines differently. */
 function mergeLines(base: readonly string[], ours: readonly string[], theirs: readonly string[]): string[] | undefined {
+  if (base.length === 1 && ours.length === 1 && theirs.length === 1) {
+    // A paragraph of one line both sides changed (the usual case): a conflict unless one side kept it or both agree.
+    return ours[0] === theirs[0] || theirs[0] === base[0] ? [...ours] : ours[0] === base[0] ? [...theirs] : undefined;
+  }
   const merged: string[] = [];
   for (const region of mergeRegions(base, ours, theirs)) {
     if (region.kind === 'conflict') {

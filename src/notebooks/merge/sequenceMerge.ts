@@ -60,8 +60,10 @@ const ANCHOR_WINDOW = 4;
  * make a region changed by both.
  */
 export function mergeRegions(base: readonly string[], ours: readonly string[], theirs: readonly string[]): Region[] {
-  const oursHunks = hunksBetween(base, ours);
-  const theirsHunks = hunksBetween(base, theirs);
+  const numbers = new ItemNumbers();
+  const [baseIds, oursIds, theirsIds] = [numbers.idsOf(base), numbers.idsOf(ours), numbers.idsOf(theirs)];
+  const oursHunks = collectAllHunks(numbers.numbered(baseIds, oursIds));
+  const theirsHunks = collectAllHunks(numbers.numbered(baseIds, theirsIds));
   const regions: Region[] = [];
   const cursor = { base: 0, oursDelta: 0, theirsDelta: 0 };
   const pushUnchanged = (end: number): void => {
@@ -172,19 +174,23 @@ function length(hunk: Hunk): number {
 
 /** The changes turning base into side, in order. */
 export function hunksBetween(base: readonly string[], side: readonly string[]): Hunk[] {
+  const numbers = new ItemNumbers();
+  const baseIds = numbers.idsOf(base);
+  return collectAllHunks(numbers.numbered(baseIds, numbers.idsOf(side)));
+}
+
+function collectAllHunks(items: Numbered): Hunk[] {
   const hunks: Hunk[] = [];
-  collectHunks(numbered(base, side), { start: 0, end: base.length }, { start: 0, end: side.length }, hunks);
+  collectHunks(items, { start: 0, end: items.baseIds.length }, { start: 0, end: items.sideIds.length }, hunks);
   return hunks;
 }
 
 /**
- * The two sequences with each distinct item numbered once, so that splitting a long diff compares and counts
+ * Two sequences with each distinct item numbered once, so that splitting a long diff compares and counts
  * numbers (each level of the split counts its whole segment: hashing every item there again made a merge of
  * 40,000 paragraphs take a second).
  */
 interface Numbered {
-  readonly base: readonly string[];
-  readonly side: readonly string[];
   readonly baseIds: Int32Array;
   readonly sideIds: Int32Array;
   /** Counts by item number, all zero between uses. */
@@ -194,20 +200,29 @@ interface Numbered {
   readonly sidePositions: Int32Array;
 }
 
-function numbered(base: readonly string[], side: readonly string[]): Numbered {
-  const numbers = new Map<string, number>();
-  const numberOf = (item: string): number => {
-    let id = numbers.get(item);
-    if (id === undefined) {
-      id = numbers.size;
-      numbers.set(item, id);
+/** Numbers for items, equal items equal numbers; a merge numbers its three sequences once, base shared by both diffs. */
+class ItemNumbers {
+  private readonly numbers = new Map<string, number>();
+
+  /** A loop, not Int32Array.from with a mapping function, which goes through an iterator result per item. */
+  idsOf(items: readonly string[]): Int32Array {
+    const ids = new Int32Array(items.length);
+    for (let index = 0; index < items.length; index++) {
+      const item = items[index]!;
+      let id = this.numbers.get(item);
+      if (id === undefined) {
+        id = this.numbers.size;
+        this.numbers.set(item, id);
+      }
+      ids[index] = id;
     }
-    return id;
-  };
-  const baseIds = Int32Array.from(base, numberOf);
-  const sideIds = Int32Array.from(side, numberOf);
-  const size = numbers.size;
-  return { base, side, baseIds, sideIds, baseCounts: new Int32Array(size), sideCounts: new Int32Array(size), sidePositions: new Int32Array(size) };
+    return ids;
+  }
+
+  numbered(baseIds: Int32Array, sideIds: Int32Array): Numbered {
+    const size = this.numbers.size;
+    return { baseIds, sideIds, baseCounts: new Int32Array(size), sideCounts: new Int32Array(size), sidePositions: new Int32Array(size) };
+  }
 }
 
 function collectHunks(items: Numbered, baseSpan: Span, sideSpan: Span, hunks: Hunk[]): void {

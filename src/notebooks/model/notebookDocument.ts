@@ -179,10 +179,11 @@ function sameArrays(a: readonly unknown[], b: readonly unknown[]): boolean {
   return true;
 }
 
+// for…in with hasOwn, not Object.keys: no list of keys is made for each of a notebook's objects.
 function sameObjects(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
   let keys = 0;
-  for (const key of Object.keys(a)) {
-    if (a[key] === undefined) {
+  for (const key in a) {
+    if (!Object.hasOwn(a, key) || a[key] === undefined) {
       continue;
     }
     if (!(key in b) || !sameJson(a[key], b[key])) {
@@ -195,8 +196,8 @@ function sameObjects(a: Record<string, unknown>, b: Record<string, unknown>): bo
 
 function definedKeyCount(value: Record<string, unknown>): number {
   let count = 0;
-  for (const key of Object.keys(value)) {
-    if (value[key] !== undefined) {
+  for (const key in value) {
+    if (Object.hasOwn(value, key) && value[key] !== undefined) {
       count++;
     }
   }
