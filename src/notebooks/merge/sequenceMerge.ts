@@ -262,7 +262,7 @@ function collectHunks(items: Numbered, baseSpan: Span, sideSpan: Span, hunks: Hu
     }
   }
   // Numbers stand for the items (equal numbers, equal items): node-diff3 keys an object by them, cheaper than by long text.
-  for (const found of diffIndices(Array.from(items.baseIds.subarray(baseStart, baseEnd)), Array.from(items.sideIds.subarray(sideStart, sideEnd)))) {
+  for (const found of diffIndices(plainArray(items.baseIds, baseStart, baseEnd), plainArray(items.sideIds, sideStart, sideEnd))) {
     hunks.push({
       baseStart: baseStart + found.buffer1[0],
       baseEnd: baseStart + found.buffer1[0] + found.buffer1[1],
@@ -354,6 +354,15 @@ function equalPairs(items: Numbered, baseSpan: Span, sideSpan: Span): number {
 interface Anchor {
   readonly base: number;
   readonly side: number;
+}
+
+/** ids[start, end) as a plain array (node-diff3 takes arrays); a loop, as Array.from reads a typed array through an iterator. */
+function plainArray(ids: Int32Array, start: number, end: number): number[] {
+  const items = new Array<number>(end - start);
+  for (let index = start; index < end; index++) {
+    items[index - start] = ids[index]!;
+  }
+  return items;
 }
 
 function count(ids: Int32Array, span: Span, counts: Int32Array, positions?: Int32Array): void {
