@@ -71,8 +71,11 @@ export function isEscapableAt(text: string, index: number, end = text.length): b
 
 /** The first index in a sorted array whose value is at least `value`. */
 export function lowerBound(sorted: ArrayLike<number>, value: number): number {
-  let low = 0;
-  let high = sorted.length;
+  return lowerBoundBetween(sorted, value, 0, sorted.length);
+}
+
+/** lowerBound, knowing the answer is in [low, high]. */
+function lowerBoundBetween(sorted: ArrayLike<number>, value: number, low: number, high: number): number {
   while (low < high) {
     const middle = (low + high) >>> 1;
     if (sorted[middle]! < value) {
@@ -108,13 +111,5 @@ export function lowerBoundNear(sorted: ArrayLike<number>, value: number, hint: n
     }
     low = Math.max(high - step + 1, 0);
   }
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (sorted[middle]! < value) {
-      low = middle + 1;
-    } else {
-      high = middle;
-    }
-  }
-  return low;
+  return lowerBoundBetween(sorted, value, low, high);
 }
