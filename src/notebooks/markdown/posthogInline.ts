@@ -793,13 +793,16 @@ class CloserIndex {
       if (index === text.length || this.escaped[index] === 1) {
         continue;
       }
-      const char = text[index];
-      if (char === '(') {
+      const char = text.charCodeAt(index);
+      if (char === 0x28 /* ( */) {
         depth++;
-      } else if (char === ')') {
+      } else if (char === 0x29 /* ) */) {
         depth--;
         while (waiting.length > 0 && waiting[waiting.length - 1]!.target === depth) {
-          waiting.pop()!.starts.forEach((start) => closes.set(start, index));
+          // A loop, not forEach with a closure: a closure over `index` gave every character read a context of its own.
+          for (const start of waiting.pop()!.starts) {
+            closes.set(start, index);
+          }
         }
       }
     }
