@@ -270,37 +270,42 @@ class LegacyReader {
    * extension's spelling, legacyWrite.ts); the list goes on if an item's line follows them directly.
    */
   private list(start: number): { node: PmNode; next: number } {
-    const items: { line: ListLine; index: number; blocks: PmNode[] }[] = [];
+    const items: { line: ListLine; index: number; blocks: PmNode[]; depth: number }[] = [];
     let index = start;
     while (index < this.lines.length) {
       const line = listLineOf(this.lines[index]!);
       if (!line) {
         break;
       }
-      const region = this.indentedBlocks(index + 1, '  '.repeat(line.depth + 1));
-      items.push({ line, index, blocks: region?.blocks ?? [] });
+      const region = this.indentedBlocks(index + 1, line.depth + 1);
+      items.push({ line, index, blocks: region?.blocks ?? [], depth: 0 });
       index = region?.next ?? index + 1;
     }
     if (items.length === 0) {
       return { node: textParagraph(this.lines[start]!), next: start + 1 };
     }
     const depths = clampDepths(items.map((item) => item.line.depth));
-    const flat = items.map((item, position) => ({ ...item, depth: depths[position]! }));
-    const [first] = nestLists(flat, 0, 0, (item) => this.listItem(item.line, item.index, item.blocks));
-    return { node: first!.node, next: first!.end === flat.length ? index : flat[first!.end]!.index };
+    items.forEach((item, position) => (item.depth = depths[position]!));
+    const [first] = nestLists(items, 0, 0, (item) => this.listItem(item.line, item.index, item.blocks));
+    return { node: first!.node, next: first!.end === items.length ? index : items[first!.end]!.index };
   }
 
   /**
-   * The blocks indented under an item: from `start`, blank lines then lines starting with `indent`, up to the
+   * The blocks indented under an item: from `start`, blank lines then lines indented by `levels` times two
+   * spaces, up to the
    * last such line (blank lines between them included), read without the indent. None unless a blank line comes
    * first and an indented line after it.
    */
-  private indentedBlocks(start: number, indent: string): { blocks: PmNode[]; next: number } | undefined {
+  private indentedBlocks(start: number, levels: number): { blocks: PmNode[]; next: number } | undefined {
     let first = start;
     while (first < this.lines.length && this.trimmed[first] === '') {
       first++;
     }
-    if (first === start || first >= this.lines.length || !this.lines[first]!.startsWith(indent)) {
+    if (first === start || first >= this.lines.length) {
+      return undefined; // most items: no blank line after them, so no indent string is made
+    }
+    const indent = '  '.repeat(levels);
+    if (!this.lines[first]!.startsWith(indent)) {
       return undefined;
     }
     let last = first;
