@@ -15,6 +15,7 @@ export const SCOPE_FEATURES: Readonly<Record<string, string>> = {
   'project:read': 'projects cannot be listed or opened',
   'notebook:read': 'notebooks cannot be browsed or opened',
   'query:read': 'events cannot be browsed',
+  'property_definition:read': 'HogQL completion suggests property names from recent events only',
 };
 
 export interface KeyCheck {
@@ -90,7 +91,7 @@ async function probe(client: PostHogClient, signal?: AbortSignal): Promise<KeyCh
     }
   };
 
-  // The first call alone, so that a bad key makes one request, not five.
+  // The first call alone, so that a bad key makes one request, not six.
   const user = await missing('user:read', () => client.users.me(call));
   let limitedToProjects = false;
   const unlessLimited = async <T>(request: () => Promise<T>): Promise<T | undefined> => {
@@ -124,7 +125,20 @@ async function probe(client: PostHogClient, signal?: AbortSignal): Promise<KeyCh
     await Promise.all([
       onProject('notebook:read', () => client.notebooks.list(projectId, { limit: 1 }, call)),
       onProject('query:read', () => client.events.list(projectId, { limit: 1 }, call)),
+      onProject('property_definition:read', () => unlessMissing(() => client.propertyDefinitions.list(projectId, { type: 'event', limit: 1 }, call))),
     ]);
   }
   return { account: user?.email, missingScopes: missingScopes.sort(), limitedToProjects, scopedProjects: [], learnedFrom: 'probes' };
+}
+
+/** A server older than the endpoint (404) lacks the feature, not the scope: completion falls back the same way. */
+async function unlessMissing<T>(request: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await request();
+  } catch (error) {
+    if (error instanceof NotFoundError) {
+      return undefined;
+    }
+    throw error;
+  }
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { QueryNode } from '../api';
-import { parseTagAt, postHogLines, readPostHogBlocks, type PhBlock, type PhComponent, type PhLocatedBlock, type PhPropValue } from '../notebooks';
+import { type LinePosition, parseTagAt, postHogLines, readPostHogBlocks, type PhBlock, type PhComponent, type PhLocatedBlock, type PhPropValue } from '../notebooks';
 import { innerQuery, queryKindLabel } from './innerQuery';
 
 /** A query card or SQL cell of a notebook's Markdown, as PostHog's web app reads it. */
@@ -41,7 +41,10 @@ const QUERY_TAGS = new Set(['Query', 'Insight']);
  */
 const SQL_TAGS = new Set(['HogQLSQL', 'SQLV2']);
 
-const CARD_TAG_START = /^[ \t]*<(?:Query|Insight|HogQLSQL|SQLV2)\b/m;
+const CARD_TAG_NAMES = [...QUERY_TAGS, ...SQL_TAGS];
+const CARD_TAG_START = new RegExp(`^[ \\t]*<(?:${CARD_TAG_NAMES.join('|')})\\b`, 'm');
+/** A tag's `<` and name: a tag that an edit completes starts at most this far before the edit. */
+const LONGEST_TAG_OPENING = 1 + Math.max(...CARD_TAG_NAMES.map((name) => name.length));
 
 /** Where a text's lines are: a line's text (without its line break) and the offset in the text where it starts. */
 export interface CardText {
@@ -52,6 +55,68 @@ export interface CardText {
 /** Whether a line starts with a card's tag: a text without one has no card (a quick test, before reading). */
 export function mayHoldQueryCards(markdown: string): boolean {
   return CARD_TAG_START.test(markdown);
+}
+
+/** A text's lines, without their line breaks (VS Code's documents: `lineAt(line).text`). */
+export interface TextLines {
+  lineText(line: number): string;
+}
+
+/**
+ * Whether an edit made a card tag start a line, given that the text before it had none: then it equals
+ * mayHoldQueryCards of the new text, without reading the whole text. `start` and `end` are where the inserted
+ * text lies in the new text (equal for a deletion). A new tag depends on a character the edit touched: its
+ * name's end is at most a tag's opening before the edit, and only blanks lie between the edit and its `<` when it
+ * starts after it (a deletion before the blanks that precede a tag). Reads the edited lines only, and of each, the
+ * inserted text, a tag's opening before it and the blanks after it (plus the blanks before a `<` found there).
+ */
+export function cardTagAppears(lines: TextLines, start: LinePosition, end: LinePosition): boolean {
+  for (let line = start.line; line <= end.line; line++) {
+    const text = lines.lineText(line);
+    const from = line === start.line ? start.character : 0;
+    const to = line === end.line ? end.character : text.length;
+    if (tagStartsAround(text, from, to)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+function tagStartsAround(text: string, from: number, to: number): boolean {
+  for (let at = Math.max(0, from - LONGEST_TAG_OPENING); at < to; at++) {
+    if (text.charCodeAt(at) === LESS_THAN && tagStartsLineAt(text, at)) {
+      return true;
+    }
+  }
+  let afterBlanks = to;
+  while (isBlank(text.charCodeAt(afterBlanks))) afterBlanks++;
+  return tagStartsLineAt(text, afterBlanks);
+}
+
+/** CARD_TAG_START at a `<`: a card tag's name after it, ending a word, and only blanks before it on its line. */
+function tagStartsLineAt(text: string, at: number): boolean {
+  if (text.charCodeAt(at) !== LESS_THAN || !CARD_TAG_NAMES.some((name) => text.startsWith(name, at + 1) && !isWordCharacter(text.charCodeAt(at + 1 + name.length)))) {
+    return false;
+  }
+  let lineStart = at;
+  while (lineStart > 0 && isBlank(text.charCodeAt(lineStart - 1))) lineStart--;
+  return lineStart === 0 || isLineTerminator(text.charCodeAt(lineStart - 1));
+}
+
+const LESS_THAN = 0x3c;
+
+function isBlank(code: number): boolean {
+  return code === 0x20 || code === 0x09;
+}
+
+/** Where a regular expression's `^` matches in multiline mode; VS Code's lines end only at \n and \r. */
+function isLineTerminator(code: number): boolean {
+  return code === 0x0a || code === 0x0d || code === 0x2028 || code === 0x2029;
+}
+
+/** `\b`'s word characters (without the u flag). */
+function isWordCharacter(code: number): boolean {
+  return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || code === 0x5f;
 }
 
 /** Every query card and SQL cell of a notebook's Markdown, in document order. Linear in the text. */

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { parseNotebookPath } from '../notebooks';
 import { QueryCardReading } from './cardReading';
-import { mayHoldQueryCards, type QueryCard } from './cards';
+import { cardTagAppears, mayHoldQueryCards, type QueryCard } from './cards';
 
 /** Where a document's queries go: a project of a connection (the contract HogQL's document targets keep). */
 export interface QueryTarget {
@@ -67,7 +67,7 @@ export class QueryDocuments {
     );
   }
 
-  /** How many times a document's whole text was read (the first time, or when its edits could not be followed). */
+  /** How many times a document's whole text was read (the first time, when a card tag first appears, or when its edits could not be followed). */
   get readsOfWholeText(): number {
     return this.wholeReads;
   }
@@ -80,8 +80,12 @@ export class QueryDocuments {
     if (!known || known.version === document.version) {
       return;
     }
-    if (!known.reading || known.version !== document.version - 1 || event.contentChanges.length === 0) {
+    if (known.version !== document.version - 1 || event.contentChanges.length === 0) {
       this.read.delete(key);
+      return;
+    }
+    if (!known.reading) {
+      this.followWithoutCards(known, event);
       return;
     }
     try {
@@ -98,6 +102,15 @@ export class QueryDocuments {
     }
     known.version = document.version;
     known.cards = undefined;
+  }
+
+  /** A text without a card tag keeps that answer unless the edit's own text made a tag start a line. */
+  private followWithoutCards(known: KnownDocument, event: vscode.TextDocumentChangeEvent): void {
+    if (cardTagTyped(event)) {
+      this.read.delete(event.document.uri.toString());
+      return;
+    }
+    known.version = event.document.version;
   }
 
   /** The card on a line, if any. */
@@ -118,4 +131,18 @@ export class QueryDocuments {
 function readWhole(document: vscode.TextDocument): KnownDocument {
   const text = document.getText();
   return { version: document.version, reading: mayHoldQueryCards(text) ? QueryCardReading.of(text) : undefined, cards: undefined };
+}
+
+/** Whether one of an event's changes made a card tag start a line: only the changed lines are looked at. */
+function cardTagTyped({ document, contentChanges }: vscode.TextDocumentChangeEvent): boolean {
+  const lines = { lineText: (line: number) => document.lineAt(line).text };
+  // The changes' offsets refer to the text before the event: each moves by the changes before it.
+  let moved = 0;
+  return [...contentChanges]
+    .sort((a, b) => a.rangeOffset - b.rangeOffset)
+    .some((change) => {
+      const start = change.rangeOffset + moved;
+      moved += change.text.length - change.rangeLength;
+      return cardTagAppears(lines, document.positionAt(start), document.positionAt(start + change.text.length));
+    });
 }

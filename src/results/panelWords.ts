@@ -21,6 +21,7 @@ export const RESULTS_WORDS = [
   'Restored from the run at {0}: the first {1} of {2} rows. Run again for all.',
   'Restored from the run at {0}: its table only, as the chart was too large to keep. Run again to draw it.',
   'Restored from the run at {0}. Run again for a fresh result.',
+  'Its cells were kept as text, so it exports as CSV only: run again to export JSON with PostHog’s types.',
   'Run again',
   'Run this query again (counts against the key’s HogQL queries an hour)',
   'Export the first {0} rows as CSV…',

@@ -6,6 +6,7 @@ import '../unit/support/vscode';
 import assert from 'node:assert/strict';
 import { findQueryCards } from '../../src/queries';
 import { QueryCardReading, type TextChange } from '../../src/queries/cardReading';
+import { cardTagAppears, mayHoldQueryCards } from '../../src/queries/cards';
 import { type Figure, median } from './results';
 
 const NOTEBOOK_BYTES = 2 * 1024 * 1024;
@@ -100,6 +101,19 @@ function measure(text: string, line: number): { fullMs: number; incrementalMs: n
   return { fullMs: median(full), incrementalMs: median(incremental) };
 }
 
+/** A notebook without cards: each keystroke checked for a card tag in the whole text (as before) or around the edit. */
+function measureWithoutCards(text: string, line: number): { fullMs: number; incrementalMs: number } {
+  const { texts, changes } = keystrokes(text, line);
+  const lines = text.split('\n');
+  const full = texts.map((next) => cpuMs(() => assert.equal(mayHoldQueryCards(next), false)));
+  const incremental = changes.map((change) => {
+    lines[line] += change.text;
+    const end = { line, character: change.range.start.character + change.text.length };
+    return cpuMs(() => assert.equal(cardTagAppears({ lineText: (index) => lines[index]! }, change.range.start, end), false));
+  });
+  return { fullMs: median(full), incrementalMs: median(incremental) };
+}
+
 export async function benchCards(): Promise<Figure[]> {
   const text = bigNotebookWithCards();
   const lines = text.split('\n');
@@ -111,6 +125,9 @@ export async function benchCards(): Promise<Figure[]> {
   const inParagraph = measure(text, paragraphLine);
   const inCard = measure(text, cards[CARDS / 2]!.range.startLine);
   const openMs = cpuMs(() => QueryCardReading.of(text));
+  const withoutCards = bigNotebookWithCards(NOTEBOOK_BYTES, 0);
+  const withoutCardsLines = withoutCards.split('\n');
+  const noCards = measureWithoutCards(withoutCards, withoutCardsLines.findIndex((entry, index) => index > withoutCardsLines.length / 2 && entry.startsWith('The drop on Tuesday')));
   const figure = (what: string, value: number, extra: Partial<Figure> = {}): Figure => ({ section, what, value, unit: 'ms', ...extra });
   const followed = (measured: { fullMs: number; incrementalMs: number }): Partial<Figure> => ({ budget: '< 16 ms (a frame)', pass: measured.incrementalMs < 16 });
   const ratio = (measured: { fullMs: number; incrementalMs: number }) => `${Math.round(measured.fullMs / Math.max(measured.incrementalMs, 0.001))}× less CPU`;
@@ -120,5 +137,7 @@ export async function benchCards(): Promise<Figure[]> {
     figure('a keystroke in a SQL cell: the whole text read again', inCard.fullMs),
     figure(`a keystroke in a SQL cell: the reading follows the edit (${ratio(inCard)})`, inCard.incrementalMs, followed(inCard)),
     figure('the first reading, when the notebook opens (once)', openMs),
+    figure('a keystroke in a 2 MB notebook without cards: the whole text searched for a card tag (before)', noCards.fullMs),
+    figure(`a keystroke in a 2 MB notebook without cards: the edit's lines searched (${ratio(noCards)})`, noCards.incrementalMs, followed(noCards)),
   ];
 }

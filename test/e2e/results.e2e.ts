@@ -125,7 +125,7 @@ describe('Results panel (e2e)', () => {
     const frame = await resultsFrame(page, 'Canned results', 60_000);
     const table = frame.locator('section[data-section="card-sql"]');
     await waitUntil(page, async () => (await table.locator('.note.restored').count()) === 1, 'the table section is restored', 60_000);
-    assert.match(await table.locator('.note.restored').innerText(), /^Restored from the run at .+: the first 1,000 of 10,000 rows\. Run again for all\.$/);
+    assert.match(await table.locator('.note.restored').innerText(), /^Restored from the run at .+: the first 1,000 of 10,000 rows\. Run again for all\. Its cells were kept as text, so it exports as CSV only: run again to export JSON with PostHog’s types\.$/);
     assert.match(await table.locator('.summary').innerText(), /^10,000 rows in [\d.]+ s$/, 'the run\'s state line');
     assert.deepEqual(await table.locator('.row.header .cell').allInnerTexts(), Array.from({ length: 10 }, (_, column) => `col_${column}`));
     await waitUntil(page, async () => (await table.locator('.grid').getAttribute('aria-rowcount')) === '1001', 'the 1,000 kept rows are in the grid');
@@ -135,7 +135,7 @@ describe('Results panel (e2e)', () => {
 
     const trends = frame.locator('section[data-section="card-trends"]');
     await waitUntil(page, async () => (await trends.locator('.chart-canvas canvas').count()) > 0, 'the restored trend is drawn');
-    assert.match(await trends.locator('.note.restored').innerText(), /^Restored from the run at .+\. Run again for a fresh result\.$/);
+    assert.match(await trends.locator('.note.restored').innerText(), /^Restored from the run at .+\. Run again for a fresh result\. Its cells were kept as text, so it exports as CSV only: run again to export JSON with PostHog’s types\.$/);
     assert.deepEqual(await frame.locator('section.result h2').allInnerTexts(), ['Pageviews and sign-ups', 'Daily active users (SQL)', 'Sign-up funnel'], 'the running section had no result to keep');
     assert.deepEqual(runs().slice(runsBefore), [], 'no query was run to restore it');
 

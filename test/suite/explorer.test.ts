@@ -71,6 +71,7 @@ describe('Sign in', () => {
     assert.ok(warning, JSON.stringify(harness.window.messages));
     assert.match(warning.text, /query:read/);
     assert.match(warning.text, /events cannot be browsed/);
+    assert.match(warning.text, /property_definition:read: HogQL completion suggests property names from recent events only/);
   });
 
   it('refuses a plain-http URL that is not on this machine, before anything is sent', async () => {

@@ -146,6 +146,30 @@ describe('Running a notebook\'s queries', function () {
     assert.equal(documents.readsOfWholeText, wholeReads, 'each edit re-read its neighbourhood only');
   });
 
+  it('typing in a notebook without cards reads only the edits, until a card tag is typed: then its card is found', async () => {
+    const markdown = ['# Notes', '', ...Array.from({ length: 40 }, (_, index) => `Paragraph ${index} of notes.\n`), ''].join('\n');
+    const { document, editor } = await openNotebook('Queries: typing without cards', markdown);
+    const documents = queries.documents;
+    assert.deepEqual(documents.cardsOf(document), []);
+    const wholeReads = documents.readsOfWholeText;
+    for (const word of ['Some ', 'words ', '<b>', ' typed']) {
+      assert.ok(await editor.edit((builder) => builder.insert(new vscode.Position(2, 0), word)));
+      assert.deepEqual(documents.cardsOf(document), []);
+    }
+    assert.equal(documents.readsOfWholeText, wholeReads, 'no keystroke read the whole text');
+
+    const line = document.lineCount - 1;
+    const tag = '<SQLV2 code="select 1" />';
+    for (const character of tag.slice(0, 7)) {
+      assert.ok(await editor.edit((builder) => builder.insert(document.lineAt(line).range.end, character)));
+      assert.deepEqual(documents.cardsOf(document), findQueryCards(document.getText()));
+    }
+    assert.equal(documents.readsOfWholeText, wholeReads + 1, 'read once, when "<SQLV2" made a tag');
+    assert.ok(await editor.edit((builder) => builder.insert(document.lineAt(line).range.end, tag.slice(7))));
+    assert.equal(documents.cardsOf(document).length, 1);
+    assert.equal(documents.cardsOf(document)[0]!.tag, 'SQLV2');
+  });
+
   it('shows PostHog\'s error on the lens and in the results', async () => {
     const { document, editor } = await openNotebook('Queries: an error', queryTag({ kind: 'DataTableNode', source: sql('select nonsense_column from events') }));
     editor.selection = new vscode.Selection(0, 0, 0, 0);

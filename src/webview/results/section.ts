@@ -58,7 +58,7 @@ export class ResultSectionView {
     }
     this.content.replaceChildren();
     if (message.state === 'done') this.showResult(message);
-    if (message.restored) this.content.prepend(el('p', { class: 'note restored' }, this.restoredText(message, message.restored.rows)));
+    if (message.restored) this.content.prepend(el('p', { class: 'note restored' }, this.restoredText(message, message.restored.rows) + this.restoredExportText(message)));
   }
 
   private showResult(message: SectionMessage): void {
@@ -89,6 +89,15 @@ export class ResultSectionView {
       return t('Restored from the run at {0}: its table only, as the chart was too large to keep. Run again to draw it.', at);
     }
     return t('Restored from the run at {0}. Run again for a fresh result.', at);
+  }
+
+  /**
+   * Why a restored table offers no JSON: the webview is sent (and keeps) each cell as text, so JSON would give
+   * PostHog's numbers, booleans and nulls as strings; keeping the values too would about halve the rows the state's 2 MB holds.
+   */
+  private restoredExportText(message: SectionMessage): string {
+    const hasTable = message.state === 'done' && message.view !== undefined && message.view.kind !== 'unsupported';
+    return hasTable ? ` ${t('Its cells were kept as text, so it exports as CSV only: run again to export JSON with PostHog’s types.')}` : '';
   }
 
   rows(message: RowsMessage): void {

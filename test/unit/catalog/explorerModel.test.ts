@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { PostHogClient, RequestBudgets } from '../../../src/api';
-import { checkApiKey } from '../../../src/connections/keyCheck';
+import { checkApiKey, SCOPE_FEATURES } from '../../../src/connections/keyCheck';
 import { ExplorerModel } from '../../../src/catalog/explorerModel';
 import { DELETION_READS_PER_ORGANIZATION } from '../../../src/catalog/projectDeletions';
 import { NotebookLists } from '../../../src/notebooks/lists/notebookLists';
@@ -204,8 +204,53 @@ describe('checkApiKey against the local API', () => {
   });
 
   test('a key without query:read is told events will not work; a write scope grants read', async () => {
-    const result = await check(api.createKey({ scopes: ['user:read', 'organization:read', 'project:write', 'notebook:read'] }));
+    const result = await check(api.createKey({ scopes: ['user:read', 'organization:read', 'project:write', 'notebook:read', 'property_definition:read'] }));
     assert.deepEqual(result.missingScopes, ['query:read']);
+    assert.match(SCOPE_FEATURES['query:read']!, /events cannot be browsed/);
+  });
+
+  test('a key without property_definition:read is told HogQL completion takes property names from recent events', async () => {
+    const result = await check(api.createKey({ scopes: ['user:read', 'organization:read', 'project:read', 'notebook:read', 'query:read'] }));
+    assert.deepEqual(result.missingScopes, ['property_definition:read']);
+    assert.match(SCOPE_FEATURES['property_definition:read']!, /HogQL completion .*recent events/);
+    const writer = await check(api.createKey({ scopes: ['user:read', 'organization:read', 'project:read', 'notebook:read', 'query:read', 'property_definition:write'] }));
+    assert.deepEqual(writer.missingScopes, []);
+  });
+
+  describe('older servers without GET @current probe property_definition:read with one read of one definition', () => {
+    let older: LocalApi;
+    before(async () => {
+      older = await startLocalApi({ currentKeyEndpoint: false });
+    });
+    after(() => older.close());
+    const probe = async (scopes: string[]) => {
+      const client = new PostHogClient({ baseUrl: older.url, apiKey: older.createKey({ scopes }) });
+      return checkApiKey(client).finally(() => client.dispose());
+    };
+    const everyScopeBut = (scope: string) => Object.keys(SCOPE_FEATURES).filter((each) => each !== scope);
+
+    test('a key without it is told, after one request to the definitions', async () => {
+      older.clearRequests();
+      const result = await probe(everyScopeBut('property_definition:read'));
+      assert.equal(result.learnedFrom, 'probes');
+      assert.deepEqual(result.missingScopes, ['property_definition:read']);
+      const definitionReads = older.requests.filter((request) => request.path.includes('/property_definitions/'));
+      assert.equal(definitionReads.length, 1);
+      assert.equal(definitionReads[0]!.status, 403);
+    });
+
+    test('a key with every scope lacks nothing', async () => {
+      assert.deepEqual((await probe(Object.keys(SCOPE_FEATURES))).missingScopes, []);
+    });
+
+    test('a server without property definitions (404) is no missing scope: completion falls back all the same', async () => {
+      older.store.settings.propertyDefinitionsApi = false;
+      try {
+        assert.deepEqual((await probe(Object.keys(SCOPE_FEATURES))).missingScopes, []);
+      } finally {
+        older.store.settings.propertyDefinitionsApi = true;
+      }
+    });
   });
 
   test('a key limited to one project is kept: nothing missing, said to be limited, and its project named', async () => {
