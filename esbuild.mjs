@@ -1,10 +1,13 @@
 // Bundles the extension (Node, CommonJS) and, as they are added, browser entries for webviews.
+import { writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
+// `--metafile` writes what each module contributes to a bundle beside it (dist/*.meta.json, not shipped).
+const metafile = process.argv.includes('--metafile');
 
 const common = {
   bundle: true,
@@ -98,5 +101,10 @@ if (watch) {
   const contexts = await Promise.all(builds.map((options) => esbuild.context(options)));
   await Promise.all(contexts.map((context) => context.watch()));
 } else {
-  await Promise.all(builds.map((options) => esbuild.build(options)));
+  const results = await Promise.all(builds.map((options) => esbuild.build({ ...options, metafile })));
+  if (metafile) {
+    for (const [index, result] of results.entries()) {
+      await writeFile(builds[index].outfile.replace(/\.js$/, '.meta.json'), JSON.stringify(result.metafile));
+    }
+  }
 }
