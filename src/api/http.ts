@@ -1,5 +1,5 @@
 import { Dispatcher } from 'undici';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { type BudgetPriority, type BudgetWait, type KeyBudget, throttleClassOf } from './budget';
 import { errorFromResponse, errorFromTransportFailure } from './errorMapping';
 import {
@@ -179,12 +179,12 @@ export class Transport {
   }
 
   /** Sends a request and validates its JSON answer against the schema. */
-  async json<T extends z.ZodType>(spec: RequestSpec, schema: T, call?: CallOptions): Promise<z.infer<T>> {
+  async json<T extends z.ZodMiniType>(spec: RequestSpec, schema: T, call?: CallOptions): Promise<z.infer<T>> {
     return this.send(spec, call, (response) => this.parseJsonBody(response, schema));
   }
 
   /** Reads a successful response as JSON and validates it; for handlers given to send(). */
-  async parseJsonBody<T extends z.ZodType>(response: SuccessResponse, schema: T): Promise<z.infer<T>> {
+  async parseJsonBody<T extends z.ZodMiniType>(response: SuccessResponse, schema: T): Promise<z.infer<T>> {
     return parseShape(schema, await readJson(response, this.maxBodyBytes), response.endpoint);
   }
 
@@ -192,7 +192,7 @@ export class Transport {
    * Like json(), for endpoints whose answer comes in more than one shape (spec versus real server):
    * `pick` chooses the schema from the parsed body, so a mismatch names a field of the likely shape.
    */
-  async jsonOneOf<T extends z.ZodType>(spec: RequestSpec, pick: (body: unknown) => T, call?: CallOptions): Promise<z.infer<T>> {
+  async jsonOneOf<T extends z.ZodMiniType>(spec: RequestSpec, pick: (body: unknown) => T, call?: CallOptions): Promise<z.infer<T>> {
     return this.send(spec, call, async (response) => {
       const body = await readJson(response, this.maxBodyBytes);
       return parseShape(pick(body), body, response.endpoint);

@@ -1,10 +1,14 @@
-import type { z } from 'zod';
+import * as z from 'zod/mini';
 import { ResponseShapeError } from './errors';
+
+// zod/mini leaves its messages out until a locale is set ("Invalid input" for every problem); English says what
+// was expected, as full zod did (esbuild.mjs bundles English alone).
+z.config(z.locales.en());
 
 type Issue = z.core.$ZodIssue;
 
 /** Validates a response body; a body that does not fit throws ResponseShapeError naming the field. */
-export function parseShape<T extends z.ZodType>(schema: T, data: unknown, endpoint: string): z.infer<T> {
+export function parseShape<T extends z.ZodMiniType>(schema: T, data: unknown, endpoint: string): z.infer<T> {
   const result = schema.safeParse(data);
   if (result.success) {
     return result.data;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import {
   errorText,
   EventsQueryResponseSchema,
@@ -55,7 +55,7 @@ export interface RunItem {
 const ANY_RESPONSE = z.looseObject({});
 
 /** The response schema for an inner query's kind (the validated response the Results view reads). */
-function schemaFor(kind: string): z.ZodType {
+function schemaFor(kind: string): z.ZodMiniType {
   switch (kind) {
     case 'HogQLQuery':
       return HogQLQueryResponseSchema;

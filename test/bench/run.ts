@@ -50,8 +50,11 @@ if (options['no-editor']) {
   parts.delete('live');
 }
 const resultsDir = path.join(repoRoot, 'bench-results');
-/** Issue 34 raised it from 400 KB for the Results panel (its chart library, uPlot, is 23 KB compressed). */
-const VSIX_BUDGET_KB = 500;
+/**
+ * The guide's limit. Issue 34 had raised it to 500 KB for the Results panel (uPlot is 23 KB compressed); zod/mini
+ * and undici's unreached parts left out brought the .vsix back under 400 KB (docs/dependencies.md).
+ */
+const VSIX_BUDGET_KB = 400;
 
 async function packageSizes(): Promise<Figure[]> {
   await runToCompletion('npm', ['run', 'package', '--silent'], { cwd: repoRoot });

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { UnsafePathError } from '../errors';
 import type { KeyBudget } from '../budget';
 import { isDotSegment, type Transport } from '../http';
@@ -33,7 +33,7 @@ export function listSource<T>(
   context: ResourceContext,
   path: string,
   filters: QueryParams,
-  schema: z.ZodType<Paginated<T>>,
+  schema: z.ZodMiniType<Paginated<T>>,
 ): PageSource<T> {
   const { transport } = context;
   return {

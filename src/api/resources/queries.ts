@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { NotFoundError, QueryApiUnavailableError, QueryFailedError, QueryTimedOutError } from '../errors';
 import { errorFromResponse } from '../errorMapping';
 import type { CallOptions, SuccessResponse } from '../http';
@@ -82,7 +82,7 @@ export class QueriesApi {
   }
 
   /** Runs `query` and validates its response with `schema`; an asynchronous answer is polled to its end. */
-  async run<T extends z.ZodType>(projectId: number, query: QueryNode, schema: T, options: QueryRunOptions = {}): Promise<z.infer<T>> {
+  async run<T extends z.ZodMiniType>(projectId: number, query: QueryNode, schema: T, options: QueryRunOptions = {}): Promise<z.infer<T>> {
     const id = options.clientQueryId ?? newUuid();
     const run = new QueryRun(this, projectId, id, options.signal);
     try {

@@ -1,9 +1,9 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 export const ActivityChangeSchema = z.object({
-  type: z.string().nullable().optional(),
-  action: z.string().nullable().optional(),
-  field: z.string().nullable().optional(),
+  type: z.nullish(z.string()),
+  action: z.nullish(z.string()),
+  field: z.nullish(z.string()),
   before: z.unknown(),
   after: z.unknown(),
 });
@@ -11,26 +11,24 @@ export const ActivityChangeSchema = z.object({
 /** One activity-log entry; `user` is a person or PostHog's system user. */
 export const ActivityEntrySchema = z.object({
   id: z.string(),
-  user: z
-    .object({
-      first_name: z.string().nullable().optional(),
-      email: z.string().nullable().optional(),
-      is_system: z.boolean().nullable().optional(),
-    })
-    .nullable()
-    .optional(),
+  user: z.nullish(
+    z.object({
+      first_name: z.nullish(z.string()),
+      email: z.nullish(z.string()),
+      is_system: z.nullish(z.boolean()),
+    }),
+  ),
   activity: z.string(),
   scope: z.string(),
-  item_id: z.string().nullable().optional(),
-  detail: z
-    .object({
-      changes: z.array(ActivityChangeSchema).nullable().optional(),
-      name: z.string().nullable().optional(),
-      short_id: z.string().nullable().optional(),
-      type: z.string().nullable().optional(),
-    })
-    .nullable()
-    .optional(),
+  item_id: z.nullish(z.string()),
+  detail: z.nullish(
+    z.object({
+      changes: z.nullish(z.array(ActivityChangeSchema)),
+      name: z.nullish(z.string()),
+      short_id: z.nullish(z.string()),
+      type: z.nullish(z.string()),
+    }),
+  ),
   created_at: z.string(),
 });
 export type ActivityEntry = z.infer<typeof ActivityEntrySchema>;
@@ -38,8 +36,8 @@ export type ActivityEntry = z.infer<typeof ActivityEntrySchema>;
 /** Activity lists page by `page`/`limit`, newest first. */
 export const ActivityPageSchema = z.object({
   results: z.array(ActivityEntrySchema),
-  next: z.string().nullable().optional(),
-  previous: z.string().nullable().optional(),
-  total_count: z.number().int().nonnegative().optional(),
+  next: z.nullish(z.string()),
+  previous: z.nullish(z.string()),
+  total_count: z.optional(z.int().check(z.nonnegative())),
 });
 export type ActivityPage = z.infer<typeof ActivityPageSchema>;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { json, paginated, UserBasicSchema } from './common';
 
 /**
@@ -9,14 +9,14 @@ import { json, paginated, UserBasicSchema } from './common';
  */
 export const CommentSchema = z.object({
   id: z.string(),
-  created_by: UserBasicSchema.nullable().optional(),
-  content: z.string().nullable().optional(),
+  created_by: z.nullish(UserBasicSchema),
+  content: z.nullish(z.string()),
   created_at: z.string(),
   scope: z.string(),
-  item_id: z.string().nullable().optional(),
-  item_context: json.optional(),
-  source_comment: z.string().nullable().optional(),
-  deleted: z.boolean().nullable().optional(),
+  item_id: z.nullish(z.string()),
+  item_context: z.optional(json),
+  source_comment: z.nullish(z.string()),
+  deleted: z.nullish(z.boolean()),
 });
 export type Comment = z.infer<typeof CommentSchema>;
 

@@ -1,49 +1,46 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { paginated, UserBasicSchema } from './common';
 
 export const OrganizationSchema = z.object({
   id: z.string(),
   name: z.string(),
-  slug: z.string().optional(),
-  membership_level: z.number().int().nullable().optional(),
-  members_can_create_projects: z.boolean().nullable().optional(),
-  teams: z.array(z.unknown()).nullable().optional(),
-  projects: z
-    .array(z.object({ id: z.number().int(), organization_id: z.string().optional(), name: z.string() }))
-    .nullable()
-    .optional(),
-  created_at: z.string().optional(),
+  slug: z.optional(z.string()),
+  membership_level: z.nullish(z.int()),
+  members_can_create_projects: z.nullish(z.boolean()),
+  teams: z.nullish(z.array(z.unknown())),
+  projects: z.nullish(z.array(z.object({ id: z.int(), organization_id: z.optional(z.string()), name: z.string() }))),
+  created_at: z.optional(z.string()),
 });
 export type Organization = z.infer<typeof OrganizationSchema>;
 
 export const OrganizationBasicSchema = z.object({
   id: z.string(),
   name: z.string(),
-  slug: z.string().optional(),
-  membership_level: z.number().int().nullable().optional(),
+  slug: z.optional(z.string()),
+  membership_level: z.nullish(z.int()),
 });
 export type OrganizationBasic = z.infer<typeof OrganizationBasicSchema>;
 
 export const CurrentTeamSchema = z.object({
-  id: z.number().int(),
+  id: z.int(),
   name: z.string(),
-  uuid: z.string().optional(),
-  organization: z.string().optional(),
-  api_token: z.string().optional(),
+  uuid: z.optional(z.string()),
+  organization: z.optional(z.string()),
+  api_token: z.optional(z.string()),
 });
 export type CurrentTeam = z.infer<typeof CurrentTeamSchema>;
 
 /** GET /api/users/@me/: the user with the current organization, all organizations and current project. */
 export const MeSchema = z.object({
-  id: z.number().int().optional(),
+  id: z.optional(z.int()),
   uuid: z.string(),
-  distinct_id: z.string().nullable().optional(),
+  distinct_id: z.nullish(z.string()),
   first_name: z.string(),
-  last_name: z.string().nullable().optional(),
+  last_name: z.nullish(z.string()),
   email: z.string(),
-  organization: OrganizationBasicSchema.nullable().optional(),
-  organizations: z.array(OrganizationBasicSchema).optional(),
-  team: CurrentTeamSchema.nullable().optional(),
+  organization: z.nullish(OrganizationBasicSchema),
+  organizations: z.optional(z.array(OrganizationBasicSchema)),
+  team: z.nullish(CurrentTeamSchema),
 });
 export type Me = z.infer<typeof MeSchema>;
 
@@ -53,12 +50,12 @@ export type Me = z.infer<typeof MeSchema>;
  */
 export const PersonalApiKeySchema = z.object({
   id: z.string(),
-  label: z.string().nullable().optional(),
-  mask_value: z.string().nullable().optional(),
-  scopes: z.array(z.string()).nullable(),
-  scoped_teams: z.array(z.number().int()).nullable().optional(),
-  scoped_organizations: z.array(z.string()).nullable().optional(),
-  user_id: z.number().int().nullable().optional(),
+  label: z.nullish(z.string()),
+  mask_value: z.nullish(z.string()),
+  scopes: z.nullable(z.array(z.string())),
+  scoped_teams: z.nullish(z.array(z.int())),
+  scoped_organizations: z.nullish(z.array(z.string())),
+  user_id: z.nullish(z.int()),
 });
 export type PersonalApiKey = z.infer<typeof PersonalApiKeySchema>;
 
@@ -69,7 +66,7 @@ export type PersonalApiKey = z.infer<typeof PersonalApiKeySchema>;
 export const OrganizationMemberSchema = z.object({
   id: z.string(),
   user: UserBasicSchema,
-  level: z.number().int().nullable().optional(),
+  level: z.nullish(z.int()),
 });
 export type OrganizationMember = z.infer<typeof OrganizationMemberSchema>;
 export const OrganizationMemberPageSchema = paginated(OrganizationMemberSchema);

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 const jsonObject = z.record(z.string(), z.unknown());
 
@@ -12,15 +12,15 @@ export const EventSchema = z.object({
   properties: z.union([z.string(), jsonObject]),
   event: z.string(),
   timestamp: z.string(),
-  person: z.union([z.string(), jsonObject]).nullable().optional(),
-  elements: z.union([z.string(), z.array(z.unknown())]).nullable().optional(),
-  elements_chain: z.string().nullable().optional(),
+  person: z.nullish(z.union([z.string(), jsonObject])),
+  elements: z.nullish(z.union([z.string(), z.array(z.unknown())])),
+  elements_chain: z.nullish(z.string()),
 });
 export type Event = z.infer<typeof EventSchema>;
 
 /** The event list: `next` only while more rows exist, no count, no previous. */
 export const EventsPageSchema = z.object({
-  next: z.string().nullable().optional(),
+  next: z.nullish(z.string()),
   results: z.array(EventSchema),
 });
 export type EventsPage = z.infer<typeof EventsPageSchema>;
@@ -31,7 +31,7 @@ export type EventValue = z.infer<typeof EventValueSchema>;
 /** Older servers' answer to events/values: a bare list of `{name}`. */
 export const EventValueListSchema = z.array(EventValueSchema);
 /** Current PostHog's answer to events/values; `refreshing`: its cache is being recomputed. */
-export const EventValuesPageSchema = z.object({ results: z.array(EventValueSchema), refreshing: z.boolean().nullable().optional() });
+export const EventValuesPageSchema = z.object({ results: z.array(EventValueSchema), refreshing: z.nullish(z.boolean()) });
 
 /** events/values, whichever of its three shapes the server sent. */
 export interface EventValues {

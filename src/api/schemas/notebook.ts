@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { json, UserBasicSchema } from './common';
 
 /** Fields create and update accept (spec 2.2). */
@@ -9,18 +9,18 @@ const listItemShape = {
   id: z.string(),
   short_id: z.string(),
   /** PostHog's model allows a notebook without title. */
-  title: z.string().nullable(),
-  deleted: z.boolean().optional(),
+  title: z.nullable(z.string()),
+  deleted: z.optional(z.boolean()),
   created_at: z.string(),
   /** null for notebooks whose creator is gone or that the system created. */
-  created_by: UserBasicSchema.nullable(),
+  created_by: z.nullable(UserBasicSchema),
   last_modified_at: z.string(),
-  last_modified_by: UserBasicSchema.nullable(),
+  last_modified_by: z.nullable(UserBasicSchema),
   /**
    * The caller's access to the notebook under PostHog's access control: "none", "viewer", "editor" or
    * "manager" (below "editor", every write answers 403). Older servers leave it out.
    */
-  user_access_level: z.string().nullable().optional(),
+  user_access_level: z.nullish(z.string()),
 };
 
 export const NotebookListItemSchema = z.object(listItemShape);
@@ -29,9 +29,9 @@ export type NotebookListItem = z.infer<typeof NotebookListItemSchema>;
 export const NotebookSchema = z.object({
   ...listItemShape,
   /** A ProseMirror / TipTap document, `{type: "doc", content: [...]}`; kept as is. */
-  content: json.optional(),
-  text_content: z.string().nullable().optional(),
-  version: z.number().int(),
+  content: z.optional(json),
+  text_content: z.nullish(z.string()),
+  version: z.int(),
 });
 export type Notebook = z.infer<typeof NotebookSchema>;
 
@@ -44,5 +44,5 @@ export interface NotebookWritable {
 }
 
 /** GET .../notebooks/{short_id}/markdown/: the notebook as Markdown (a legacy notebook converted by PostHog). */
-export const NotebookMarkdownSchema = z.object({ markdown: z.string().nullable() });
+export const NotebookMarkdownSchema = z.object({ markdown: z.nullable(z.string()) });
 export type NotebookMarkdown = z.infer<typeof NotebookMarkdownSchema>;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { json } from './common';
 
 /**
@@ -43,7 +43,7 @@ export const PROJECT_WRITABLE_FIELDS = [
 ] as const;
 export type ProjectWritableField = (typeof PROJECT_WRITABLE_FIELDS)[number];
 
-const optionalBoolean = z.boolean().nullable().optional();
+const optionalBoolean = z.nullish(z.boolean());
 
 /**
  * A project's scheduled deletion, as a full project carries it (list entries do not): pending, when the
@@ -52,79 +52,79 @@ const optionalBoolean = z.boolean().nullable().optional();
 function deletionFields() {
   return {
     is_pending_deletion: optionalBoolean,
-    deletion_scheduled_at: z.string().nullable().optional(),
+    deletion_scheduled_at: z.nullish(z.string()),
     can_cancel_deletion: optionalBoolean,
   };
 }
-const stringList = z.array(z.string()).nullable().optional();
+const stringList = z.nullish(z.array(z.string()));
 
 /**
  * A full project. Identity fields are required; the rest are optional because PostHog versions differ
  * in which settings they send, and nullable where PostHog's model allows null.
  */
 export const ProjectSchema = z.object({
-  id: z.number().int(),
+  id: z.int(),
   uuid: z.string(),
   organization: z.string(),
   api_token: z.string(),
   name: z.string(),
-  app_urls: z.array(z.string().nullable()).nullable().optional(),
-  created_at: z.string().optional(),
-  updated_at: z.string().optional(),
+  app_urls: z.nullish(z.array(z.nullable(z.string()))),
+  created_at: z.optional(z.string()),
+  updated_at: z.optional(z.string()),
   anonymize_ips: optionalBoolean,
   completed_snippet_onboarding: optionalBoolean,
   ingested_event: optionalBoolean,
-  test_account_filters: json.optional(),
+  test_account_filters: z.optional(json),
   test_account_filters_default_checked: optionalBoolean,
-  path_cleaning_filters: json.optional(),
+  path_cleaning_filters: z.optional(json),
   is_demo: optionalBoolean,
-  timezone: z.string().optional(),
-  data_attributes: json.optional(),
+  timezone: z.optional(z.string()),
+  data_attributes: z.optional(json),
   person_display_name_properties: stringList,
-  correlation_config: json.optional(),
+  correlation_config: z.optional(json),
   autocapture_opt_out: optionalBoolean,
   autocapture_exceptions_opt_in: optionalBoolean,
-  autocapture_exceptions_errors_to_ignore: json.optional(),
+  autocapture_exceptions_errors_to_ignore: z.optional(json),
   capture_console_log_opt_in: optionalBoolean,
   capture_performance_opt_in: optionalBoolean,
   session_recording_opt_in: optionalBoolean,
-  session_recording_sample_rate: z.string().nullable().optional(),
-  session_recording_minimum_duration_milliseconds: z.number().int().nullable().optional(),
-  session_recording_linked_flag: json.optional(),
-  session_recording_network_payload_capture_config: json.optional(),
-  session_replay_config: json.optional(),
-  effective_membership_level: z.number().int().nullable().optional(),
+  session_recording_sample_rate: z.nullish(z.string()),
+  session_recording_minimum_duration_milliseconds: z.nullish(z.int()),
+  session_recording_linked_flag: z.optional(json),
+  session_recording_network_payload_capture_config: z.optional(json),
+  session_replay_config: z.optional(json),
+  effective_membership_level: z.nullish(z.int()),
   access_control: optionalBoolean,
-  week_start_day: z.number().int().nullable().optional(),
+  week_start_day: z.nullish(z.int()),
   has_group_types: optionalBoolean,
-  primary_dashboard: z.number().int().nullable().optional(),
+  primary_dashboard: z.nullish(z.int()),
   live_events_columns: stringList,
-  recording_domains: z.array(z.string().nullable()).nullable().optional(),
+  recording_domains: z.nullish(z.array(z.nullable(z.string()))),
   person_on_events_querying_enabled: optionalBoolean,
   inject_web_apps: optionalBoolean,
-  extra_settings: json.optional(),
-  modifiers: json.optional(),
-  default_modifiers: z.record(z.string(), json).nullable().optional(),
-  has_completed_onboarding_for: json.optional(),
+  extra_settings: z.optional(json),
+  modifiers: z.optional(json),
+  default_modifiers: z.nullish(z.record(z.string(), json)),
+  has_completed_onboarding_for: z.optional(json),
   surveys_opt_in: optionalBoolean,
   heatmaps_opt_in: optionalBoolean,
-  live_events_token: z.string().nullable().optional(),
+  live_events_token: z.nullish(z.string()),
   ...deletionFields(),
 });
 export type Project = z.infer<typeof ProjectSchema>;
 
 /** A project in a list result (spec 2.1 subset). */
 export const ProjectListItemSchema = z.object({
-  id: z.number().int(),
+  id: z.int(),
   uuid: z.string(),
   organization: z.string(),
   api_token: z.string(),
   name: z.string(),
   completed_snippet_onboarding: optionalBoolean,
-  has_completed_onboarding_for: json.optional(),
+  has_completed_onboarding_for: z.optional(json),
   ingested_event: optionalBoolean,
   is_demo: optionalBoolean,
-  timezone: z.string().optional(),
+  timezone: z.optional(z.string()),
   access_control: optionalBoolean,
   ...deletionFields(),
 });
@@ -135,7 +135,7 @@ export type ProjectWritable = Partial<Pick<Project, ProjectWritableField>>;
 
 /** cancel-deletion's answer: a short project body, back to normal. */
 export const CancelledDeletionSchema = z.object({
-  id: z.number().int(),
+  id: z.int(),
   name: z.string(),
   ...deletionFields(),
 });

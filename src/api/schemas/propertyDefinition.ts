@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { paginated } from './common';
 
 /**
@@ -9,11 +9,11 @@ import { paginated } from './common';
 export const PropertyDefinitionSchema = z.object({
   id: z.union([z.string(), z.number()]),
   name: z.string(),
-  is_numerical: z.boolean().nullable().optional(),
-  property_type: z.string().nullable().optional(),
-  tags: z.array(z.unknown()).nullable().optional(),
+  is_numerical: z.nullish(z.boolean()),
+  property_type: z.nullish(z.string()),
+  tags: z.nullish(z.array(z.unknown())),
   /** Whether the property was seen with the `event_names` asked for; null without them. */
-  is_seen_on_filtered_events: z.boolean().nullable().optional(),
+  is_seen_on_filtered_events: z.nullish(z.boolean()),
 });
 export type PropertyDefinition = z.infer<typeof PropertyDefinitionSchema>;
 

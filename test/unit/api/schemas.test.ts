@@ -114,6 +114,12 @@ describe('schemas refuse what does not fit, naming the field', () => {
   test('an integer field given a fraction', () => {
     const error = shapeError(() => parseShape(NotebookSchema, { ...fixtures.notebook, version: 1.5 }, endpoint));
     assert.equal(error.path, 'version');
+    assert.equal(error.message, `${endpoint}: version: expected int, received number`);
+  });
+
+  test('a value outside its range says what was expected, in English', () => {
+    const error = shapeError(() => parseShape(paginated(NotebookListItemSchema), { ...fixtures.page([]), count: -1 }, endpoint));
+    assert.equal(error.message, `${endpoint}: count: Too small: expected number to be >=0`);
   });
 
   test('next given as a number', () => {

@@ -1,7 +1,7 @@
 import '../support/vscode';
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { PostHogClient } from '../../../src/api';
 import { findQueryCards } from '../../../src/queries';
 import type { LocalApi } from '../../api-server';
