@@ -95,7 +95,7 @@ export class EventsPanel extends WebviewPanelHost {
       webviewPageHtml({
         cspSource: panel.webview.cspSource,
         scriptUri: asset('dist', 'webview', 'events.js'),
-        styleUris: [asset('media', 'events.css')],
+        styleUris: [asset('media', 'panel.css'), asset('media', 'events.css')],
         title: vscode.l10n.t('Events of {0}', project.name),
         strings: translatePanelWords(),
       }),

@@ -59,7 +59,7 @@ export class ResultsPanel extends WebviewPanelHost {
       webviewPageHtml({
         cspSource: panel.webview.cspSource,
         scriptUri: asset('dist', 'webview', 'results.js'),
-        styleUris: [asset('dist', 'webview', 'results.css'), asset('media', 'results.css')],
+        styleUris: [asset('dist', 'webview', 'results.css'), asset('media', 'panel.css'), asset('media', 'results.css')],
         title: panel.title,
         strings: Object.fromEntries(RESULTS_WORDS.map((word) => [word, vscode.l10n.t(word)])),
       }),

@@ -111,7 +111,7 @@ export async function benchResultsPanel(): Promise<Figure[]> {
   const scriptFile = path.join(repoRoot, 'dist', 'webview', 'results.js');
   if (!existsSync(scriptFile)) await runToCompletion('node', ['esbuild.mjs', '--production'], { cwd: repoRoot });
   const script = await readFile(scriptFile, 'utf8');
-  const styles = (await Promise.all([path.join(repoRoot, 'dist', 'webview', 'results.css'), path.join(repoRoot, 'media', 'results.css')].map((file) => readFile(file, 'utf8')))).join('\n');
+  const styles = (await Promise.all([path.join(repoRoot, 'dist', 'webview', 'results.css'), path.join(repoRoot, 'media', 'panel.css'), path.join(repoRoot, 'media', 'results.css')].map((file) => readFile(file, 'utf8')))).join('\n');
   const browser = await launchChromium(['--enable-precise-memory-info']);
   try {
     const small = responseText(10_000);

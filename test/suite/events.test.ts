@@ -13,28 +13,11 @@ import { LEGACY_EVENTS_API_SETTING } from '../../src/events/eventSource';
 import { timestampMicros } from '../../src/api';
 import type { WindowApi } from '../../src/workbench/window';
 import type { ScriptedWindow } from './support/scriptedWindow';
-import { ExplorerHarness, iconOf, labelOf } from './support/explorerHarness';
+import { waitForEvent } from './support/editorWaits';
+import { ExplorerHarness, iconOf, installedExtensionUri, labelOf } from './support/explorerHarness';
 import { localApi, type RecordedRequest } from './support/localApi';
 import { runnerSecrets } from './support/runnerContext';
 import { csvRecords } from '../support/csv';
-
-const EXTENSION_ID = 'posthog-explorer.posthog-explorer';
-
-function waitFor<T>(event: vscode.Event<T>, test: (value: T) => boolean, what: string, ms = 20_000): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      subscription.dispose();
-      reject(new Error(`Timed out waiting for ${what}`));
-    }, ms);
-    const subscription = event((value) => {
-      if (test(value)) {
-        clearTimeout(timer);
-        subscription.dispose();
-        resolve(value);
-      }
-    });
-  });
-}
 
 /** Everything the panel posts from now on. */
 function record(panel: EventsPanel): ExtensionMessage[] {
@@ -58,8 +41,6 @@ describe('Events explorer (in the editor)', () => {
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'posthog-events-'));
 
   before(async () => {
-    const extension = vscode.extensions.getExtension(EXTENSION_ID);
-    assert.ok(extension, `${EXTENSION_ID} is installed`);
     const window = (scripted: ScriptedWindow): WindowApi => ({
       ...scripted.api,
       withProgress: ((_options: vscode.ProgressOptions, task: (progress: unknown, token: vscode.CancellationToken) => Thenable<unknown>) =>
@@ -68,7 +49,7 @@ describe('Events explorer (in the editor)', () => {
     });
     // These tests follow the legacy events list's requests; the Query API's have their own below.
     await vscode.workspace.getConfiguration().update(LEGACY_EVENTS_API_SETTING, true, vscode.ConfigurationTarget.Global);
-    harness = new ExplorerHarness(runnerSecrets(), { extensionUri: extension.extensionUri, window });
+    harness = new ExplorerHarness(runnerSecrets(), { extensionUri: installedExtensionUri(), window });
     await harness.signInToLocalApi();
     commands = harness.events.commands;
     const node = await harness.child('Hedgebox Inc.', 'Hedgebox', 'Events');
@@ -112,8 +93,8 @@ describe('Events explorer (in the editor)', () => {
     assert.ok(opened);
     panel = opened;
     const posted = record(panel);
-    await waitFor(panel.onDidReceive, (message) => message.type === 'ready', 'the webview to say it is ready');
-    await waitFor(panel.onDidPost, (message) => message.type === 'rows', 'the first rows');
+    await waitForEvent(panel.onDidReceive, (message) => message.type === 'ready', 'the webview to say it is ready');
+    await waitForEvent(panel.onDidPost, (message) => message.type === 'rows', 'the first rows');
     assert.equal(panel.panel.viewType, 'posthogExplorer.events');
     const init = posted.find((message) => message.type === 'init');
     assert.ok(init && init.type === 'init' && init.project.name === 'Hedgebox');
@@ -174,7 +155,7 @@ describe('Events explorer (in the editor)', () => {
 
   it('suggests values of a property of the event typed in the event field', async () => {
     await localApi.clearRequests();
-    const suggestion = waitFor(panel.onDidPost, (message) => message.type === 'suggestions' && message.requestId === 7, 'suggestions');
+    const suggestion = waitForEvent(panel.onDidPost, (message) => message.type === 'suggestions' && message.requestId === 7, 'suggestions');
     await panel.receive({ type: 'suggest', requestId: 7, field: 'propertyValue', key: '$browser', propertyType: 'event', eventName: '$pageview', text: 'chr' });
     const message = await suggestion;
     assert.ok(message.type === 'suggestions' && message.values.includes('Chrome') && !message.error, JSON.stringify(message));
@@ -184,7 +165,7 @@ describe('Events explorer (in the editor)', () => {
 
   it('without an event name, says to type one first and asks nothing', async () => {
     await localApi.clearRequests();
-    const suggestion = waitFor(panel.onDidPost, (message) => message.type === 'suggestions' && message.requestId === 8, 'suggestions');
+    const suggestion = waitForEvent(panel.onDidPost, (message) => message.type === 'suggestions' && message.requestId === 8, 'suggestions');
     await panel.receive({ type: 'suggest', requestId: 8, field: 'propertyValue', key: '$browser', eventName: '', text: 'chr' });
     const message = await suggestion;
     assert.ok(message.type === 'suggestions' && /type an event name first/i.test(message.note ?? ''), JSON.stringify(message));
@@ -193,7 +174,7 @@ describe('Events explorer (in the editor)', () => {
 
   it('a failed suggestion request is shown by the field, not swallowed', async () => {
     await localApi.injectFault({ path: '/events/values/$', status: 500 });
-    const suggestion = waitFor(panel.onDidPost, (message) => message.type === 'suggestions' && message.requestId === 9, 'suggestions');
+    const suggestion = waitForEvent(panel.onDidPost, (message) => message.type === 'suggestions' && message.requestId === 9, 'suggestions');
     await panel.receive({ type: 'suggest', requestId: 9, field: 'propertyValue', key: '$os', eventName: '$pageview', text: '' });
     const message = await suggestion;
     assert.ok(message.type === 'suggestions' && /HTTP 500/.test(message.error ?? ''), JSON.stringify(message));
@@ -321,7 +302,7 @@ describe('Events explorer (in the editor)', () => {
     await localApi.clearRequests();
     const posted = record(panel);
     const opening = panel.receive({ type: 'open', id });
-    await waitFor(panel.onDidPost, (message) => message.type === 'detail' && message.waiting !== undefined, 'the wait to show');
+    await waitForEvent(panel.onDidPost, (message) => message.type === 'detail' && message.waiting !== undefined, 'the wait to show');
     await panel.receive({ type: 'closeDetail', id });
     await opening;
     const budget = eventsNode.session.client.events.budget;
@@ -457,7 +438,7 @@ describe('Events explorer (in the editor)', () => {
     await commands.deserializeWebviewPanel(webviewPanel, state);
     const restored = commands.panel(connectionId, staging.project.id);
     assert.ok(restored, 'the panel is known again');
-    const init = await waitFor(restored.onDidPost, (message) => message.type === 'init', 'init');
+    const init = await waitForEvent(restored.onDidPost, (message) => message.type === 'init', 'init');
     assert.ok(init.type === 'init');
     assert.equal(init.filters.event, 'uploaded_file');
     assert.equal(init.scrollTop, 240);
@@ -505,7 +486,7 @@ async function listed(panel: EventsPanel, filters: Partial<ReturnType<typeof def
 /** Resolves with the first message posted (already or from now on) that passes `test`. */
 function posted(panel: EventsPanel, messages: ExtensionMessage[], test: (message: ExtensionMessage) => boolean, what: string, ms?: number): Promise<ExtensionMessage> {
   const found = messages.find(test);
-  return found ? Promise.resolve(found) : waitFor(panel.onDidPost, test, what, ms);
+  return found ? Promise.resolve(found) : waitForEvent(panel.onDidPost, test, what, ms);
 }
 
 describe('Events through PostHog\'s Query API (in the editor)', () => {
@@ -525,8 +506,7 @@ describe('Events through PostHog\'s Query API (in the editor)', () => {
   };
 
   before(async () => {
-    const extension = vscode.extensions.getExtension(EXTENSION_ID)!;
-    harness = new ExplorerHarness(runnerSecrets(), { extensionUri: extension.extensionUri });
+    harness = new ExplorerHarness(runnerSecrets(), { extensionUri: installedExtensionUri() });
     await harness.signInToLocalApi();
     const node = (await harness.child('Hedgebox Inc.', 'Hedgebox', 'Events')) as EventsNode;
     hedgebox = node;

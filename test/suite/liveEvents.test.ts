@@ -7,11 +7,10 @@ import { LIVE_INTERVAL_SETTING, LIVE_KEPT_SETTING } from '../../src/events/liveP
 import { defaultFilters, type ExtensionMessage, type FilterState } from '../../src/events/protocol';
 import { EventsNode } from '../../src/events/eventsNode';
 import { LEGACY_EVENTS_API_SETTING } from '../../src/events/eventSource';
-import { ExplorerHarness } from './support/explorerHarness';
+import { ExplorerHarness, installedExtensionUri } from './support/explorerHarness';
 import { localApi, type RecordedRequest } from './support/localApi';
 import { runnerSecrets } from './support/runnerContext';
 
-const EXTENSION_ID = 'posthog-explorer.posthog-explorer';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function until<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, ms = 20_000): Promise<T> {
@@ -62,9 +61,7 @@ describe('Live events (in the editor)', function () {
     await config.update(LIVE_INTERVAL_SETTING, 1, vscode.ConfigurationTarget.Global);
     // These tests follow Live's polls of the legacy events list (the tail is the same through EventsQuery).
     await config.update(LEGACY_EVENTS_API_SETTING, true, vscode.ConfigurationTarget.Global);
-    const extension = vscode.extensions.getExtension(EXTENSION_ID);
-    assert.ok(extension);
-    harness = new ExplorerHarness(runnerSecrets(), { extensionUri: extension.extensionUri });
+    harness = new ExplorerHarness(runnerSecrets(), { extensionUri: installedExtensionUri() });
     await harness.signInToLocalApi();
     commands = harness.events.commands;
     const node = await harness.child('Hedgebox Inc.', 'Hedgebox', 'Events');

@@ -2,9 +2,8 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'mocha';
 import * as vscode from 'vscode';
 import type { Notebook } from '../../src/api';
-import type { ConnectionSession } from '../../src/connections/connectionManager';
 import { markdownOf } from '../../src/notebooks/model/notebookDocument';
-import { ExplorerHarness } from './support/explorerHarness';
+import { ExplorerHarness, type SignedInProject } from './support/explorerHarness';
 import { localApi, type RecordedRequest } from './support/localApi';
 import { runnerSecrets } from './support/runnerContext';
 import { closeAllEditors, waitFor } from './support/editorWaits';
@@ -14,29 +13,16 @@ import { closeAllEditors, waitFor } from './support/editorWaits';
  * edits ("from the web app", through the local API's control surface) reach the editors as they happen.
  */
 const SCHEME = 'posthog-livetest';
-const ORGANIZATION = 'Hedgebox Inc.';
-const PROJECT = 'Marketing site';
 const TEXT = '# Live\n\nFirst paragraph.\n\nSecond paragraph.\n\nThird paragraph.\n';
 const LEE = { first_name: 'Lee', last_name: 'Chen' };
 
-interface Fixture {
-  harness: ExplorerHarness;
-  session: ConnectionSession;
-  projectId: number;
-}
+type Fixture = SignedInProject;
 
 async function setUp(): Promise<Fixture> {
   const harness = new ExplorerHarness(runnerSecrets(), { scheme: SCHEME, liveNotebooks: true });
-  const connection = await harness.signInToLocalApi();
-  assert.ok(connection, 'signed in');
-  const session = await harness.connections.session(connection.id);
-  assert.ok(session);
-  const organization = (await session.model.organizations()).find((entry) => entry.name === ORGANIZATION);
-  assert.ok(organization);
-  const project = (await session.model.projects(organization.id)).find((entry) => entry.name === PROJECT);
-  assert.ok(project);
+  const fixture = await harness.signInToProject();
   harness.window.messages.length = 0;
-  return { harness, session, projectId: project.id };
+  return fixture;
 }
 
 async function tearDown(fixture: Fixture): Promise<void> {

@@ -21,8 +21,6 @@ import { closeAllEditors, waitFor } from './support/editorWaits';
  * takes any posthog… scheme for notebooks), prompts are answered by its ScriptedWindow.
  */
 const SCHEME = 'posthog-dialecttest';
-const ORGANIZATION = 'Hedgebox Inc.';
-const PROJECT = 'Marketing site';
 /** Golden reader cases previewed at once. */
 const CASES_PER_TEXT = 40;
 
@@ -34,16 +32,7 @@ describe("Notebook Markdown as PostHog reads it", function () {
 
   before(async () => {
     harness = new ExplorerHarness(runnerSecrets(), { scheme: SCHEME });
-    const connection = await harness.signInToLocalApi();
-    assert.ok(connection, 'signed in');
-    const signedIn = await harness.connections.session(connection.id);
-    assert.ok(signedIn);
-    session = signedIn;
-    const organization = (await session.model.organizations()).find((entry) => entry.name === ORGANIZATION);
-    assert.ok(organization);
-    const project = (await session.model.projects(organization.id)).find((entry) => entry.name === PROJECT);
-    assert.ok(project);
-    projectId = project.id;
+    ({ session, projectId } = await harness.signInToProject());
   });
 
   afterEach(async () => {

@@ -2,14 +2,13 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'mocha';
 import * as vscode from 'vscode';
 import type { Notebook } from '../../src/api';
-import type { ConnectionSession } from '../../src/connections/connectionManager';
 import { markdownOf } from '../../src/notebooks/model/notebookDocument';
 import type { NotebookFileStore } from '../../src/notebooks/files/notebookFiles';
 import { NotebookNode } from '../../src/notebooks/lists/notebookNodes';
 import type { NotebookForm } from '../../src/notebooks/model/notebookPaths';
 import type { TimelineItem } from '../../src/notebooks/history/timelineApi';
 import { COMMANDS } from '../../src/workbench/commandIds';
-import { ExplorerHarness, iconOf, labelOf } from './support/explorerHarness';
+import { DEMO_ORGANIZATION, DEMO_PROJECT, ExplorerHarness, iconOf, labelOf, type SignedInProject } from './support/explorerHarness';
 import { localApi, type RecordedRequest } from './support/localApi';
 import { runnerSecrets } from './support/runnerContext';
 import { closeAllEditors, waitFor } from './support/editorWaits';
@@ -21,13 +20,8 @@ import { paragraph } from '../api-server/content';
  * Timeline's items, compared and restored through a normal save).
  */
 const SCHEME = 'posthog-histtest';
-const ORGANIZATION = 'Hedgebox Inc.';
-const PROJECT = 'Marketing site';
 
-interface Fixture {
-  harness: ExplorerHarness;
-  session: ConnectionSession;
-  projectId: number;
+interface Fixture extends SignedInProject {
   files: NotebookFileStore;
 }
 
@@ -41,15 +35,9 @@ describe('Notebooks as PostHog serves them today', function () {
 
   beforeEach(async () => {
     const harness = new ExplorerHarness(runnerSecrets(), { scheme: SCHEME });
-    const connection = await harness.signInToLocalApi();
-    assert.ok(connection);
-    const session = await harness.connections.session(connection.id);
-    assert.ok(session);
-    const organization = (await session.model.organizations()).find((entry) => entry.name === ORGANIZATION);
-    const project = (await session.model.projects(organization!.id)).find((entry) => entry.name === PROJECT);
-    assert.ok(project);
+    const signedIn = await harness.signInToProject();
     harness.window.messages.length = 0;
-    fixture = { harness, session, projectId: project.id, files: harness.notebooks.files };
+    fixture = { ...signedIn, files: harness.notebooks.files };
   });
 
   afterEach(async () => {
@@ -155,7 +143,7 @@ describe('Notebooks as PostHog serves them today', function () {
     await assert.rejects(Promise.resolve(vscode.workspace.fs.writeFile(uri, new TextEncoder().encode('# Mine\n'))), /viewer access/);
     assert.deepEqual((await requestsOf(notebook)).map((request) => request.method), [], 'no request on save');
 
-    const notebooks = await fixture.harness.child(ORGANIZATION, PROJECT, 'Notebooks');
+    const notebooks = await fixture.harness.child(DEMO_ORGANIZATION, DEMO_PROJECT, 'Notebooks');
     const item = (await fixture.harness.items(notebooks)).find(({ node }) => node instanceof NotebookNode && node.notebook.short_id === notebook.short_id)?.item;
     assert.ok(item);
     assert.equal(iconOf(item), 'lock');

@@ -13,7 +13,7 @@ import { NotebookFileStore } from '../../src/notebooks/files/notebookFiles';
 import { DeletedNotebookNode, NotebookNode, NotebooksNode } from '../../src/notebooks/lists/notebookNodes';
 import type { NotebookForm } from '../../src/notebooks/model/notebookPaths';
 import { ProjectNode } from '../../src/tree/nodes';
-import { ExplorerHarness, labelOf } from './support/explorerHarness';
+import { DEMO_ORGANIZATION, DEMO_PROJECT, ExplorerHarness, labelOf, type SignedInProject } from './support/explorerHarness';
 import { localApi, type RecordedRequest } from './support/localApi';
 import { runnerSecrets } from './support/runnerContext';
 import { closeAllEditors, waitFor } from './support/editorWaits';
@@ -24,13 +24,8 @@ import { closeAllEditors, waitFor } from './support/editorWaits';
  * documents, saved through VS Code's own save (document.save()).
  */
 const SCHEME = 'posthog-nbtest';
-const ORGANIZATION = 'Hedgebox Inc.';
-const PROJECT = 'Marketing site';
 
-interface Fixture {
-  harness: ExplorerHarness;
-  session: ConnectionSession;
-  projectId: number;
+interface Fixture extends SignedInProject {
   files: NotebookFileStore;
   commands: NotebookCommands;
   editorCommands: NotebookEditorCommands;
@@ -39,19 +34,11 @@ interface Fixture {
 
 async function setUp(): Promise<Fixture> {
   const harness = new ExplorerHarness(runnerSecrets(), { scheme: SCHEME });
-  const connection = await harness.signInToLocalApi();
-  assert.ok(connection, 'signed in');
-  const session = await harness.connections.session(connection.id);
-  assert.ok(session);
-  const organizations = await session.model.organizations();
-  const organization = organizations.find((entry) => entry.name === ORGANIZATION);
-  assert.ok(organization);
-  const project = (await session.model.projects(organization.id)).find((entry) => entry.name === PROJECT);
-  assert.ok(project);
+  const signedIn = await harness.signInToProject();
   const { files, commands, editorCommands, picker } = harness.notebooks;
   harness.window.messages.length = 0;
   harness.window.prompts.length = 0;
-  return { harness, session, projectId: project.id, files, commands, editorCommands, picker };
+  return { ...signedIn, files, commands, editorCommands, picker };
 }
 
 async function tearDown(fixture: Fixture): Promise<void> {
@@ -393,7 +380,7 @@ describe('Notebook files', function () {
   });
 
   it('creates a notebook with one POST and opens it: PostHog stores it as a Markdown notebook, the file is its Markdown', async () => {
-    const notebooksNode = await fixture.harness.child(ORGANIZATION, PROJECT, 'Notebooks');
+    const notebooksNode = await fixture.harness.child(DEMO_ORGANIZATION, DEMO_PROJECT, 'Notebooks');
     assert.ok(notebooksNode instanceof NotebooksNode);
     fixture.harness.window.type('Created in VS Code');
     await localApi.clearRequests();
@@ -422,7 +409,7 @@ describe('Notebook files', function () {
       [notebook.short_id],
     );
     fixture.harness.notebooks.section.setShowDeleted(true);
-    const items = await fixture.harness.items(await fixture.harness.child(ORGANIZATION, PROJECT, 'Notebooks'));
+    const items = await fixture.harness.items(await fixture.harness.child(DEMO_ORGANIZATION, DEMO_PROJECT, 'Notebooks'));
     const deletedItem = items.find(({ node }) => node instanceof DeletedNotebookNode && node.notebook.shortId === notebook.short_id);
     assert.ok(deletedItem, items.map(({ item }) => labelOf(item)).join(', '));
     await fixture.harness.notebooks.listCommands.restoreNotebook(deletedItem.node);
@@ -498,8 +485,8 @@ describe('Notebook files', function () {
       title: 'Tooltip [x](https://evil.example)',
       by: { first_name: 'Ann\n\n![pixel](https://tracker.example/p.png)', last_name: '[Click](https://evil.example/phish) \u202eeeL' },
     });
-    await fixture.harness.tree.refresh(await fixture.harness.child(ORGANIZATION, PROJECT, 'Notebooks'));
-    const items = await fixture.harness.items(await fixture.harness.child(ORGANIZATION, PROJECT, 'Notebooks'));
+    await fixture.harness.tree.refresh(await fixture.harness.child(DEMO_ORGANIZATION, DEMO_PROJECT, 'Notebooks'));
+    const items = await fixture.harness.items(await fixture.harness.child(DEMO_ORGANIZATION, DEMO_PROJECT, 'Notebooks'));
     const found = items.find(({ node }) => node instanceof NotebookNode && node.notebook.short_id === notebook.short_id);
     assert.ok(found);
     const tooltip = found.item.tooltip;
@@ -515,8 +502,8 @@ describe('Notebook files', function () {
 
   it('opens from the tree: a notebook item runs Open Notebook on itself', async () => {
     const notebook = await newNotebook(fixture, 'From the tree');
-    await fixture.harness.tree.refresh(await fixture.harness.child(ORGANIZATION, PROJECT, 'Notebooks'));
-    const items = await fixture.harness.items(await fixture.harness.child(ORGANIZATION, PROJECT, 'Notebooks'));
+    await fixture.harness.tree.refresh(await fixture.harness.child(DEMO_ORGANIZATION, DEMO_PROJECT, 'Notebooks'));
+    const items = await fixture.harness.items(await fixture.harness.child(DEMO_ORGANIZATION, DEMO_PROJECT, 'Notebooks'));
     const found = items.find(({ node }) => node instanceof NotebookNode && node.notebook.short_id === notebook.short_id);
     assert.ok(found);
     assert.equal(found.item.command?.command, 'posthogExplorer.openNotebook');
@@ -1077,11 +1064,7 @@ describe('Notebook files in the installed extension', function () {
 
   before(async () => {
     harness = new ExplorerHarness(runnerSecrets());
-    const connection = await harness.signInToLocalApi();
-    assert.ok(connection);
-    session = (await harness.connections.session(connection.id))!;
-    const organization = (await session.model.organizations()).find((entry) => entry.name === ORGANIZATION)!;
-    projectId = (await session.model.projects(organization.id)).find((entry) => entry.name === PROJECT)!.id;
+    ({ session, projectId } = await harness.signInToProject());
   });
   after(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
@@ -1120,7 +1103,7 @@ describe('Notebook filter: created by', function () {
 
   async function listRequest(): Promise<RecordedRequest> {
     await localApi.clearRequests();
-    const notebooksNode = await harness.child(ORGANIZATION, 'Hedgebox', 'Notebooks');
+    const notebooksNode = await harness.child(DEMO_ORGANIZATION, 'Hedgebox', 'Notebooks');
     await harness.items(notebooksNode);
     const request = (await localApi.requests()).find((entry) => entry.path.endsWith('/notebooks/'));
     assert.ok(request, 'the list was fetched');
@@ -1129,7 +1112,7 @@ describe('Notebook filter: created by', function () {
 
   it('offers you and the creators seen in the list, and sends the chosen one\'s UUID', async () => {
     const me = await session.client.users.me();
-    const project = await harness.child(ORGANIZATION, 'Hedgebox');
+    const project = await harness.child(DEMO_ORGANIZATION, 'Hedgebox');
     const listed = await session.client.notebooks.listAll((project as ProjectNode).project.id);
     const lee = listed.map((notebook) => notebook.created_by).find((user) => user?.first_name === 'Lee');
     assert.ok(lee, 'Lee created a seeded notebook');
@@ -1144,16 +1127,16 @@ describe('Notebook filter: created by', function () {
     const request = await listRequest();
     assert.equal(request.query.created_by, lee.uuid);
     assert.equal(request.status, 200);
-    const item = harness.tree.getTreeItem(await harness.child(ORGANIZATION, 'Hedgebox', 'Notebooks'));
+    const item = harness.tree.getTreeItem(await harness.child(DEMO_ORGANIZATION, 'Hedgebox', 'Notebooks'));
     assert.match(String(item.description), /created by Lee Chen/);
-    const shown = await harness.items(await harness.child(ORGANIZATION, 'Hedgebox', 'Notebooks'));
+    const shown = await harness.items(await harness.child(DEMO_ORGANIZATION, 'Hedgebox', 'Notebooks'));
     assert.ok(shown.length > 0);
     assert.ok(shown.every(({ node }) => (node as NotebookNode).notebook.created_by?.uuid === lee.uuid), 'only Lee\'s notebooks');
   });
 
   it('takes another user\'s UUID, refusing an integer id with a clear message', async () => {
     const me = await session.client.users.me();
-    const project = await harness.child(ORGANIZATION, 'Hedgebox');
+    const project = await harness.child(DEMO_ORGANIZATION, 'Hedgebox');
     harness.window.pick('Created by').pick("Another user's UUID").type('1').pick(undefined);
     await harness.notebooks.listCommands.filterNotebooks(project);
     const refused = harness.window.prompts.find((prompt) => prompt.kind === 'inputBox');
@@ -1165,7 +1148,7 @@ describe('Notebook filter: created by', function () {
     const request = await listRequest();
     assert.equal(request.query.created_by, me.uuid);
     assert.equal(request.status, 200);
-    const item = harness.tree.getTreeItem(await harness.child(ORGANIZATION, 'Hedgebox', 'Notebooks'));
+    const item = harness.tree.getTreeItem(await harness.child(DEMO_ORGANIZATION, 'Hedgebox', 'Notebooks'));
     assert.match(String(item.description), new RegExp(`created by ${me.first_name} ${me.last_name}`), 'a known UUID shows the name');
   });
 });

@@ -31,8 +31,6 @@ class RecordingResults implements ResultsView {
 }
 
 const SCHEME = 'posthog-querytest';
-const ORGANIZATION = 'Hedgebox Inc.';
-const PROJECT = 'Marketing site';
 
 const sql = (text: string) => ({ kind: 'HogQLQuery', query: text });
 const trends = { kind: 'TrendsQuery', series: [{ kind: 'EventsNode', event: '$pageview', name: '$pageview', math: 'total' }], interval: 'day', dateRange: { date_from: '-7d' } };
@@ -48,16 +46,7 @@ describe('Running a notebook\'s queries', function () {
 
   before(async () => {
     harness = new ExplorerHarness(runnerSecrets(), { scheme: SCHEME });
-    const connection = await harness.signInToLocalApi();
-    assert.ok(connection, 'signed in');
-    const signedIn = await harness.connections.session(connection.id);
-    assert.ok(signedIn);
-    session = signedIn;
-    const organization = (await session.model.organizations()).find((entry) => entry.name === ORGANIZATION);
-    assert.ok(organization);
-    const project = (await session.model.projects(organization.id)).find((entry) => entry.name === PROJECT);
-    assert.ok(project);
-    projectId = project.id;
+    ({ session, projectId } = await harness.signInToProject());
   });
 
   beforeEach(async () => {

@@ -7,7 +7,8 @@ import * as vscode from 'vscode';
 import type { ResultsPanel, ResultsPanels } from '../../src/results';
 import type { ResultsExtensionMessage, ResultsPanelState } from '../../src/results/protocol';
 import { COMMANDS } from '../../src/workbench/commandIds';
-import { ExplorerHarness } from './support/explorerHarness';
+import { waitForEvent } from './support/editorWaits';
+import { ExplorerHarness, installedExtensionUri } from './support/explorerHarness';
 import { runnerSecrets } from './support/runnerContext';
 import {
   done,
@@ -23,25 +24,7 @@ import {
 } from './support/cannedResults';
 import { csvRecords } from '../support/csv';
 
-const EXTENSION_ID = 'posthog-explorer.posthog-explorer';
-
 registerCannedResultsCommand();
-
-function waitFor<T>(event: vscode.Event<T>, test: (value: T) => boolean, what: string, ms = 20_000): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      subscription.dispose();
-      reject(new Error(`Timed out waiting for ${what}`));
-    }, ms);
-    const subscription = event((value) => {
-      if (test(value)) {
-        clearTimeout(timer);
-        subscription.dispose();
-        resolve(value);
-      }
-    });
-  });
-}
 
 describe('Results panel (in the editor)', () => {
   let harness: ExplorerHarness;
@@ -50,9 +33,7 @@ describe('Results panel (in the editor)', () => {
   const notebook = { uri: vscode.Uri.parse('posthog-test:/notebooks/results-demo.md'), title: 'Results demo' };
 
   before(() => {
-    const extension = vscode.extensions.getExtension(EXTENSION_ID);
-    assert.ok(extension, `${EXTENSION_ID} is installed`);
-    harness = new ExplorerHarness(runnerSecrets(), { extensionUri: extension.extensionUri });
+    harness = new ExplorerHarness(runnerSecrets(), { extensionUri: installedExtensionUri() });
     panels = harness.features.results.panels;
   });
   after(async () => {
@@ -66,7 +47,7 @@ describe('Results panel (in the editor)', () => {
     const panel = panels.panel(notebook.uri)!;
     const posted: ResultsExtensionMessage[] = [];
     panel.onDidPost((message) => posted.push(message));
-    const ready = waitFor(panel.onDidPost, (message) => message.type === 'init', 'the webview to load (its script runs under the CSP)');
+    const ready = waitForEvent(panel.onDidPost, (message) => message.type === 'init', 'the webview to load (its script runs under the CSP)');
     panels.show(notebook, TABLE_SECTION, done(hogqlResponse()));
     panels.show(notebook, TRENDS_SECTION, done(trendsResponse()));
     panels.show(notebook, FUNNEL_SECTION, done({ results: [] }));
@@ -151,7 +132,7 @@ describe('Results panel (in the editor)', () => {
     assert.ok(panel, 'the panel is known again, for the next run to show in');
     const posted: ResultsExtensionMessage[] = [];
     panel.onDidPost((message) => posted.push(message));
-    await waitFor(panel.onDidPost, (message) => message.type === 'rows' && message.id === 'card-big' && message.start + message.rows.length === 1_000, 'the restored rows');
+    await waitForEvent(panel.onDidPost, (message) => message.type === 'rows' && message.id === 'card-big' && message.start + message.rows.length === 1_000, 'the restored rows');
     const [big, broken] = posted.filter((message) => message.type === 'section');
     assert.ok(big?.type === 'section' && broken?.type === 'section');
     assert.deepEqual(big.restored, { rows: 10_000 });

@@ -3,10 +3,9 @@
 import { el } from '../shared/dom';
 import { t } from './l10n';
 import { TimeText } from '../shared/timeText';
-import { MAX_RENDERED_ROWS, shouldLoadMore, visibleRange } from '../shared/virtualRange';
+import { type RowRange, shouldLoadMore } from '../shared/virtualRange';
+import { ROW_HEIGHT, WindowedRows } from '../shared/windowedRows';
 
-export const ROW_HEIGHT = 24;
-const OVERSCAN = 20;
 /** Ask for more when the user is this many rows from the end of what is loaded. */
 const LOAD_AHEAD = 150;
 /** How long rows that Live added stay highlighted. */
@@ -21,19 +20,11 @@ export interface TableEvents {
   scrolled(scrollTop: number): void;
 }
 
-export class VirtualTable {
-  readonly element: HTMLElement;
-  private readonly header: HTMLElement;
-  private readonly body: HTMLElement;
-  private columns: string[] = [];
+export class VirtualTable extends WindowedRows {
   private ids: (string | null)[] = [];
-  /** Cells of all rows, row after row (stride = columns.length). */
-  private cells: string[] = [];
-  private done = false;
+  protected override complete = false;
   private loading = false;
   private active = -1;
-  private readonly rendered = new Map<number, HTMLElement>();
-  private frame = 0;
   /** Rows Live put in front of the listing: the listing's pages arrive at their start plus this. */
   private prepended = 0;
   /** The first `freshRows` rows were added by Live at `freshAt` and are highlighted for a moment. */
@@ -43,21 +34,7 @@ export class VirtualTable {
   private times = new TimeText();
 
   constructor(private readonly events: TableEvents) {
-    this.element = el('div', {
-      class: 'grid',
-      role: 'grid',
-      tabindex: 0,
-      'aria-label': t('Events'),
-      'aria-rowcount': 1,
-      'aria-readonly': 'true',
-    });
-    this.header = el('div', { class: 'row header', role: 'row', 'aria-rowindex': 1 });
-    this.body = el('div', { class: 'body', role: 'presentation' });
-    this.element.append(this.header, this.body);
-    this.element.addEventListener('scroll', () => this.schedule());
-    this.element.addEventListener('keydown', (event) => this.onKey(event));
-    this.element.addEventListener('click', (event) => this.onClick(event));
-    new ResizeObserver(() => this.schedule()).observe(this.element);
+    super(t('Events'));
     setInterval(() => this.refreshAges(), AGE_REFRESH_MS);
   }
 
@@ -78,9 +55,7 @@ export class VirtualTable {
     const cells: string[] = [];
     for (const row of rows) {
       ids.push(row.id);
-      for (let column = 0; column < width; column++) {
-        cells.push(row.cells[column] ?? '');
-      }
+      this.pushRow(cells, row.cells);
     }
     this.ids = ids.concat(this.ids);
     this.cells = cells.concat(this.cells);
@@ -88,7 +63,7 @@ export class VirtualTable {
     if (this.ids.length > keep) {
       this.ids.length = keep;
       this.cells.length = keep * width;
-      this.done = true; // the listing's older pages are not loaded any more
+      this.complete = true; // the listing's older pages are not loaded any more
     }
     this.active = this.active >= 0 && this.active + rows.length < this.ids.length ? this.active + rows.length : -1;
     this.freshRows = rows.length;
@@ -115,15 +90,11 @@ export class VirtualTable {
     return this.ids.length;
   }
 
-  get renderedRowCount(): number {
-    return this.rendered.size;
-  }
-
   reset(columns: string[]): void {
     this.columns = columns;
     this.ids = [];
     this.cells = [];
-    this.done = false;
+    this.complete = false;
     this.active = -1;
     this.prepended = 0;
     this.freshRows = 0;
@@ -139,14 +110,11 @@ export class VirtualTable {
     if (start + this.prepended !== this.ids.length) {
       return; // pages arrive in order; anything else belongs to an old query (or was dropped by Live)
     }
-    const width = this.columns.length;
     for (const row of rows) {
       this.ids.push(row.id);
-      for (let column = 0; column < width; column++) {
-        this.cells.push(row.cells[column] ?? '');
-      }
+      this.pushRow(this.cells, row.cells);
     }
-    this.done = done;
+    this.complete = done;
     this.schedule();
   }
 
@@ -158,7 +126,7 @@ export class VirtualTable {
   }
 
   get isDone(): boolean {
-    return this.done;
+    return this.complete;
   }
 
   scrollTo(scrollTop: number): void {
@@ -176,52 +144,16 @@ export class VirtualTable {
     this.element.focus();
   }
 
-  cellText(index: number, column: number): string {
-    return this.cells[index * this.columns.length + column] ?? '';
-  }
-
-  private schedule(): void {
-    if (!this.frame) {
-      this.frame = requestAnimationFrame(() => {
-        this.frame = 0;
-        this.render();
-      });
-    }
-  }
-
-  private clearRows(): void {
-    for (const row of this.rendered.values()) {
-      row.remove();
-    }
-    this.rendered.clear();
-  }
-
-  private render(): void {
-    const total = this.ids.length;
-    this.element.setAttribute('aria-rowcount', String(this.done ? total + 1 : -1));
-    this.body.style.height = `${total * ROW_HEIGHT}px`;
-    const viewportHeight = Math.max(0, this.element.clientHeight - this.header.offsetHeight);
-    const range = visibleRange({ scrollTop: this.element.scrollTop, viewportHeight, rowHeight: ROW_HEIGHT, total, overscan: OVERSCAN });
-    for (const [index, row] of this.rendered) {
-      if (index < range.start || index >= range.end) {
-        row.remove();
-        this.rendered.delete(index);
-      }
-    }
-    for (let index = range.start; index < range.end && this.rendered.size < MAX_RENDERED_ROWS; index++) {
-      if (!this.rendered.has(index)) {
-        const row = this.createRow(index);
-        this.rendered.set(index, row);
-        this.body.append(row);
-      }
-    }
+  protected override render(): RowRange {
+    const range = super.render();
     this.events.scrolled(this.element.scrollTop);
-    if (!this.loading && shouldLoadMore(range.lastVisible, total, this.done, LOAD_AHEAD)) {
+    if (!this.loading && shouldLoadMore(range.lastVisible, this.ids.length, this.complete, LOAD_AHEAD)) {
       this.events.needMore(Math.max(range.lastVisible - this.prepended, 0));
     }
+    return range;
   }
 
-  private createRow(index: number): HTMLElement {
+  protected createRow(index: number): HTMLElement {
     const fresh = index < this.freshRows && performance.now() - this.freshAt < FRESH_MS;
     const row = el('div', {
       class: `row data${index === this.active ? ' active' : ''}${fresh ? ' fresh' : ''}`,
@@ -231,7 +163,6 @@ export class VirtualTable {
       'aria-selected': index === this.active ? 'true' : 'false',
       'data-index': index,
     });
-    row.style.transform = `translateY(${index * ROW_HEIGHT}px)`;
     const width = this.columns.length;
     const now = Date.now();
     for (let column = 0; column < width; column++) {
@@ -258,7 +189,7 @@ export class VirtualTable {
     }
   }
 
-  private onClick(event: MouseEvent): void {
+  protected onClick(event: MouseEvent): void {
     const row = (event.target as HTMLElement | null)?.closest<HTMLElement>('.row.data');
     if (row) {
       this.activate(Number(row.dataset['index']));
@@ -266,7 +197,7 @@ export class VirtualTable {
     }
   }
 
-  private onKey(event: KeyboardEvent): void {
+  protected onKey(event: KeyboardEvent): void {
     const total = this.ids.length;
     if (total === 0) {
       return;
@@ -293,13 +224,7 @@ export class VirtualTable {
     this.rendered.get(this.active)?.classList.remove('active');
     this.rendered.get(this.active)?.setAttribute('aria-selected', 'false');
     this.active = index;
-    const top = index * ROW_HEIGHT;
-    const bodyHeight = this.element.clientHeight - this.header.offsetHeight;
-    if (top < this.element.scrollTop) {
-      this.element.scrollTop = top;
-    } else if (top + ROW_HEIGHT > this.element.scrollTop + bodyHeight) {
-      this.element.scrollTop = top + ROW_HEIGHT - bodyHeight;
-    }
+    this.reveal(index);
     this.render();
     const row = this.rendered.get(index);
     row?.classList.add('active');

@@ -11,6 +11,23 @@ export async function waitFor(what: string, check: () => boolean | Promise<boole
   }
 }
 
+/** The first value `event` fires that passes `test`, failing after `timeoutMs` with what was waited for. */
+export function waitForEvent<T>(event: vscode.Event<T>, test: (value: T) => boolean, what: string, timeoutMs = 20_000): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      subscription.dispose();
+      reject(new Error(`Timed out waiting for ${what}`));
+    }, timeoutMs);
+    const subscription = event((value) => {
+      if (test(value)) {
+        clearTimeout(timer);
+        subscription.dispose();
+        resolve(value);
+      }
+    });
+  });
+}
+
 /** Closes every editor, reverting the unsaved ones first (of `scheme` only, when given) so no save prompt shows. */
 export async function closeAllEditors(scheme?: string): Promise<void> {
   const unsaved = vscode.workspace.textDocuments.filter((document) => document.isDirty && (scheme === undefined || document.uri.scheme === scheme));

@@ -1,7 +1,8 @@
+import assert from 'node:assert/strict';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { SecretStore } from '../../../src/connections';
+import type { ConnectionSession, SecretStore } from '../../../src/connections';
 import { type Features, registerFeatures } from '../../../src/features';
 import { createServices, type Services } from '../../../src/services';
 import type { ExplorerNode } from '../../../src/tree';
@@ -51,6 +52,17 @@ export class RecordingRegistry implements WorkbenchRegistry {
     if (!command) throw new Error(`No command ${id} is registered`);
     return command(...args);
   }
+}
+
+/** The demo data's project the notebook suites write in. */
+export const DEMO_ORGANIZATION = 'Hedgebox Inc.';
+export const DEMO_PROJECT = 'Marketing site';
+
+/** A harness signed in to the local API, and a project of its demo data. */
+export interface SignedInProject {
+  harness: ExplorerHarness;
+  session: ConnectionSession;
+  projectId: number;
 }
 
 let harnesses = 0;
@@ -142,6 +154,19 @@ export class ExplorerHarness implements vscode.Disposable {
     return this.connectionCommands.signIn();
   }
 
+  /** Signs in to the local API and finds a project of its demo data by its organization's name and its own. */
+  async signInToProject(organizationName = DEMO_ORGANIZATION, projectName = DEMO_PROJECT): Promise<SignedInProject> {
+    const connection = await this.signInToLocalApi();
+    assert.ok(connection, 'signed in');
+    const session = await this.connections.session(connection.id);
+    assert.ok(session, 'a session');
+    const organization = (await session.model.organizations()).find((entry) => entry.name === organizationName);
+    assert.ok(organization, organizationName);
+    const project = (await session.model.projects(organization.id)).find((entry) => entry.name === projectName);
+    assert.ok(project, projectName);
+    return { harness: this, session, projectId: project.id };
+  }
+
   /** Runs a command as VS Code would: by its id, with the arguments a menu or the palette passes. */
   run(id: string, ...args: unknown[]): Promise<unknown> {
     const command = this.registry.commands.get(id);
@@ -189,6 +214,15 @@ export class ExplorerHarness implements vscode.Disposable {
     this.services.dispose();
     this.log.dispose();
   }
+}
+
+const EXTENSION_ID = 'posthog-explorer.posthog-explorer';
+
+/** The installed extension's folder, where the panels load their scripts and styles from. */
+export function installedExtensionUri(): vscode.Uri {
+  const extension = vscode.extensions.getExtension(EXTENSION_ID);
+  assert.ok(extension, `${EXTENSION_ID} is installed`);
+  return extension.extensionUri;
 }
 
 export function labelOf(item: vscode.TreeItem): string {
