@@ -408,9 +408,13 @@ function indexAt(starts: readonly number[], position: number): number {
 function chunksOf(text: string): Chunk[] {
   const chunks: Chunk[] = [];
   for (let start = 0; start < text.length; start += CHUNK) {
-    const piece = text.slice(start, start + CHUNK);
+    // A remainder too short for a chunk of its own goes with the chunk before it: every short chunk is read
+    // again each time its group is combined, and an update used to leave one behind.
+    const end = text.length - (start + CHUNK) < SHORT_CHUNK ? text.length : start + CHUNK;
+    const piece = text.slice(start, end);
     const crc = markdownCrc(piece);
     chunks.push(piece.length === CHUNK ? { text: piece, crc } : { text: piece, crc, shift: piece.length < SHORT_CHUNK ? SHORT : shiftFor(2 * piece.length) });
+    start = end - CHUNK;
   }
   return chunks;
 }
