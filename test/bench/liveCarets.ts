@@ -1,17 +1,24 @@
 // Others' carets and a 409's replay on big Markdown notebooks (issue 30): the host's longest block per presence
 // burst (50 carets, one coalesced repaint of a text the user just changed), per caret sent, and per replay of
-// 1,000 missed updates. CPU time, least of 2 runs; each must stay under 100 ms.
+// 1,000 missed updates. Each must block the host under 100 ms: the wall time of the call, least of 2 runs (the
+// host's thread is blocked that long, on a quiet machine). The process's CPU time of the same runs stands beside
+// it: it also counts V8's compiler and collector threads, which run beside the host's thread.
 import type { CollabCursor } from '../../src/api';
 import { applySpans, markdownCrc, replayUpdates, type TextUpdate } from '../../src/notebooks/session/markdownDiff';
 import { cursorAtOffset, offsetOfCursor } from '../../src/notebooks/session/remoteCarets';
-import { type Figure, leastCpuMs } from './results';
+import { type Figure, leastTimes } from './results';
 
-const SECTION = 'Live notebooks: carets and replay (CPU time, least of 2 runs)';
+const SECTION = 'Live notebooks: carets and replay (the host blocked: wall time, least of 2 runs; CPU time beside it)';
 const BUDGET_MS = 100;
 const CARETS = 50;
 
-function figure(what: string, ms: number): Figure {
-  return { section: SECTION, what, value: ms, unit: 'ms', budget: `< ${BUDGET_MS} ms`, pass: ms < BUDGET_MS };
+/** The block's wall time against the budget, then the CPU time of the same runs (no budget). */
+function measured(what: string, run: () => void): Figure[] {
+  const { wallMs, cpuMs } = leastTimes(run);
+  return [
+    { section: SECTION, what, value: wallMs, unit: 'ms', budget: `< ${BUDGET_MS} ms`, pass: wallMs < BUDGET_MS },
+    { section: SECTION, what: '  the same runs, CPU time (with V8\'s threads)', value: cpuMs, unit: 'ms' },
+  ];
 }
 
 function notebookOf(megabytes: number): string {
@@ -42,14 +49,14 @@ export function benchLiveCarets(): Figure[] {
       const changed = `${text}${'x'.repeat(++edits)}`;
       cursors.forEach((cursor) => offsetOfCursor(changed, cursor));
     };
-    figures.push(figure(`${megabytes} MB, ${CARETS} carets: a presence burst (one repaint after an edit)`, leastCpuMs(burst)));
-    figures.push(figure(`${megabytes} MB, ${CARETS} carets: a repaint of an unchanged text`, leastCpuMs(() => cursors.forEach((cursor) => offsetOfCursor(text, cursor)))));
-    figures.push(figure(`${megabytes} MB: the own caret sent after a keystroke (at most one a second; a keystroke maps nothing)`, leastCpuMs(() => cursorAtOffset(`${text}${'y'.repeat(++edits)}`, text.length >> 1))));
+    figures.push(...measured(`${megabytes} MB, ${CARETS} carets: a presence burst (one repaint after an edit)`, burst));
+    figures.push(...measured(`${megabytes} MB, ${CARETS} carets: a repaint of an unchanged text`, () => cursors.forEach((cursor) => offsetOfCursor(text, cursor))));
+    figures.push(...measured(`${megabytes} MB: the own caret sent after a keystroke (at most one a second; a keystroke maps nothing)`, () => cursorAtOffset(`${text}${'y'.repeat(++edits)}`, text.length >> 1)));
   }
   const text = notebookOf(1);
   const { updates, end } = missedUpdates(text, 1_000);
   let replayed: string | undefined;
-  figures.push(figure('1 MB: a 409 replay of 1,000 missed updates', leastCpuMs(() => (replayed = replayUpdates(text, updates)))));
+  figures.push(...measured('1 MB: a 409 replay of 1,000 missed updates', () => (replayed = replayUpdates(text, updates))));
   if (replayed !== end) {
     throw new Error('the replay did not give the text the updates make');
   }
