@@ -361,8 +361,11 @@ class LegacyReader {
   }
 }
 
-/** Deeper than this, a quote would be refused by what walks the document later (and by the reader's own stack). */
-const MAX_QUOTE_LEVELS = 1_000;
+/**
+ * Peeled levels take no stack here, but what walks the document later (a save's checks, the writer) recurses per
+ * level: this is about where the reader used to run out of stack itself, and those walks still pass at 3,000.
+ */
+const MAX_QUOTE_LEVELS = 2_000;
 
 /** Whitespace (as trimStart sees it), `>`, and a space or tab, where a quote line's marker is. */
 const QUOTE_MARKER = /\s*>[ \t]?/y;

@@ -77,6 +77,14 @@ describe('the Markdown file of a notebook', () => {
     );
   });
 
+  test("a legacy notebook's quotes 1,500 deep still save (levels are read without a reader each); past 2,000 they are refused", () => {
+    const served = notebook();
+    const { markdown } = renderMarkdown(served.content);
+    const deep = (levels: number) => `${markdown}\n\n${'>'.repeat(levels)} deep\n`;
+    assert.equal(planMarkdownSave(deep(1_500), snapshotOf(served, markdown, 1)).kind, 'patch');
+    assert.throws(() => planMarkdownSave(deep(2_001), snapshotOf(served, markdown, 1)), MarkdownSaveError);
+  });
+
   test('a legacy notebook whose code block shows a git conflict saves too', () => {
     const served = notebook();
     const { markdown } = renderMarkdown(served.content);
